@@ -1,0 +1,90 @@
+"""The position ``fivetowers-position/1``: one player's situation, for hints."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from fivetowers.rules.board import Board
+from fivetowers.rules.cards import TYPES, Card, full_deck, tower_type
+from fivetowers.rules.errors import CardError, FormatError
+from fivetowers.rules.game import Game
+from fivetowers.rules.towers import tower_error
+from fivetowers.rules.variant import Variant
+
+POSITION_FORMAT = "fivetowers-position/1"
+_ALL_CARDS = Counter(full_deck(5))
+
+
+@dataclass
+class Position:
+    """A player's towers and teardown pile, and the display they bid on."""
+
+    variant: Variant
+    board: Board = field(default_factory=Board)
+    display: list[Card] = field(default_factory=list)
+
+    @property
+    def powers(self) -> bool:
+        return self.variant.powers
+
+    @classmethod
+    def from_json(cls, data: object) -> Position:
+        if not isinstance(data, dict):
+            raise FormatError("a position must be a JSON object")
+        if data.get("format") != POSITION_FORMAT:
+            raise FormatError(f'unknown format {data.get("format")!r}: expected '
+                              f'"{POSITION_FORMAT}"')
+        variant = Variant.from_str(data.get("variant"))
+        towers_in = data.get("towers", {})
+        if not isinstance(towers_in, dict):
+            raise FormatError('"towers" must be an object of type → list of values')
+        board = Board()
+        for name, values in towers_in.items():
+            try:
+                t = tower_type(name)
+            except CardError as exc:
+                raise FormatError(f'"towers": {exc}') from None
+            if not isinstance(values, list) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 15
+                    for v in values):
+                raise FormatError(f'the {name} tower must be a list of values 0..15')
+            problem = tower_error(values)
+            if problem:
+                raise FormatError(f"the {name} tower breaks the building rules: {problem}")
+            board.towers[t] = list(values)
+        board.teardown = _cards(data.get("teardown", []), "teardown")
+        display = _cards(data.get("display", []), "display")
+        if len(display) > 5:
+            raise FormatError(f"a display holds at most 5 cards, not {len(display)}")
+        used = Counter(display) + Counter(board.teardown) + Counter(
+            Card(t, v) for t in TYPES for v in board.towers[t])
+        extra = used - _ALL_CARDS
+        if extra:
+            raise FormatError("more copies than the game has of "
+                              + ", ".join(map(str, sorted(extra.elements()))))
+        return cls(variant, board, display)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": POSITION_FORMAT,
+            "variant": self.variant.value,
+            "towers": {t.value: list(v) for t, v in self.board.towers.items() if v},
+            "teardown": [str(c) for c in self.board.teardown],
+            "display": [str(c) for c in self.display],
+        }
+
+    @classmethod
+    def from_game(cls, game: Game, seat: int) -> Position:
+        """``seat``'s position in ``game`` now (their own teardown cards are theirs to see)."""
+        return cls(game.variant, game.players[seat].board.clone(), list(game.display))
+
+
+def _cards(value: object, name: str) -> list[Card]:
+    if not isinstance(value, list):
+        raise FormatError(f'"{name}" must be a list of cards')
+    try:
+        return [Card.from_str(c) for c in value]
+    except CardError as exc:
+        raise FormatError(f'"{name}": {exc}') from None
