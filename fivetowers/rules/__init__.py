@@ -16,12 +16,13 @@ from fivetowers.rules.position import Position
 from fivetowers.rules.record import Record, ReplayError, replay, result_json
 from fivetowers.rules.scoring import Score
 from fivetowers.rules.variant import Variant
+from fivetowers.rules.view import PlayerView, SeatView
 
 __all__ = [
     "Action", "Bid", "BidEvent", "Board", "Build", "BuildSession", "Card", "CardError",
     "End", "FormatError", "Game", "GameOver", "IllegalAction", "IllegalBid", "IllegalBuild",
     "LogEntry", "MalformedAction", "NotYourTurn", "Outcome", "Pass", "Phase", "Player",
-    "Position", "Record", "ReplayError", "RulesError", "Score", "Source", "Step", "TYPES",
+    "PlayerView", "Position", "Record", "SeatView", "ReplayError", "RulesError", "Score", "Source", "Step", "TYPES",
     "TowerType", "Variant", "action_from_json", "card", "cards", "full_deck", "replay",
     "result_json",
 ]

@@ -24,6 +24,7 @@ from fivetowers.rules.errors import (
 from fivetowers.rules.scoring import Score
 from fivetowers.rules.search import max_bid, pairs_of
 from fivetowers.rules.variant import Variant
+from fivetowers.rules.view import PlayerView, view_of
 
 DISPLAY_SIZE = 5
 
@@ -165,6 +166,10 @@ class Game:
             raise NotYourTurn("nobody is building now")
         return BuildSession(self.players[self.high_seat].board, self.display,
                             self.powers, self.high_bid)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may see (None: a spectator)."""
+        return view_of(self, seat)
 
     def score(self, seat: int) -> Score:
         return self.players[seat].board.score(self.powers)

@@ -13,7 +13,6 @@ buildable bids are exactly ``0..max_bid``.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
 from typing import Iterator, Sequence
 
 from fivetowers.rules.cards import TOWER_TOP, Card, TowerType
@@ -154,18 +153,52 @@ def _split(display: tuple[Pair, ...], allow_tree: bool) -> list[tuple[int, ...]]
     return [tuple(sorted(vs)) for vs in by_type]
 
 
+@lru_cache(maxsize=1 << 18)
+def most_placed(towers: Towers, display: tuple[Pair, ...], pile: tuple[Pair, ...],
+                trigger: bool, sand_end: int, powers: bool) -> int:
+    """Most of ``display`` that can be taken and built, with scrap rebuilds."""
+    best = 0
+    prev: Pair | None = None
+    for i, (ti, v) in enumerate(display):
+        if display[i] == prev:
+            continue
+        prev = display[i]
+        rest = display[:i] + display[i + 1:]
+        for after, end in placements(towers, ti, v, sand_end, powers):
+            n = 1 + most_placed(after, rest, pile, powers and ti == SCRAP, end, powers)
+            if n > best:
+                best = n
+                if best == len(display):
+                    return best
+    if trigger:
+        prev = None
+        for j, (ti, v) in enumerate(pile):
+            if pile[j] == prev:
+                continue
+            prev = pile[j]
+            rest_pile = pile[:j] + pile[j + 1:]
+            for after, end in placements(towers, ti, v, sand_end, powers):
+                n = most_placed(after, display, rest_pile, ti == SCRAP, end, powers)
+                if n > best:
+                    best = n
+                    if best == len(display):
+                        return best
+    return best
+
+
 def _coupled_best(towers: Towers, pile: tuple[Pair, ...], display: tuple[Pair, ...],
                   lower: int, powers: bool) -> int:
-    """Largest take above ``lower`` that needs scrap rebuilds to stand."""
-    for size in range(len(display), lower, -1):
-        seen: set[tuple[Pair, ...]] = set()
-        for combo in combinations(display, size):
-            if combo in seen or not any(ti == SCRAP for ti, _ in combo):
-                continue
-            seen.add(combo)
-            if can_place_all(towers, combo, pile, False, NO_END, powers):
-                return size
-    return lower
+    """The best take when scrap rebuilds may help; ``lower`` is known reachable.
+
+    Only teardown cards of a type in the display can help a hand card stand
+    (a rebuilt card changes nothing but its own tower), so the rest of the
+    pile is left out of the search.
+    """
+    wanted = {ti for ti, _ in display}
+    useful = tuple(p for p in pile if p[0] in wanted)
+    if not useful:
+        return lower
+    return max(lower, most_placed(towers, display, useful, False, NO_END, powers))
 
 
 def max_take(towers: Towers, pile: tuple[Pair, ...], display: tuple[Pair, ...],

@@ -1,0 +1,1 @@
+"""fivetowers.tui.widgets."""

@@ -1,0 +1,1 @@
+"""Textual stylesheets (.tcss), shipped inside the wheel as fivetowers.styles."""

@@ -1,0 +1,20 @@
+"""Shared test fixtures: where the golden fixtures live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# The project's shared fixtures sit beside the clone (../shared); tests/fixtures
+# holds a copy so a clone without ../shared still tests the same files.
+_CANDIDATES = [Path(os.environ["FIVETOWERS_FIXTURES"])] if "FIVETOWERS_FIXTURES" in os.environ else []
+_CANDIDATES += [ROOT / "tests" / "fixtures"]
+FIXTURES = next(p for p in _CANDIDATES if (p / "records").is_dir())
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    return FIXTURES
