@@ -52,6 +52,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from fivetowers.tables.store import StoreError, open_store
+
+    try:
+        table_id = int(args.game.lstrip("#"))
+    except ValueError:
+        return _die(f"{args.game!r} is not a game number (see \"my games\" in the lobby)")
+    try:
+        store = open_store(args.data_dir, create=False)
+        try:
+            stored = store.load_table(table_id)
+        finally:
+            store.close()
+    except StoreError as exc:
+        return _die(str(exc))
+    print(_record_text(stored.record.to_json()))
+    return 0
+
+
+def _record_text(data: dict[str, Any]) -> str:
+    """A record as JSON, one line per field and per action: readable and diffable."""
+    fields = []
+    for key, value in data.items():
+        if key == "actions" and value:
+            actions = ",\n".join(f"    {json.dumps(a)}" for a in value)
+            fields.append(f"  {json.dumps(key)}: [\n{actions}\n  ]")
+        else:
+            fields.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(fields) + "\n}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fivetowers",
@@ -60,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record and print the result as JSON")
     p.add_argument("record", metavar="RECORD", help="a fivetowers-record/1 file, or - for stdin")
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1)")
+    p.add_argument("game", metavar="GAME", help="the game's number, as \"my games\" shows it")
+    p.add_argument("--data-dir", metavar="DIR", default=None,
+                   help="where the server keeps its store (default: $XDG_DATA_HOME/fivetowers "
+                        "or ~/.local/share/fivetowers)")
+    p.set_defaults(func=cmd_export)
     return parser
 
 
@@ -73,6 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # never a traceback for a user; say what broke
+        return _die(f"internal error: {type(exc).__name__}: {exc}")
     return result
 
 

@@ -198,7 +198,42 @@ def _coupled_best(towers: Towers, pile: tuple[Pair, ...], display: tuple[Pair, .
     useful = tuple(p for p in pile if p[0] in wanted)
     if not useful:
         return lower
+    values = _split(display, True)
+    extras = _split(useful, True)
+    bound = sum(free_rebuild_best(ti, towers[ti], values[ti], extras[ti], NO_END)
+                for ti in wanted)
+    if bound <= lower:
+        return lower
     return max(lower, most_placed(towers, display, useful, False, NO_END, powers))
+
+
+_NO_TOWERS: Towers = ((), (), (), (), ())
+
+
+@lru_cache(maxsize=1 << 16)
+def free_rebuild_best(ti: int, tower: tuple[int, ...], values: tuple[int, ...],
+                      extras: tuple[int, ...], sand_end: int) -> int:
+    """An upper bound for one Great Powers tower: most of ``values`` it takes when
+    any of ``extras`` (its teardown cards) may be rebuilt at any moment."""
+    towers = _NO_TOWERS[:ti] + (tower,) + _NO_TOWERS[ti + 1:]
+    best = 0
+    for pool, counts in ((values, 1), (extras, 0)):
+        prev = -2
+        for i, v in enumerate(pool):
+            if v == prev:
+                continue
+            prev = v
+            rest = pool[:i] + pool[i + 1:]
+            for after, end in placements(towers, ti, v, sand_end, True):
+                if counts:
+                    n = 1 + free_rebuild_best(ti, after[ti], rest, extras, end)
+                else:
+                    n = free_rebuild_best(ti, after[ti], values, rest, end)
+                if n > best:
+                    best = n
+                    if best == len(values):
+                        return best
+    return best
 
 
 def max_take(towers: Towers, pile: tuple[Pair, ...], display: tuple[Pair, ...],
