@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from itertools import combinations
+from typing import Iterator, Sequence
 
 from fivetowers.rules.actions import Build, End, Source, Step
 from fivetowers.rules.board import Board
-from fivetowers.rules.cards import TOWER_TOP, Card, TowerType
+from fivetowers.rules.cards import TOWER_TOP, TYPES, Card, TowerType
 from fivetowers.rules.errors import IllegalBuild
 from fivetowers.rules.search import (
     BOTTOM_END, NO_END, TOP_END, can_place_all, pairs_of,
@@ -41,6 +42,16 @@ def multiset_minus(pool: Sequence[Card], taken: Sequence[Card]) -> list[Card] | 
         else:
             rest.append(c)
     return None if +need else rest
+
+
+def _combos(cards: Sequence[Card], k: int) -> Iterator[list[Card]]:
+    if k < 0:
+        return
+    seen: set[tuple[Card, ...]] = set()
+    for combo in combinations(sorted(cards), k):
+        if combo not in seen:
+            seen.add(combo)
+            yield list(combo)
 
 
 class BuildSession:
@@ -112,6 +123,41 @@ class BuildSession:
         self.board, self.paid, self.take = board, paid, list(take)
         self.pay, self.teardown, self.hand = pay, teardown, list(take)
         self.chosen = True
+
+    # -- guiding the choice -------------------------------------------------
+    def pay_options(self) -> list[int]:
+        """Tree payments this bid allows: 0, plus 1.. under Great Powers."""
+        tree = self.start.towers[TowerType.TREE]
+        pays = [0] if self.bid <= len(self.display) else []
+        if self.powers and tree and tree[-1] != TOWER_TOP:
+            pays += [p for p in range(1, len(tree) + 1) if 0 <= self.bid - p <= len(self.display)]
+        return pays
+
+    def teardown_options(self, take: Sequence[Card], pay: int = 0) -> list[TowerType | None]:
+        """The teardowns (None: no teardown) with which ``take`` can all be built."""
+        out: list[TowerType | None] = []
+        for td in (None, *TYPES):
+            probe = BuildSession(self.start, self.display, self.powers, self.bid)
+            try:
+                probe.choose(take, pay, td)
+            except IllegalBuild:
+                continue
+            out.append(td)
+        return out
+
+    def addable(self, selected: Sequence[Card], pay: int = 0) -> list[Card]:
+        """Display cards that can join ``selected`` in some buildable take of this bid."""
+        rest = multiset_minus(self.display, selected)
+        if rest is None:
+            return []
+        need = self.bid - pay - len(selected)
+        ok: list[Card] = []
+        for c in dict.fromkeys(rest):
+            others = multiset_minus(rest, [c]) or []
+            if any(self.teardown_options([*selected, c, *more], pay)
+                   for more in _combos(others, need - 1)):
+                ok.append(c)
+        return ok
 
     # -- placing ------------------------------------------------------------
     def legal_steps(self) -> list[Step]:

@@ -193,3 +193,30 @@ def test_sand_with_tower_top_takes_nothing() -> None:
     with pytest.raises(IllegalBuild, match="tower top"):
         game.apply(Build(0, (card("sand-12"),), (Step(card("sand-12"), End.BOTTOM),)))
     assert game.max_bid(0) == 4
+
+
+def test_guided_choice_for_a_ui() -> None:
+    # Anni (sand 6, 4) wins a bid of 4: the sand-7 can never be part of it.
+    game = arranged(["Anni", "B"], ANNI_DISPLAY, boards={0: {"sand": [6, 4]}})
+    game.apply(Bid(0, 4))
+    game.apply(Pass(1))
+    s = game.build_session()
+    assert s.pay_options() == [0]
+    assert card("sand-7") not in s.addable([])
+    assert sorted(s.addable([card("candy-3")])) == sorted(cards(["tree-5", "scary-12", "scrap-1"]))
+    assert s.teardown_options(cards(["candy-3", "tree-5", "scary-12", "scrap-1"])) == [
+        None, TowerType.SAND]
+    # With sand 6 alone, tearing it down is the only way to take all five.
+    game = arranged(["Anni", "B"], ANNI_DISPLAY, boards={0: {"sand": [6]}})
+    game.apply(Bid(0, 5))
+    s = game.build_session()
+    assert s.teardown_options(cards(ANNI_DISPLAY)) == [TowerType.SAND]
+
+
+def test_tree_pay_options() -> None:
+    game = arranged(["A", "B"], ["candy-5", "scary-4", "sand-3", "scrap-2", "tree-1"],
+                    boards={0: {"tree": [15, 14, 13]}}, variant=Variant.GREAT_POWERS)
+    game.apply(Bid(0, 7))
+    s = game.build_session()
+    assert s.pay_options() == [2, 3]
+    assert card("tree-1") not in s.addable([], pay=3)
