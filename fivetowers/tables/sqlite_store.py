@@ -1,0 +1,272 @@
+"""The :class:`~fivetowers.tables.store.Store` over SQLite (standard library).
+
+WAL journal with ``synchronous=FULL``: a commit has reached the disk when
+:meth:`SqliteStore.append_action` returns, so neither ``kill -9`` nor a power
+cut loses an action a screen has shown; a half-written transaction is rolled
+back when the store next opens, so it is never served.
+
+One connection, guarded by a lock, so any thread may call; the server calls
+it on its event loop thread (scripts/bench_store.py measures why that is
+cheap enough: a durable commit costs a fraction of a millisecond).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections import defaultdict
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from fivetowers.rules.cards import Card
+from fivetowers.rules.errors import RulesError
+from fivetowers.rules.record import Record
+from fivetowers.rules.variant import Variant
+from fivetowers.tables.sqlite_schema import (
+    APPLICATION_ID, SCHEMA_VERSION, cards_json, migrate, record_of, write_result,
+)
+from fivetowers.tables.store import (
+    Rating, StoreConflict, StoredSeat, StoredTable, StoreError, StoreMissing,
+    StoreUnreadable, StoreVersionError, TableInfo, UnknownTable,
+)
+
+_GAME_COLUMNS = ("id, code, name, variant, private, seed, deck, reshuffle, created, "
+                 "finished, scores, winners")
+
+
+class SqliteStore:
+    """A fivetowers store in one SQLite file (see :class:`Store` for the methods)."""
+
+    def __init__(self, path: Path | str, *, create: bool = True, durable: bool = True,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._lock = threading.RLock()
+        if not create and not self.path.exists():
+            raise StoreMissing(f"no store at {self.path}: no game has been kept there yet")
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None,
+                                         check_same_thread=False, timeout=10.0)
+        except sqlite3.Error as exc:
+            raise StoreUnreadable(f"cannot open the store {self.path}: {exc}") from None
+        try:
+            self._open(durable)
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _open(self, durable: bool) -> None:
+        conn = self._conn
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnreadable(f"{self.path} is not a fivetowers store or is damaged "
+                                  f"({exc})") from None
+        fresh = app_id == 0 and version == 0 and objects == 0
+        if not fresh and app_id != APPLICATION_ID:
+            raise StoreUnreadable(f"{self.path} is an SQLite file but not a fivetowers store")
+        if version > SCHEMA_VERSION:
+            raise StoreVersionError(
+                f"{self.path} has store schema version {version}, newer than this "
+                f"fivetowers understands ({SCHEMA_VERSION}): upgrade fivetowers to use it")
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if not fresh:
+                problems = [r for (r,) in conn.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    raise StoreUnreadable(f"{self.path} is damaged: {problems[0]}")
+            if version < SCHEMA_VERSION:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    # Another process may have migrated while we waited for the lock.
+                    now = conn.execute("PRAGMA user_version").fetchone()[0]
+                    migrate(conn, now)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnreadable(f"{self.path} is damaged or unusable ({exc})") from None
+
+    # -- transactions ----------------------------------------------------------
+    @contextmanager
+    def _transaction(self, write: bool) -> Iterator[sqlite3.Connection]:
+        """One transaction under the lock; an SQLite failure becomes a StoreError."""
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.Error as exc:
+                raise StoreError(f"the store {self.path} failed: {exc}") from None
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(f"the store {self.path} failed: {exc}") from None
+                raise
+
+    # -- writing -----------------------------------------------------------------
+    def create_table(self, *, code: str, name: str, seats: Sequence[StoredSeat],
+                     record: Record, private: bool = False) -> int:
+        if record.deck is None:
+            raise StoreConflict("a kept record needs its deck order, not only a seed")
+        if [s.name for s in seats] != list(record.players):
+            raise StoreConflict("the seats' names are not the record's players")
+        with self._transaction(write=True) as conn:
+            try:
+                cursor = conn.execute(
+                    "INSERT INTO games (code, name, variant, private, seed, deck, reshuffle, "
+                    "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (code, name, record.variant.value, int(private), record.seed,
+                     cards_json(record.deck),
+                     cards_json(record.reshuffle) if record.reshuffle is not None else None,
+                     self._clock()))
+            except sqlite3.IntegrityError:
+                raise StoreConflict(f"the join code {code!r} belongs to a live table") from None
+            table_id = cursor.lastrowid
+            assert table_id is not None
+            conn.executemany(
+                "INSERT INTO seats (game, seat, name, fingerprint, bot) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, i, s.name, s.fingerprint, s.bot) for i, s in enumerate(seats)])
+            conn.executemany("INSERT INTO actions (game, idx, body) VALUES (?, ?, ?)",
+                             [(table_id, i, _compact(a)) for i, a in enumerate(record.actions)])
+        return table_id
+
+    def append_action(self, table_id: int, index: int, action: Mapping[str, Any],
+                      reshuffle: Sequence[Card] | None = None) -> None:
+        body = _compact(dict(action))
+        with self._transaction(write=True) as conn:
+            row = conn.execute("SELECT finished, reshuffle FROM games WHERE id = ?",
+                               (table_id,)).fetchone()
+            if row is None:
+                raise UnknownTable(f"no table {table_id} in the store")
+            if row[0] is not None:
+                raise StoreConflict(f"table {table_id} is finished: no more actions")
+            stored = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions "
+                                  "WHERE game = ?", (table_id,)).fetchone()[0]
+            if index != stored:
+                raise StoreConflict(f"action {index} of table {table_id} is out of order: "
+                                    f"the store holds {stored} actions")
+            conn.execute("INSERT INTO actions (game, idx, body) VALUES (?, ?, ?)",
+                         (table_id, index, body))
+            if reshuffle is not None:
+                text = cards_json(reshuffle)
+                if row[1] is None:
+                    conn.execute("UPDATE games SET reshuffle = ? WHERE id = ?",
+                                 (text, table_id))
+                elif row[1] != text:
+                    raise StoreConflict(f"table {table_id} already has another reshuffle")
+
+    def finish_table(self, table_id: int, scores: Sequence[int],
+                     winners: Sequence[int]) -> bool:
+        with self._transaction(write=True) as conn:
+            row = conn.execute("SELECT finished, (SELECT count(*) FROM seats WHERE game = ?) "
+                               "FROM games WHERE id = ?", (table_id, table_id)).fetchone()
+            if row is None:
+                raise UnknownTable(f"no table {table_id} in the store")
+            if row[0] is not None:
+                return False
+            if len(scores) != row[1]:
+                raise StoreConflict(f"{len(scores)} scores for a table of {row[1]} seats")
+            write_result(conn, table_id, list(scores), list(winners), self._clock())
+        return True
+
+    # -- reading -----------------------------------------------------------------
+    def unfinished_tables(self) -> list[StoredTable]:
+        with self._transaction(write=False) as conn:
+            games = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE finished IS NULL "
+                                 "ORDER BY id").fetchall()
+            seats = self._seats(conn, "SELECT s.game, s.seat, s.name, s.fingerprint, s.bot "
+                                      "FROM seats s JOIN games g ON g.id = s.game "
+                                      "WHERE g.finished IS NULL ORDER BY s.game, s.seat")
+            actions: dict[int, list[object]] = defaultdict(list)
+            for game_id, body in conn.execute(
+                    "SELECT a.game, a.body FROM actions a JOIN games g ON g.id = a.game "
+                    "WHERE g.finished IS NULL ORDER BY a.game, a.idx"):
+                actions[game_id].append(json.loads(body))
+        return [self._stored(row, seats[row[0]], actions[row[0]]) for row in games]
+
+    def load_table(self, table_id: int) -> StoredTable:
+        with self._transaction(write=False) as conn:
+            row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
+                               (table_id,)).fetchone()
+            if row is None:
+                raise UnknownTable(f"no game {table_id} in the store {self.path}")
+            seats = self._seats(conn, "SELECT game, seat, name, fingerprint, bot FROM seats "
+                                      "WHERE game = ? ORDER BY seat", (table_id,))
+            actions = [json.loads(b) for (b,) in conn.execute(
+                "SELECT body FROM actions WHERE game = ? ORDER BY idx", (table_id,))]
+        return self._stored(row, seats[table_id], actions)
+
+    def games_of(self, fingerprint: str, limit: int = 50) -> list[TableInfo]:
+        with self._transaction(write=False) as conn:
+            games = conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN "
+                "(SELECT game FROM seats WHERE fingerprint = ?) "
+                "ORDER BY created DESC, id DESC LIMIT ?", (fingerprint, limit)).fetchall()
+            ids = [g[0] for g in games]
+            marks = ",".join("?" * len(ids))
+            seats = self._seats(conn, f"SELECT game, seat, name, fingerprint, bot FROM seats "
+                                      f"WHERE game IN ({marks}) ORDER BY game, seat", ids)
+            counts = dict(conn.execute(f"SELECT game, count(*) FROM actions "
+                                       f"WHERE game IN ({marks}) GROUP BY game", ids).fetchall())
+        return [_info(g, seats[g[0]], counts.get(g[0], 0)) for g in games]
+
+    def leaderboard(self, limit: int = 20) -> list[Rating]:
+        with self._transaction(write=False) as conn:
+            rows = conn.execute("SELECT identity, name, rating, games, wins FROM ratings "
+                                "ORDER BY rating DESC, games DESC, identity LIMIT ?",
+                                (limit,)).fetchall()
+        return [Rating(*row) for row in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers -----------------------------------------------------------------
+    @staticmethod
+    def _seats(conn: sqlite3.Connection, query: str,
+               params: Sequence[Any] = ()) -> dict[int, list[StoredSeat]]:
+        out: dict[int, list[StoredSeat]] = defaultdict(list)
+        for game_id, _seat, name, fingerprint, bot in conn.execute(query, params):
+            out[game_id].append(StoredSeat(name, fingerprint, bot))
+        return out
+
+    def _stored(self, row: tuple[Any, ...], seats: list[StoredSeat],
+                actions: list[object]) -> StoredTable:
+        try:
+            record = record_of(row[3], [s.name for s in seats], row[5], row[6], row[7], actions)
+        except (ValueError, RulesError) as exc:
+            raise StoreUnreadable(f"table {row[0]} in {self.path} is damaged: {exc}") from None
+        return StoredTable(_info(row, seats, len(actions)), record)
+
+
+def _info(row: tuple[Any, ...], seats: list[StoredSeat], actions: int) -> TableInfo:
+    (table_id, code, name, variant, private, _seed, _deck, _reshuffle, created, finished,
+     scores, winners) = row
+    return TableInfo(table_id, code, name, Variant.from_str(variant), tuple(seats),
+                     bool(private), created, finished, actions,
+                     tuple(json.loads(scores)) if scores else None,
+                     tuple(json.loads(winners)) if winners else None)
+
+
+def _compact(action: object) -> str:
+    return json.dumps(action, separators=(",", ":"))

@@ -1,0 +1,200 @@
+"""The store: what the tables layer needs to keep every game across restarts.
+
+The tables layer depends on the :class:`Store` protocol only; SQLite
+(:mod:`fivetowers.tables.sqlite_store`) is one implementation, so a
+PostgreSQL backend for several servers is a new class, not a rewrite
+(DESIGN.md "Where it grows").
+
+A table's record is its deck order, its reshuffle and its actions
+(FORMATS.md ``fivetowers-record/1``). An action is committed by
+:meth:`Store.append_action` *before* anyone is told of it, and a restart
+rebuilds every unfinished table by replaying its record
+(:func:`fivetowers.rules.record.replay`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from fivetowers.rules.cards import Card
+from fivetowers.rules.game import Game
+from fivetowers.rules.record import Record
+from fivetowers.rules.variant import Variant
+
+STORE_FILE = "fivetowers.sqlite3"
+
+
+class StoreError(Exception):
+    """Base class of store errors; the message is one line a host can act on."""
+
+
+class StoreUnreadable(StoreError):
+    """The file is not a fivetowers store, or it is damaged: refused at start."""
+
+
+class StoreVersionError(StoreError):
+    """The store was written by a newer fivetowers (an unknown schema version)."""
+
+
+class StoreMissing(StoreError):
+    """There is no store where one was expected (and creating one was not asked)."""
+
+
+class UnknownTable(StoreError):
+    """No table with that id in the store."""
+
+
+class StoreConflict(StoreError):
+    """A write that does not fit what the store holds (an action out of order,
+    a duplicate join code, a finished table): a bug in the caller, refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    """One seat as kept: a human by SSH key fingerprint, or a bot by kind.
+
+    A seat with neither (a guest) is kept in the record but not rated.
+    """
+
+    name: str
+    fingerprint: str | None = None
+    bot: str | None = None
+
+    @property
+    def identity(self) -> str | None:
+        """The rated identity: ``key:<fingerprint>``, ``bot:<kind>`` or None."""
+        if self.bot is not None:
+            return f"bot:{self.bot}"
+        if self.fingerprint is not None:
+            return f"key:{self.fingerprint}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table without its record: what a "my games" list shows."""
+
+    id: int
+    code: str
+    name: str
+    variant: Variant
+    seats: tuple[StoredSeat, ...]
+    private: bool
+    created: float  # Unix time
+    finished: float | None  # Unix time, None while the game goes on
+    actions: int  # how many actions are stored
+    scores: tuple[int, ...] | None  # final scores by seat, once finished
+    winners: tuple[int, ...] | None  # winning seats, once finished
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table and its whole record, ready to replay."""
+
+    info: TableInfo
+    record: Record
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One line of the leaderboard."""
+
+    identity: str  # key:<fingerprint> or bot:<kind>
+    name: str  # the name last played under (a bot: its kind)
+    rating: float
+    games: int
+    wins: int
+
+
+class Store(Protocol):
+    """Everything the tables layer asks of a store. Every write is durable
+    when the call returns; a failed call raises :class:`StoreError` and
+    writes nothing."""
+
+    def create_table(self, *, code: str, name: str, seats: Sequence[StoredSeat],
+                     record: Record, private: bool = False) -> int:
+        """Keep a new table; returns its id. ``record`` must hold the deck
+        order; its actions (usually none yet) are kept too. ``code`` is
+        unique among unfinished tables."""
+        ...
+
+    def append_action(self, table_id: int, index: int, action: Mapping[str, Any],
+                      reshuffle: Sequence[Card] | None = None) -> None:
+        """Commit action number ``index`` (FORMATS.md JSON) of a table, and
+        with it the reshuffle if this action caused it. ``index`` must be the
+        number of actions already stored."""
+        ...
+
+    def finish_table(self, table_id: int, scores: Sequence[int],
+                     winners: Sequence[int]) -> bool:
+        """Mark a game finished with its results and update the ratings in
+        the same commit. False (and nothing changes) if already finished."""
+        ...
+
+    def unfinished_tables(self) -> list[StoredTable]:
+        """Every table whose game goes on, oldest first, to rebuild at start."""
+        ...
+
+    def load_table(self, table_id: int) -> StoredTable:
+        """One table (finished or not) and its record; :class:`UnknownTable`."""
+        ...
+
+    def games_of(self, fingerprint: str, limit: int = 50) -> list[TableInfo]:
+        """The games a key has played or plays, newest first."""
+        ...
+
+    def leaderboard(self, limit: int = 20) -> list[Rating]:
+        """Rated identities, best first."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/fivetowers``, else ``~/.local/share/fivetowers``."""
+    base = os.environ.get("XDG_DATA_HOME")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "fivetowers"
+
+
+def open_store(data_dir: Path | str | None = None, *, create: bool = True) -> Store:
+    """The store in ``data_dir`` (default :func:`default_data_dir`).
+
+    Raises :class:`StoreError` subclasses with a one-line message: a damaged
+    or foreign file, a newer schema, or (``create=False``) no store at all.
+    """
+    from fivetowers.tables.sqlite_store import SqliteStore
+
+    directory = Path(data_dir) if data_dir is not None else default_data_dir()
+    if create:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the data directory {directory}: "
+                             f"{exc.strerror or exc}") from None
+    return SqliteStore(directory / STORE_FILE, create=create)
+
+
+ActionHook = Callable[[dict[str, Any]], None]
+
+
+def action_hook(store: Store, table_id: int, game: Game) -> ActionHook:
+    """An ``on_action`` hook for a live table: commits the action ``game``
+    has just applied (the last of ``game.actions``) and the reshuffle once it
+    has happened, before the table tells anyone."""
+
+    # The reshuffle goes with the one action that caused it (the same commit),
+    # so a restart never sees the action without the deck it led to.
+    sent = game.reshuffle is not None
+
+    def commit(action: dict[str, Any]) -> None:
+        nonlocal sent
+        reshuffle = game.reshuffle if not sent else None
+        store.append_action(table_id, len(game.actions) - 1, action, reshuffle)
+        sent = sent or reshuffle is not None
+
+    return commit
