@@ -1,1 +1,28 @@
-"""fivetowers.bots."""
+"""Bots: each a plain class with ``choose(view, rng) -> action`` (DESIGN.md).
+
+``make_bot("random" | "greedy" | "strong")`` makes one; :func:`think` runs a
+decision in a worker thread for code on an event loop.
+"""
+
+from __future__ import annotations
+
+from fivetowers.bots.base import Bot, think
+from fivetowers.bots.greedy import GreedyBot
+from fivetowers.bots.random_bot import RandomBot
+from fivetowers.bots.strong import StrongBot
+
+BOT_NAMES = ("random", "greedy", "strong")
+
+
+def make_bot(name: str, time_per_move: float = 1.0) -> Bot:
+    """A bot by name; ``time_per_move`` (seconds) is the strong bot's budget."""
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot()
+    if name == "strong":
+        return StrongBot(time_per_move)
+    raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
+
+
+__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "StrongBot", "make_bot", "think"]

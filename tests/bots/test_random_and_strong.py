@@ -1,0 +1,114 @@
+"""The random and strong bots play only legal moves, reproducibly."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from fivetowers.bots import RandomBot, StrongBot, make_bot, think
+from fivetowers.rules import Bid, Build, Game, Pass, Phase, Variant
+
+from tests.bots.helpers import play
+
+VARIANTS = [Variant.BASE, Variant.GREAT_POWERS]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_bot_is_always_legal(variant: Variant, players: int) -> None:
+    for seed in range(6):
+        game, actions = play([RandomBot() for _ in range(players)], variant, seed)
+        assert game.phase is Phase.OVER
+        assert any(isinstance(a, Build) for a in actions)
+
+
+def test_random_bot_uses_every_kind_of_move() -> None:
+    kinds: set[str] = set()
+    for seed in range(10):
+        _, actions = play([RandomBot(), RandomBot(), RandomBot()], Variant.GREAT_POWERS, seed)
+        for a in actions:
+            kinds.add(type(a).__name__)
+            if isinstance(a, Build):
+                if a.teardown is not None:
+                    kinds.add("teardown")
+                if a.pay:
+                    kinds.add("pay")
+                if any(s.source.value == "teardown" for s in a.steps):
+                    kinds.add("rebuild")
+                if any(s.end.value == "bottom" for s in a.steps):
+                    kinds.add("bottom")
+    assert kinds >= {"Bid", "Pass", "Build", "teardown", "pay", "rebuild", "bottom"}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_strong_bot_is_always_legal(variant: Variant, players: int) -> None:
+    bots = [StrongBot(simulations=2)] + [RandomBot() for _ in range(players - 1)]
+    game, _ = play(bots, variant, seed=players)
+    assert game.phase is Phase.OVER
+
+
+def test_strong_bots_against_each_other_are_legal() -> None:
+    game, _ = play([StrongBot(simulations=1), StrongBot(simulations=1), StrongBot(simulations=1)],
+                   Variant.GREAT_POWERS, seed=11)
+    assert game.phase is Phase.OVER
+
+
+@pytest.mark.parametrize("make", [RandomBot, lambda: StrongBot(simulations=3)])
+def test_same_seed_same_game(make: object) -> None:
+    runs = [play([make(), make()], Variant.GREAT_POWERS, seed=5)[1]  # type: ignore[operator]
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+    other = play([make(), make()], Variant.GREAT_POWERS, seed=6)[1]  # type: ignore[operator]
+    assert other != runs[0]
+
+
+def test_strong_bot_beats_random_bot() -> None:
+    # Not a benchmark: a floor that any planning bot clears in every game.
+    for seed in range(2):
+        bots = [StrongBot(simulations=4), RandomBot()] if seed % 2 == 0 else \
+            [RandomBot(), StrongBot(simulations=4)]
+        game, _ = play(bots, Variant.BASE, seed)
+        strong_seat = 0 if seed % 2 == 0 else 1
+        assert game.outcome().winners == (strong_seat,)
+
+
+def test_a_bot_refuses_to_move_out_of_turn() -> None:
+    game = Game(["a", "b"], Variant.BASE, seed=1)
+    for bot in (RandomBot(), StrongBot(simulations=1)):
+        with pytest.raises(ValueError, match="not this bot's turn"):
+            bot.choose(game.view(1), random.Random(0))
+
+
+def test_make_bot_names() -> None:
+    assert isinstance(make_bot("random"), RandomBot)
+    strong = make_bot("strong", 0.25)
+    assert isinstance(strong, StrongBot) and strong.time_per_move == 0.25
+    with pytest.raises(ValueError, match="unknown bot 'clever'"):
+        make_bot("clever")
+
+
+def test_think_runs_off_the_event_loop() -> None:
+    game = Game(["a", "b"], Variant.BASE, seed=2)
+
+    async def main() -> tuple[object, int]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.005)
+                ticks += 1
+
+        task = asyncio.create_task(ticker())
+        action = await think(StrongBot(time_per_move=0.2), game.view(0), random.Random(1))
+        task.cancel()
+        return action, ticks
+
+    action, ticks = asyncio.run(main())
+    assert isinstance(action, (Bid, Pass))
+    game.apply(action)  # type: ignore[arg-type]
+    # The loop kept running while the bot thought for 0.2 s.
+    assert ticks >= 5
