@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Callable
 
 import pytest
 
-from fivetowers.bots import RandomBot, StrongBot, make_bot, think
-from fivetowers.rules import Bid, Build, Game, Pass, Phase, Variant
+from fivetowers.bots import Bot, RandomBot, StrongBot, make_bot, think
+from fivetowers.rules import Action, Bid, Build, Game, Pass, Phase, Variant
 
 from tests.bots.helpers import play
 
@@ -56,20 +57,22 @@ def test_strong_bots_against_each_other_are_legal() -> None:
     assert game.phase is Phase.OVER
 
 
-@pytest.mark.parametrize("make", [RandomBot, lambda: StrongBot(simulations=3)])
-def test_same_seed_same_game(make: object) -> None:
-    runs = [play([make(), make()], Variant.GREAT_POWERS, seed=5)[1]  # type: ignore[operator]
-            for _ in range(2)]
+MAKERS: list[Callable[[], Bot]] = [RandomBot, lambda: StrongBot(simulations=3)]
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_same_seed_same_game(make: Callable[[], Bot]) -> None:
+    runs = [play([make(), make()], Variant.GREAT_POWERS, seed=5)[1] for _ in range(2)]
     assert runs[0] == runs[1]
-    other = play([make(), make()], Variant.GREAT_POWERS, seed=6)[1]  # type: ignore[operator]
+    other = play([make(), make()], Variant.GREAT_POWERS, seed=6)[1]
     assert other != runs[0]
 
 
 def test_strong_bot_beats_random_bot() -> None:
     # Not a benchmark: a floor that any planning bot clears in every game.
     for seed in range(2):
-        bots = [StrongBot(simulations=4), RandomBot()] if seed % 2 == 0 else \
-            [RandomBot(), StrongBot(simulations=4)]
+        strong, weak = StrongBot(simulations=4), RandomBot()
+        bots: list[Bot] = [strong, weak] if seed % 2 == 0 else [weak, strong]
         game, _ = play(bots, Variant.BASE, seed)
         strong_seat = 0 if seed % 2 == 0 else 1
         assert game.outcome().winners == (strong_seat,)
@@ -93,7 +96,7 @@ def test_make_bot_names() -> None:
 def test_think_runs_off_the_event_loop() -> None:
     game = Game(["a", "b"], Variant.BASE, seed=2)
 
-    async def main() -> tuple[object, int]:
+    async def main() -> tuple[Action, int]:
         ticks = 0
 
         async def ticker() -> None:
@@ -109,6 +112,6 @@ def test_think_runs_off_the_event_loop() -> None:
 
     action, ticks = asyncio.run(main())
     assert isinstance(action, (Bid, Pass))
-    game.apply(action)  # type: ignore[arg-type]
+    game.apply(action)
     # The loop kept running while the bot thought for 0.2 s.
     assert ticks >= 5
