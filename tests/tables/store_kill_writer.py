@@ -1,0 +1,109 @@
+"""The process test_store_kill.py kills: random games written to a store.
+
+``python -m tests.tables.store_kill_writer DATA_DIR`` restores every
+unfinished table from the store by replaying its record (as the server does
+at start), then plays random legal actions on a few tables at once, forever.
+Each line on stdout is written only after the store call it reports has
+returned (committed):
+
+- ``C <table> <seed>``: a table was created;
+- ``A <table> <index>``: action ``index`` of a table was committed;
+- ``F <table>``: a table was marked finished (results and ratings); a
+  table restored with its game over (killed between its last action and
+  this) is finished at start, as the server must do too.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from fivetowers.rules.cards import shuffled_deck
+from fivetowers.rules.game import Game, Phase
+from fivetowers.rules.record import Record, replay
+from fivetowers.rules.variant import Variant
+from fivetowers.tables.store import Store, StoredSeat, action_hook, open_store
+from tests.tables.random_play import random_action, step_rng
+
+LIVE_TABLES = 3
+
+
+def seats_for(seed: int) -> list[StoredSeat]:
+    count = 2 + seed % 4
+    return [StoredSeat(f"P{i}", bot="random") if i % 2 else
+            StoredSeat(f"P{i}", fingerprint=f"SHA256:kill{i}") for i in range(count)]
+
+
+def variant_for(seed: int) -> Variant:
+    return Variant.GREAT_POWERS if seed % 3 == 0 else Variant.BASE
+
+
+def new_game(seed: int) -> Game:
+    """The game a table of this seed plays.
+
+    The deck is passed in, not shuffled by the game: a game given only a seed
+    draws its reshuffle from an RNG that has shuffled the deck, while its
+    replay (deck and seed) draws it from a fresh one, so a restored table
+    would reshuffle differently from the table before the kill.
+    """
+    count = len(seats_for(seed))
+    return Game([f"P{i}" for i in range(count)], variant_for(seed),
+                deck=shuffled_deck(count, random.Random(seed)), seed=seed)
+
+
+def new_table(store: Store, rng: random.Random) -> tuple[int, Game]:
+    seed = rng.randrange(1 << 30)
+    seats = seats_for(seed)
+    game = new_game(seed)
+    table_id = store.create_table(code=f"K{seed}", name="kill test", seats=seats,
+                                  record=Record.from_game(game))
+    say(f"C {table_id} {seed}")
+    return table_id, game
+
+
+def finish(store: Store, table_id: int, game: Game) -> None:
+    outcome = game.outcome()
+    store.finish_table(table_id, [s.total for s in outcome.scores], outcome.winners)
+    say(f"F {table_id}")
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def main(data_dir: str) -> int:
+    store = open_store(Path(data_dir))
+    rng = random.Random()
+    live: dict[int, Game] = {}
+    for stored in store.unfinished_tables():
+        game, error = replay(stored.record)
+        if error is not None:
+            print(f"table {stored.info.id} does not replay: {error}", file=sys.stderr)
+            return 3
+        if game.is_terminal():  # killed between its last action and finish_table
+            finish(store, stored.info.id, game)
+        else:
+            live[stored.info.id] = game
+    while len(live) < LIVE_TABLES:
+        table_id, game = new_table(store, rng)
+        live[table_id] = game
+    hooks = {t: action_hook(store, t, g) for t, g in live.items()}
+    while True:
+        table_id = rng.choice(sorted(live))
+        game = live[table_id]
+        assert game.seed is not None
+        action = random_action(game, step_rng(game.seed, len(game.actions)))
+        game.apply(action)
+        hooks[table_id](action.to_json())
+        say(f"A {table_id} {len(game.actions) - 1}")
+        if game.phase is Phase.OVER:
+            finish(store, table_id, game)
+            del live[table_id], hooks[table_id]
+            new_id, new_game = new_table(store, rng)
+            live[new_id], hooks[new_id] = new_game, action_hook(store, new_id, new_game)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
