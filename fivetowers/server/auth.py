@@ -1,0 +1,149 @@
+"""Who may connect: the asyncssh server object, auth and connection hooks only.
+
+By default any public key is welcome and its SHA256 fingerprint is the
+player's identity (the same key reconnecting is the same player). An
+authorized_keys file (``--allow``) makes a private server. Passwords and
+keyboard-interactive logins are refused unless the server has a password.
+Everything a session may *do* is decided in :mod:`fivetowers.server.session`;
+here a session channel can only ever become a :class:`GameProcess`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from dataclasses import dataclass
+from typing import Any, Awaitable, Protocol
+
+import asyncssh
+
+from fivetowers.server.names import clean_name
+
+log = logging.getLogger("fivetowers.server")
+
+@dataclass(frozen=True, slots=True)
+class AuthPolicy:
+    allowed_keys: asyncssh.SSHAuthorizedKeys | None = None
+    """None: any key is welcome."""
+    password: str | None = None
+    max_auth_attempts: int = 6
+
+
+class Gate(Protocol):
+    """The server side of connection limits and sessions."""
+
+    policy: AuthPolicy
+
+    def admit_connection(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
+        """None to admit, else the reason for refusing."""
+
+    def connection_closed(self, conn: asyncssh.SSHServerConnection, address: str) -> None: ...
+
+    async def handle_session(self, process: asyncssh.SSHServerProcess[bytes],
+                             identity: str, name: str) -> None: ...
+
+
+class GameProcess(asyncssh.SSHServerProcess[bytes]):
+    """A session channel that can be a game and nothing else."""
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info("refused subsystem %r", subsystem[:40])
+        return False
+
+    def exec_requested(self, command: str) -> bool:
+        # Accepted so the client reads a one-line answer; the session parses
+        # the command as "join CODE" and runs nothing else.
+        return True
+
+
+class GameSSHServer(asyncssh.SSHServer):
+    """One per connection: authentication and connection bookkeeping."""
+
+    def __init__(self, gate: Gate) -> None:
+        self._gate = gate
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._address = "?"
+        self._admitted = False
+        self._username = ""
+        self._key: asyncssh.SSHKey | None = None
+        self._failures = 0
+        self._sessions = 0
+
+    # -- connection ----------------------------------------------------------
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self._address = str(peer[0])
+        refusal = self._gate.admit_connection(conn, self._address)
+        if refusal is None:
+            self._admitted = True
+        else:
+            log.warning("refused connection from %s: %s", self._address, refusal)
+            # After the version exchange, so the client can read why.
+            _disconnect_soon(conn, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._admitted and self._conn is not None:
+            self._admitted = False
+            self._gate.connection_closed(self._conn, self._address)
+        self._conn = None
+
+    # -- authentication ------------------------------------------------------
+    def begin_auth(self, username: str) -> bool:
+        self._username = username
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        allowed = self._gate.policy.allowed_keys
+        if allowed is None or allowed.validate(key, self._address, self._address) is not None:
+            self._key = key
+            return True
+        self._failed("key not allowed")
+        return False
+
+    def password_auth_supported(self) -> bool:
+        return self._gate.policy.password is not None
+
+    def validate_password(self, username: str, password: str) -> bool:
+        expected = self._gate.policy.password
+        if expected is not None and hmac.compare_digest(password.encode(), expected.encode()):
+            self._key = None
+            return True
+        self._failed("wrong password")
+        return False
+
+    def _failed(self, why: str) -> None:
+        self._failures += 1
+        if self._failures >= self._gate.policy.max_auth_attempts and self._conn is not None:
+            log.warning("disconnecting %s: %d failed authentication attempts (last: %s)",
+                        self._address, self._failures, why)
+            _disconnect_soon(self._conn, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                    "too many authentication attempts")
+
+    @property
+    def identity(self) -> str:
+        if self._key is not None:
+            return self._key.get_fingerprint("sha256")
+        return "password:" + clean_name(self._username)
+
+    # -- sessions ------------------------------------------------------------
+    def session_requested(self) -> Any:
+        # One session per connection, so connection limits are session limits.
+        if self._sessions:
+            return False
+        self._sessions += 1
+        identity, name = self.identity, clean_name(self._username)
+        gate = self._gate
+
+        def start(process: asyncssh.SSHServerProcess[bytes]) -> Awaitable[None]:
+            return gate.handle_session(process, identity, name)
+        return GameProcess(start, None, 0, False)
+
+
+def _disconnect_soon(conn: asyncssh.SSHServerConnection, code: int, reason: str) -> None:
+    """Disconnect ``conn`` on the next loop pass (not from inside an asyncssh callback)."""
+    asyncio.get_running_loop().call_soon(conn.disconnect, code, reason)

@@ -1,0 +1,56 @@
+"""PLACEHOLDER lobby: what a session shows until ``fivetowers.tui`` has a lobby.
+
+It proves the SSH plumbing end to end (who you are, your terminal's size and
+colours, resizing, leaving) and is what the server tests drive. The real
+lobby replaces it through the server's app factory (see ``serve.py``).
+"""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Middle
+from textual.widgets import Footer, Static
+
+from fivetowers.server.session import Visitor
+
+
+class PlaceholderLobbyApp(App[None]):
+    """A stand-in lobby: greets the player and shows the session's facts."""
+
+    TITLE = "fivetowers"
+    CSS = """
+    #card { width: 60; height: auto; border: round $accent; padding: 1 2; }
+    #size { dock: top; height: 1; content-align: right middle; color: $text-muted; }
+    """
+    BINDINGS = [Binding("q", "quit", "Leave")]
+
+    def __init__(self, visitor: Visitor) -> None:
+        super().__init__()
+        self.visitor = visitor
+
+    def compose(self) -> ComposeResult:
+        v = self.visitor
+        lines = [
+            "[b]fivetowers[/b] (placeholder lobby)",
+            "",
+            f"Welcome, [b]{escape(v.name)}[/b].",
+            f"Your key: {escape(v.identity)}",
+        ]
+        if v.join_code:
+            lines.append(f"You asked to join table {escape(v.join_code)}.")
+        lines += ["", "Tables are not served yet. Press q to leave."]
+        yield Static("", id="size")
+        with Middle():
+            with Center():
+                yield Static("\n".join(lines), id="card")
+        yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#size", Static).update(f"terminal {event.size.width}x{event.size.height}")
+
+
+def placeholder_factory(visitor: Visitor) -> App[None]:
+    return PlaceholderLobbyApp(visitor)

@@ -1,0 +1,217 @@
+"""The SSH game server: listening, limits, sessions, and a clean stop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import asyncssh
+
+from fivetowers.server.auth import AuthPolicy, GameSSHServer
+from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
+from fivetowers.server.session import AppFactory, Session
+
+log = logging.getLogger("fivetowers.server")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    data_dir: Path = field(default_factory=default_data_dir)
+    allow_file: Path | None = None
+    """authorized_keys file: only these keys may log in (a private server)."""
+    password: str | None = None
+    max_sessions: int = 200
+    max_sessions_per_address: int = 16
+    max_auth_attempts: int = 6
+    login_timeout: float = 30.0
+    idle_timeout: float = 15 * 60.0
+    """Seconds without a key press before a session is closed, unless its App
+    sets ``idle_exempt`` (seated at a running table)."""
+    min_size: tuple[int, int] = (80, 24)
+    shutdown_grace: float = 2.0
+    """Seconds players get to read "the server is stopping" before it does."""
+
+
+class ConfigError(ValueError):
+    """A setting the server cannot start with (one-line reason)."""
+
+
+def _load_allowed_keys(path: Path | None) -> asyncssh.SSHAuthorizedKeys | None:
+    if path is None:
+        return None
+    try:
+        return asyncssh.read_authorized_keys(str(path))
+    except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+        raise ConfigError(f"cannot read allowed keys {path}: "
+                          f"{getattr(exc, 'strerror', None) or exc}") from None
+
+
+class GameServer:
+    """Runs ``app_factory``'s App for every SSH session on one event loop."""
+
+    def __init__(self, config: ServerConfig, app_factory: AppFactory | None = None) -> None:
+        if app_factory is None:
+            from fivetowers.server.placeholder import placeholder_factory
+            app_factory = placeholder_factory
+        self.config = config
+        self.app_factory: AppFactory = app_factory
+        self.min_size = config.min_size
+        self.policy = AuthPolicy(_load_allowed_keys(config.allow_file), config.password,
+                                 config.max_auth_attempts)
+        # Bound now: apps never get to redirect where the server's output goes.
+        self.stdout: TextIO = sys.stdout
+        self.stderr: TextIO = sys.stderr
+        self.port = 0
+        self.fingerprint = ""
+        self.sessions: set[Session] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._connections: set[asyncssh.SSHServerConnection] = set()
+        self._per_address: Counter[str] = Counter()
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._watchdog: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    # -- life ----------------------------------------------------------------
+    async def start(self) -> None:
+        host_key, created = load_or_create_host_key(self.config.data_dir)
+        self.fingerprint = host_key.get_fingerprint("sha256")
+        if created:
+            log.info("generated host key %s in %s", self.fingerprint, self.config.data_dir)
+        password = self.config.password is not None
+        self._acceptor = await asyncssh.create_server(
+            lambda: GameSSHServer(self), self.config.host, self.config.port,
+            server_host_keys=[host_key], encoding=None, line_editor=False,
+            allow_pty=True, agent_forwarding=False, x11_forwarding=False,
+            allow_scp=False, public_key_auth=True, password_auth=password,
+            kbdint_auth=password, login_timeout=self.config.login_timeout,
+            keepalive_interval=30, keepalive_count_max=4,
+        )
+        self.port = self._acceptor.get_port()
+        self._watchdog = asyncio.create_task(self._watch_idle(), name="fivetowers-idle")
+        log.info("serving on %s port %d", self.config.host, self.port)
+
+    async def stop(self, message: str = "the server is shutting down") -> None:
+        """Tell every player, end their sessions, close connections and the listener."""
+        if self._stopping:
+            return
+        self._stopping = True
+        if self._acceptor is not None:
+            self._acceptor.close()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        sessions = list(self.sessions)
+        log.info("stopping: %d sessions open", len(sessions))
+        for session in sessions:
+            if session.app is not None and self.config.shutdown_grace > 0:
+                session.app.notify(f"{message.capitalize()}. Thanks for playing!",
+                                   severity="warning", timeout=self.config.shutdown_grace + 5)
+        if sessions and self.config.shutdown_grace > 0:
+            await asyncio.sleep(self.config.shutdown_grace)
+        for session in sessions:
+            session.stop(f"fivetowers: {message}. Thanks for playing!")
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=10)
+        for conn in list(self._connections):
+            conn.disconnect(asyncssh.DISC_BY_APPLICATION, message)
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+        log.info("stopped")
+
+    # -- connections (auth.Gate) ---------------------------------------------
+    def admit_connection(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
+        if self._stopping:
+            return "the server is shutting down"
+        if len(self._connections) >= self.config.max_sessions:
+            return "the server is full"
+        if self._per_address[address] >= self.config.max_sessions_per_address:
+            return "too many connections from your address"
+        self._connections.add(conn)
+        self._per_address[address] += 1
+        return None
+
+    def connection_closed(self, conn: asyncssh.SSHServerConnection, address: str) -> None:
+        self._connections.discard(conn)
+        self._per_address[address] -= 1
+        if self._per_address[address] <= 0:
+            del self._per_address[address]
+
+    async def handle_session(self, process: asyncssh.SSHServerProcess[bytes],
+                             identity: str, name: str) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await Session(process, self, identity, name).run()
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    # -- sessions (session.SessionHost) --------------------------------------
+    def session_started(self, session: Session) -> bool:
+        if self._stopping:
+            return False
+        self.sessions.add(session)
+        return True
+
+    def session_ended(self, session: Session) -> None:
+        self.sessions.discard(session)
+
+    async def _watch_idle(self) -> None:
+        limit = self.config.idle_timeout
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(30.0, max(limit / 4, 0.05)))
+            now = loop.time()
+            for session in list(self.sessions):
+                app: Any = session.app
+                if app is None or getattr(app, "idle_exempt", False):
+                    continue
+                if session.idle_for(now) > limit:
+                    minutes = max(1, round(limit / 60))
+                    log.info("session of %s (%s) idle, closing", session.name, session.address)
+                    session.stop(f"fivetowers: closed after {minutes} idle minute"
+                                 f"{'s' if minutes != 1 else ''}; connect again any time.")
+
+
+def configure_logging(stream: TextIO) -> None:
+    """Server log lines to ``stream``, bound now (DESIGN.md trap 2)."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger = logging.getLogger("fivetowers")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    # asyncssh logs every channel request at INFO; its warnings are enough.
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    logging.getLogger("asyncssh").addHandler(handler)
+
+
+async def serve_forever(config: ServerConfig, app_factory: AppFactory | None = None,
+                        out: TextIO | None = None) -> None:
+    """Start, print where and who the server is, run until SIGINT/SIGTERM, stop."""
+    out = out or sys.stdout
+    server = GameServer(config, app_factory)
+    await server.start()
+    host = config.host
+    print(f"fivetowers: serving on {host} port {server.port}", file=out)
+    print(f"  host key fingerprint: {server.fingerprint}", file=out)
+    print(f"  players connect with: ssh -t -p {server.port} {host}", file=out)
+    print("  stop with Ctrl+C", file=out, flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        await server.stop()

@@ -1,0 +1,184 @@
+"""One SSH session: check what the client asked for, then run one App for it.
+
+The App comes from an app factory (the lobby, or a placeholder until the
+lobby exists) and runs on the server's event loop through
+:class:`~fivetowers.server.driver.SSHDriver`. :func:`prepare_app` handles the
+two traps of that route that live in the App rather than the driver
+(DESIGN.md): process-wide stdout capture, and colours taken from the server's
+environment instead of the client's terminal.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, TextIO
+
+import asyncssh
+from rich.console import Console
+from textual.app import App
+
+from fivetowers.server.colours import client_color_system, render_console
+from fivetowers.server.driver import SessionTerminal
+from fivetowers.server.names import parse_exec
+
+log = logging.getLogger("fivetowers.server")
+
+
+@dataclass(frozen=True, slots=True)
+class Visitor:
+    """Who is on the other end of a session, as the app factory sees them."""
+
+    identity: str
+    """The player's identity: their public key's SHA256 fingerprint, or
+    ``password:NAME`` when they logged in with the server's password."""
+    name: str
+    """Display name: the SSH user name, cleaned (see names.clean_name)."""
+    address: str
+    join_code: str | None
+    """The table code of ``ssh -t HOST join CODE``; None for the lobby."""
+    term: str
+    colorterm: str
+
+
+AppFactory = Callable[[Visitor], App[Any]]
+
+
+class SessionHost(Protocol):
+    """What a session needs from the server that runs it."""
+
+    app_factory: AppFactory
+    min_size: tuple[int, int]
+    stdout: TextIO
+    stderr: TextIO
+    port: int
+
+    def session_started(self, session: Session) -> bool: ...
+
+    def session_ended(self, session: Session) -> None: ...
+
+
+def prepare_app(app: App[Any], terminal: SessionTerminal, visitor: Visitor,
+                stdout: TextIO, stderr: TextIO) -> io.StringIO:
+    """Make a freshly built App safe to run as one of many in this process.
+
+    Returns the buffer that collects the App's own error report (Textual
+    prints a crashed App's traceback there; the session logs it).
+    """
+    app.driver_class = terminal.driver_class()
+    # Trap 3: every App renders alike (24-bit, whatever the server's TERM);
+    # the driver rewrites colours for this client's terminal (see colours.py).
+    app.console = render_console()
+    terminal.color_system = client_color_system(visitor.term, visitor.colorterm)
+    errors = io.StringIO()
+    app.error_console = Console(file=errors, width=100, color_system=None,
+                                markup=False, highlight=False)
+    # App.run_async wraps the App in redirect_stdout(App._capture_stdout). With
+    # sessions ending in another order than they started, that leaves the
+    # process's sys.stdout pointing at a dead App. Capturing "into" the stream
+    # the server started with makes the redirect a no-op. (Private attributes
+    # of textual 8.2; tests/server/test_traps.py notices if they change.)
+    app._capture_stdout = stdout  # type: ignore[assignment]
+    app._capture_stderr = stderr  # type: ignore[assignment]
+    return errors
+
+
+def say(process: asyncssh.SSHServerProcess[bytes], line: str) -> None:
+    """Write one line to a client, pty or not."""
+    try:
+        process.stdout.write((line + "\r\n").encode("utf-8", "replace"))
+    except (OSError, asyncssh.Error):
+        pass
+
+
+class Session:
+    """One SSH session from start to exit status."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess[bytes], host: SessionHost,
+                 identity: str, name: str) -> None:
+        self.process = process
+        self.host = host
+        self.identity = identity
+        self.name = name
+        peer = process.get_extra_info("peername") or ("?", 0)
+        self.address = str(peer[0])
+        self.app: App[Any] | None = None
+        self.terminal: SessionTerminal | None = None
+        self.goodbye: str | None = None
+        """A last line for the player, written after the App has left the screen."""
+
+    async def run(self) -> None:
+        status = 1
+        try:
+            status = await self._run()
+        except Exception:
+            log.exception("session of %s (%s) failed", self.name, self.address)
+            say(self.process, "fivetowers: something went wrong on the server; "
+                "the error is logged. Sorry!")
+        finally:
+            self.app = None
+            self.terminal = None
+            try:
+                self.process.exit(status)
+            except (OSError, asyncssh.Error):
+                pass
+
+    async def _run(self) -> int:
+        process = self.process
+        join_code = None
+        if process.command is not None:
+            join_code = parse_exec(process.command)
+            if join_code is None:
+                say(process, "fivetowers: the only command is: join CODE")
+                return 2
+        if process.term_type is None:
+            say(process, "fivetowers needs a terminal: connect with ssh -t "
+                f"(for example: ssh -t -p {self.host.port} HOST)")
+            return 1
+        if not self.host.session_started(self):
+            say(process, "fivetowers: the server is full right now; please try again later.")
+            return 1
+        try:
+            return await self._play(join_code)
+        finally:
+            self.host.session_ended(self)
+
+    async def _play(self, join_code: str | None) -> int:
+        process = self.process
+        width, height = process.term_size[:2]
+        size = (width or 80, height or 24)
+        visitor = Visitor(identity=self.identity, name=self.name, address=self.address,
+                          join_code=join_code, term=process.term_type or "xterm",
+                          colorterm=process.env.get("COLORTERM", ""))
+        terminal = self.terminal = SessionTerminal(process, size, self.host.min_size,
+                                                   name=self.name)
+        app = self.app = self.host.app_factory(visitor)
+        errors = prepare_app(app, terminal, visitor, self.host.stdout, self.host.stderr)
+        log.info("session of %s (%s, %s) starts at %dx%d", self.name, self.address,
+                 self.identity, *size)
+        try:
+            await app.run_async(size=size)
+        finally:
+            await terminal.finished()
+        report = errors.getvalue().strip()
+        if report:
+            log.error("the app of %s (%s) crashed:\n%s", self.name, self.address, report)
+            say(process, "fivetowers: something went wrong on the server; "
+                "the error is logged. Sorry!")
+            return 1
+        log.info("session of %s (%s) ends", self.name, self.address)
+        if self.goodbye:
+            say(process, self.goodbye)
+        return app.return_code or 0
+
+    def stop(self, goodbye: str) -> None:
+        """End the session: the App exits and the player reads ``goodbye``."""
+        self.goodbye = goodbye
+        if self.app is not None:
+            self.app.exit()
+
+    def idle_for(self, now: float) -> float:
+        terminal = self.terminal
+        return 0.0 if terminal is None else now - terminal.last_input
+

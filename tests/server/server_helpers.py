@@ -1,0 +1,113 @@
+"""Helpers for the server tests: log capture, clients, a pyte screen."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from typing import Awaitable, Callable
+
+import asyncssh
+import pyte
+
+from fivetowers.server.serve import GameServer
+
+StartServer = Callable[..., Awaitable[GameServer]]
+
+
+class LogCapture:
+    """The server's log lines, through a handler bound when the test starts."""
+
+    def __init__(self) -> None:
+        self.stream = io.StringIO()
+        self.handler = logging.StreamHandler(self.stream)
+        self.handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+        self.logger = logging.getLogger("fivetowers.server")
+
+    def __enter__(self) -> LogCapture:
+        self.logger.addHandler(self.handler)
+        self._level = self.logger.level
+        self.logger.setLevel(logging.INFO)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.logger.removeHandler(self.handler)
+        self.logger.setLevel(self._level)
+
+    @property
+    def text(self) -> str:
+        return self.stream.getvalue()
+
+
+async def connect(server: GameServer, key: asyncssh.SSHKey | None = None,
+                  username: str = "alice", **options: object) -> asyncssh.SSHClientConnection:
+    keys = [key] if key is not None else [asyncssh.generate_private_key("ssh-ed25519")]
+    return await asyncssh.connect("127.0.0.1", server.port, username=username,
+                                  client_keys=options.pop("client_keys", keys),
+                                  known_hosts=None, agent_path=None, **options)  # type: ignore[arg-type]
+
+
+class Screen:
+    """A client session with a pty, its output fed to a pyte terminal."""
+
+    def __init__(self, process: asyncssh.SSHClientProcess[bytes], width: int, height: int) -> None:
+        self.process = process
+        self.screen = pyte.Screen(width, height)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.closed = asyncio.Event()
+        self._pump = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, conn: asyncssh.SSHClientConnection, width: int = 100, height: int = 30,
+                   term: str = "xterm-256color", command: str | None = None,
+                   env: dict[str, str] | None = None) -> Screen:
+        process = await conn.create_process(command, term_type=term, term_size=(width, height),
+                                            encoding=None, env=env or {})
+        return cls(process, width, height)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                data = await self.process.stdout.read(65536)
+                if not data:
+                    break
+                self.raw += data
+                self.stream.feed(data)
+        finally:
+            self.closed.set()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, needle: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text}")
+            if self.closed.is_set():
+                raise AssertionError(f"session closed before {needle!r}; screen:\n{self.text}")
+            await asyncio.sleep(0.02)
+
+    def resize(self, width: int, height: int) -> None:
+        self.screen.resize(height, width)
+        self.process.change_terminal_size(width, height)
+
+    def press(self, keys: bytes) -> None:
+        self.process.stdin.write(keys)
+
+    async def wait_closed(self, timeout: float = 10.0) -> int | None:
+        await asyncio.wait_for(self.closed.wait(), timeout)
+        await asyncio.wait_for(self.process.wait_closed(), timeout)
+        return self.process.exit_status
+
+    def row_of(self, needle: str) -> int:
+        for row, line in enumerate(self.screen.display):
+            if needle in line:
+                return row
+        raise AssertionError(f"{needle!r} not on screen:\n{self.text}")
+
+    def column_of(self, needle: str) -> int:
+        return self.screen.display[self.row_of(needle)].index(needle)
