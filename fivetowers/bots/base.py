@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 from typing import Protocol
 
@@ -46,13 +47,26 @@ def cards_left(view: PlayerView) -> int:
     return view.draw_count
 
 
-async def think(bot: Bot, view: PlayerView, rng: random.Random) -> Action:
-    """``bot.choose`` in a worker thread, so an event loop serving players never waits.
+async def think(bot: Bot, view: PlayerView, rng: random.Random,
+                executor: concurrent.futures.Executor | None = None) -> Action:
+    """``bot.choose`` off the event loop, so a loop serving players never waits.
 
-    The rules search and the solver release no locks the loop needs; the
-    views are immutable snapshots, so the thread reads nothing that changes.
+    By default in a worker thread: the views are immutable snapshots, so the
+    thread reads nothing that changes. The bots are pure Python and hold the
+    GIL while they think, so a server with many bot seats should pass a
+    ``ProcessPoolExecutor``: the bot and view are pickled to a worker, which
+    thinks with an RNG seeded from ``rng`` (the caller's RNG advances the same
+    way whichever executor runs it, so seeded games stay reproducible).
     """
-    return await asyncio.to_thread(bot.choose, view, rng)
+    seed = rng.getrandbits(64)
+    loop = asyncio.get_running_loop()
+    if executor is None:
+        return await asyncio.to_thread(_choose_seeded, bot, view, seed)
+    return await loop.run_in_executor(executor, _choose_seeded, bot, view, seed)
+
+
+def _choose_seeded(bot: Bot, view: PlayerView, seed: int) -> Action:
+    return bot.choose(view, random.Random(seed))
 
 
 def future_share(view: PlayerView) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 from typing import Callable
 
@@ -115,3 +116,17 @@ def test_think_runs_off_the_event_loop() -> None:
     game.apply(action)
     # The loop kept running while the bot thought for 0.2 s.
     assert ticks >= 5
+
+
+def test_think_in_a_process_pool_is_reproducible() -> None:
+    game = Game(["a", "b"], Variant.GREAT_POWERS, seed=4)
+    view = game.view(0)
+
+    async def main() -> list[Action]:
+        with concurrent.futures.ProcessPoolExecutor(1) as pool:
+            return [await think(StrongBot(simulations=2), view, random.Random(7), pool),
+                    await think(StrongBot(simulations=2), view, random.Random(7))]
+
+    in_process, in_thread = asyncio.run(main())
+    assert in_process == in_thread
+    game.apply(in_process)

@@ -1,0 +1,76 @@
+"""Bot speed: rollouts per second, and decision time per bot.
+
+    python scripts/bench_bots.py [--games N] [--time-per-move T]
+
+Prints how many simulated continuations the strong bot's rollout plays per
+second (from a game's start, 2 and 4 players), how many worlds it deals and
+plays per decision within ``T`` seconds, and the mean decision time of each
+bot over ``N`` games against the random bot, with the ratio to the strong
+bot's budget (it should stay close to 1: the budget is the whole decision).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from fivetowers.bots import GreedyBot, RandomBot, StrongBot
+from fivetowers.bots.base import Bot
+from fivetowers.bots.determinize import determinize
+from fivetowers.bots.sim import from_game, play_out
+from fivetowers.rules import Game, Variant
+
+
+def rollouts_per_second(players: int, seconds: float = 1.0) -> float:
+    game = Game([f"p{i}" for i in range(players)], Variant.BASE, seed=1)
+    view = game.view(0)
+    rng = random.Random(0)
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        play_out(from_game(determinize(view, rng)), rng)
+        count += 1
+    return count / (time.perf_counter() - start)
+
+
+def decision_times(bot: Bot, games: int, variant: Variant) -> list[float]:
+    times: list[float] = []
+    for seed in range(games):
+        game = Game(["bot", "random"], variant, seed=seed)
+        rngs = [random.Random(seed), random.Random(seed + 1)]
+        players: list[Bot] = [bot, RandomBot()]
+        while not game.is_terminal():
+            seat = game.to_move
+            assert seat is not None
+            start = time.perf_counter()
+            action = players[seat].choose(game.view(seat), rngs[seat])
+            if seat == 0:
+                times.append(time.perf_counter() - start)
+            game.apply(action)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--time-per-move", type=float, default=0.05)
+    args = parser.parse_args()
+    for players in (2, 4):
+        rate = rollouts_per_second(players)
+        print(f"rollouts from the start, {players} players: {rate:,.0f}/s "
+              f"({1000 / rate:.2f} ms each, determinisation included)")
+    for variant in (Variant.BASE, Variant.GREAT_POWERS):
+        for name, bot in (("random", RandomBot()), ("greedy", GreedyBot()),
+                          ("strong", StrongBot(args.time_per_move))):
+            times = decision_times(bot, args.games, variant)
+            mean, top = statistics.fmean(times), max(times)
+            line = (f"{variant.value:<12} {name:<7} {len(times):>4} decisions, mean "
+                    f"{1000 * mean:7.1f} ms, max {1000 * top:7.1f} ms")
+            if name == "strong":
+                line += f", mean/budget {mean / args.time_per_move:.2f}"
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
