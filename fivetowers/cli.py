@@ -83,6 +83,37 @@ def _record_text(data: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(fields) + "\n}"
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn, TimeRemainingColumn
+
+    from fivetowers.bots.tournament import Settings, TournamentError, parse_bots, run
+    from fivetowers.rules import Variant
+
+    try:
+        settings = Settings(parse_bots(args.bots), args.players, args.games,
+                            Variant.from_str(args.variant), args.seed, args.time_per_move)
+    except ValueError as exc:
+        return _die(str(exc))
+    if args.workers < 1:
+        return _die(f"--workers must be at least 1, not {args.workers}")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=args.json) as bar:
+        task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
+        try:
+            summary = run(settings, args.workers, lambda _: bar.advance(task))
+        except TournamentError as exc:
+            print(f"fivetowers: {exc}", file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        print(summary.to_text())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fivetowers",
@@ -97,6 +128,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where the server keeps its store (default: $XDG_DATA_HOME/fivetowers "
                         "or ~/.local/share/fivetowers)")
     p.set_defaults(func=cmd_export)
+    p = sub.add_parser("tournament", help="play bots against each other and print win rates")
+    p.add_argument("--bots", required=True, metavar="A,B",
+                   help="bot names (random, greedy, strong), one seat each; the last fills "
+                        "the remaining seats")
+    p.add_argument("--players", type=int, default=2, help="seats per game, 2..5 (default 2)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--variant", default="base", help="base or great-powers (default base)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
+                   help="the strong bot's thinking time per decision, seconds (default 1)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="processes playing games at once (default 2)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_tournament)
     return parser
 
 
