@@ -114,6 +114,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from fivetowers.server.command import run_serve
+
+    return run_serve(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fivetowers",
@@ -142,6 +148,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes playing games at once (default 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_tournament)
+    p = sub.add_parser(
+        "serve", help="host tables that anyone can join with ssh",
+        description="Run the SSH game server. Players connect with "
+                    "ssh -t -p PORT HOST (or ssh -t -p PORT HOST join CODE for one table). "
+                    "Any public key may log in unless --allow is given; its fingerprint is "
+                    "the player's identity.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on; 0.0.0.0 for every interface (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222)")
+    p.add_argument("--data-dir", metavar="DIR", default=None,
+                   help="where the host key and the store are kept (default: "
+                        "$XDG_DATA_HOME/fivetowers or ~/.local/share/fivetowers)")
+    p.add_argument("--allow", metavar="FILE", default=None,
+                   help="authorized_keys file: only these keys may log in (default: any key)")
+    p.add_argument("--password", metavar="PW", default=None,
+                   help="also accept password and keyboard-interactive logins with this "
+                        "password (default: refused)")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -200,7 +200,7 @@ async def serve_forever(config: ServerConfig, app_factory: AppFactory | None = N
     out = out or sys.stdout
     server = GameServer(config, app_factory)
     await server.start()
-    host = config.host
+    host = config.host if config.host not in ("0.0.0.0", "::", "") else "HOST"
     print(f"fivetowers: serving on {host} port {server.port}", file=out)
     print(f"  host key fingerprint: {server.fingerprint}", file=out)
     print(f"  players connect with: ssh -t -p {server.port} {host}", file=out)

@@ -43,9 +43,10 @@ class LogCapture:
 async def connect(server: GameServer, key: asyncssh.SSHKey | None = None,
                   username: str = "alice", **options: object) -> asyncssh.SSHClientConnection:
     keys = [key] if key is not None else [asyncssh.generate_private_key("ssh-ed25519")]
+    options.setdefault("client_keys", keys)
+    options.setdefault("agent_path", None)
     return await asyncssh.connect("127.0.0.1", server.port, username=username,
-                                  client_keys=options.pop("client_keys", keys),
-                                  known_hosts=None, agent_path=None, **options)  # type: ignore[arg-type]
+                                  known_hosts=None, **options)  # type: ignore[arg-type]
 
 
 class Screen:
