@@ -29,7 +29,7 @@ from fivetowers.tables.sqlite_schema import (
     APPLICATION_ID, SCHEMA_VERSION, cards_json, migrate, record_of, write_result,
 )
 from fivetowers.tables.store import (
-    Rating, StoreConflict, StoredSeat, StoredTable, StoreError, StoreMissing,
+    PendingAction, Rating, StoreConflict, StoredSeat, StoredTable, StoreError, StoreMissing,
     StoreUnreadable, StoreVersionError, TableInfo, UnknownTable,
 )
 
@@ -146,28 +146,47 @@ class SqliteStore:
 
     def append_action(self, table_id: int, index: int, action: Mapping[str, Any],
                       reshuffle: Sequence[Card] | None = None) -> None:
-        body = _compact(dict(action))
+        item = PendingAction(table_id, index, action,
+                             tuple(reshuffle) if reshuffle is not None else None)
         with self._transaction(write=True) as conn:
-            row = conn.execute("SELECT finished, reshuffle FROM games WHERE id = ?",
-                               (table_id,)).fetchone()
-            if row is None:
-                raise UnknownTable(f"no table {table_id} in the store")
-            if row[0] is not None:
-                raise StoreConflict(f"table {table_id} is finished: no more actions")
-            stored = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions "
-                                  "WHERE game = ?", (table_id,)).fetchone()[0]
-            if index != stored:
-                raise StoreConflict(f"action {index} of table {table_id} is out of order: "
-                                    f"the store holds {stored} actions")
-            conn.execute("INSERT INTO actions (game, idx, body) VALUES (?, ?, ?)",
-                         (table_id, index, body))
-            if reshuffle is not None:
-                text = cards_json(reshuffle)
-                if row[1] is None:
-                    conn.execute("UPDATE games SET reshuffle = ? WHERE id = ?",
-                                 (text, table_id))
-                elif row[1] != text:
-                    raise StoreConflict(f"table {table_id} already has another reshuffle")
+            self._append(conn, item)
+
+    def append_actions(self, batch: Sequence[PendingAction]) -> list[StoreError | None]:
+        results: list[StoreError | None] = []
+        with self._transaction(write=True) as conn:
+            for item in batch:
+                conn.execute("SAVEPOINT item")
+                try:
+                    self._append(conn, item)
+                except StoreError as exc:
+                    conn.execute("ROLLBACK TO item")
+                    results.append(exc)
+                else:
+                    results.append(None)
+                conn.execute("RELEASE item")
+        return results
+
+    def _append(self, conn: sqlite3.Connection, item: PendingAction) -> None:
+        table_id, index = item.table_id, item.index
+        row = conn.execute("SELECT finished, reshuffle FROM games WHERE id = ?",
+                           (table_id,)).fetchone()
+        if row is None:
+            raise UnknownTable(f"no table {table_id} in the store")
+        if row[0] is not None:
+            raise StoreConflict(f"table {table_id} is finished: no more actions")
+        stored = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions "
+                              "WHERE game = ?", (table_id,)).fetchone()[0]
+        if index != stored:
+            raise StoreConflict(f"action {index} of table {table_id} is out of order: "
+                                f"the store holds {stored} actions")
+        if item.reshuffle is not None:
+            text = cards_json(item.reshuffle)
+            if row[1] is None:
+                conn.execute("UPDATE games SET reshuffle = ? WHERE id = ?", (text, table_id))
+            elif row[1] != text:
+                raise StoreConflict(f"table {table_id} already has another reshuffle")
+        conn.execute("INSERT INTO actions (game, idx, body) VALUES (?, ?, ?)",
+                     (table_id, index, _compact(dict(item.action))))
 
     def finish_table(self, table_id: int, scores: Sequence[int],
                      winners: Sequence[int]) -> bool:

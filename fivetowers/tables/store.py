@@ -99,6 +99,23 @@ class StoredTable:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingAction:
+    """One action to commit: number ``index`` of a table, as FORMATS.md JSON,
+    with the table's reshuffle once it has happened (kept the first time)."""
+
+    table_id: int
+    index: int
+    action: Mapping[str, Any]
+    reshuffle: tuple[Card, ...] | None = None
+
+    @classmethod
+    def last_of(cls, table_id: int, game: Game) -> PendingAction:
+        """The action ``game`` has just applied (the last of ``game.actions``)."""
+        return cls(table_id, len(game.actions) - 1, game.actions[-1].to_json(),
+                   tuple(game.reshuffle) if game.reshuffle is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
 class Rating:
     """One line of the leaderboard."""
 
@@ -125,7 +142,14 @@ class Store(Protocol):
                       reshuffle: Sequence[Card] | None = None) -> None:
         """Commit action number ``index`` (FORMATS.md JSON) of a table, and
         with it the reshuffle if this action caused it. ``index`` must be the
-        number of actions already stored."""
+        number of actions already stored. A reshuffle already kept is
+        checked, not written again."""
+        ...
+
+    def append_actions(self, batch: Sequence[PendingAction]) -> list[StoreError | None]:
+        """Commit several actions (of one or many tables) in one durable
+        commit; each is kept or refused on its own, in order: the result
+        holds None for a kept one, the error for a refused one."""
         ...
 
     def finish_table(self, table_id: int, scores: Sequence[int],
@@ -187,14 +211,9 @@ def action_hook(store: Store, table_id: int, game: Game) -> ActionHook:
     has just applied (the last of ``game.actions``) and the reshuffle once it
     has happened, before the table tells anyone."""
 
-    # The reshuffle goes with the one action that caused it (the same commit),
-    # so a restart never sees the action without the deck it led to.
-    sent = game.reshuffle is not None
-
     def commit(action: dict[str, Any]) -> None:
-        nonlocal sent
-        reshuffle = game.reshuffle if not sent else None
-        store.append_action(table_id, len(game.actions) - 1, action, reshuffle)
-        sent = sent or reshuffle is not None
+        # The reshuffle rides along from the action that caused it on (the
+        # same commit), so a restart never sees that action without it.
+        store.append_action(table_id, len(game.actions) - 1, action, game.reshuffle)
 
     return commit

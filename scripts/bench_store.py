@@ -1,0 +1,196 @@
+"""Benchmark the SQLite store: durable commits, and restoring tables at start.
+
+    .venv/bin/python scripts/bench_store.py [--actions 2000] [--sizes 10,100,1000]
+
+1. Committed actions per second through ``append_action`` with durable
+   commits (WAL, synchronous=FULL) and, for the ratio, synchronous=NORMAL
+   (safe against kill -9 but not against a power cut); commit latency
+   percentiles.
+2. Where store calls run: on the event loop thread, on one thread with a
+   commit per action, or through StoreWriter (one thread, group commit).
+   How late a 1 ms ticker on the loop runs, how long an action waits for its
+   commit, with many tables acting at a steady pace.
+3. Restoring N unfinished tables (N = 10, 100, 1000): opening the store
+   (integrity check included), reading every record, replaying them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from fivetowers.rules.game import Game  # noqa: E402
+from fivetowers.rules.record import Record, replay  # noqa: E402
+from fivetowers.tables.sqlite_store import SqliteStore  # noqa: E402
+from fivetowers.tables.store import PendingAction, StoredSeat  # noqa: E402
+from fivetowers.tables.store_writer import StoreWriter  # noqa: E402
+from tests.tables.random_play import play_to_end  # noqa: E402
+
+SEATS = [StoredSeat("Hedda", "SHA256:h"), StoredSeat("Peter", bot="random"),
+         StoredSeat("Anni", "SHA256:a")]
+
+
+def sample_actions(count: int) -> list[dict[str, Any]]:
+    """Real action objects from random games, ``count`` of them."""
+    out: list[dict[str, Any]] = []
+    seed = 0
+    while len(out) < count:
+        game = Game([s.name for s in SEATS], seed=seed)
+        play_to_end(game, seed)
+        out += [a.to_json() for a in game.actions]
+        seed += 1
+    return out[:count]
+
+
+def new_tables(store: SqliteStore, count: int, first: int = 0) -> list[int]:
+    return [store.create_table(code=f"T{first + i}", name="bench", seats=SEATS,
+                               record=Record.from_game(Game([s.name for s in SEATS], seed=i)))
+            for i in range(count)]
+
+
+def percentiles(samples: list[float]) -> str:
+    s = sorted(samples)
+    pick = [s[int(q * (len(s) - 1))] * 1e3 for q in (0.5, 0.99)]
+    return f"p50 {pick[0]:.3f} ms, p99 {pick[1]:.3f} ms, max {s[-1] * 1e3:.3f} ms"
+
+
+def bench_commits(directory: Path, actions: list[dict[str, Any]]) -> None:
+    print(f"## committed actions ({len(actions)} appends over 10 tables)")
+    rates = {}
+    for durable in (True, False):
+        store = SqliteStore(directory / f"commits-{durable}.sqlite3", durable=durable)
+        tables = new_tables(store, 10)
+        latencies = []
+        start = time.perf_counter()
+        for i, action in enumerate(actions):
+            t = time.perf_counter()
+            store.append_action(tables[i % 10], i // 10, action)
+            latencies.append(time.perf_counter() - t)
+        rates[durable] = len(actions) / (time.perf_counter() - start)
+        store.close()
+        mode = "FULL (durable)" if durable else "NORMAL        "
+        print(f"synchronous={mode}: {rates[durable]:8.0f} actions/s; {percentiles(latencies)}")
+    print(f"durable costs {rates[False] / rates[True]:.1f}x the time of NORMAL\n")
+
+
+Mode = str  # "loop thread", "thread, commit each", "StoreWriter (group commit)"
+MODES: tuple[Mode, ...] = ("loop thread", "thread, commit each", "StoreWriter (group commit)")
+
+
+async def paced_tables(store: SqliteStore, tables: list[int], actions: list[dict[str, Any]],
+                       mode: Mode, pace: float) -> tuple[list[float], list[float]]:
+    """Tables each act every ``pace`` seconds (jittered), committing every
+    action; a 1 ms ticker on the loop measures how late the loop wakes it."""
+    loop = asyncio.get_running_loop()
+    lateness: list[float] = []
+    waits: list[float] = []
+    done = asyncio.Event()
+    jitter = random.Random(1)
+    executor = ThreadPoolExecutor(1) if mode == MODES[1] else None
+    writer = StoreWriter(store) if mode == MODES[2] else None
+
+    async def ticker() -> None:
+        while not done.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.001)
+            lateness.append(max(0.0, time.perf_counter() - t - 0.001))
+
+    async def table(n: int) -> None:
+        for i, action in enumerate(actions[n::len(tables)]):
+            await asyncio.sleep(jitter.uniform(0.5, 1.5) * pace)
+            t = time.perf_counter()
+            if writer is not None:
+                await writer.append(PendingAction(tables[n], i, action))
+            elif executor is not None:
+                await loop.run_in_executor(executor, store.append_action, tables[n], i, action)
+            else:
+                store.append_action(tables[n], i, action)
+            waits.append(time.perf_counter() - t)
+
+    tick = asyncio.create_task(ticker())
+    await asyncio.gather(*(table(n) for n in range(len(tables))))
+    done.set()
+    await tick
+    if executor is not None:
+        executor.shutdown()
+    if writer is not None:
+        await writer.close()  # closes the store too
+    else:
+        store.close()
+    return lateness, waits
+
+
+def bench_threading(directory: Path, actions: list[dict[str, Any]], count: int,
+                    pace: float) -> None:
+    print(f"## {count} tables, each acting every ~{pace * 1e3:.0f} ms ({count / pace:.0f} "
+          f"actions/s offered), {len(actions)} durable appends")
+    for mode in MODES:
+        store = SqliteStore(directory / f"thread-{MODES.index(mode)}-{count}.sqlite3")
+        tables = new_tables(store, count)
+        start = time.perf_counter()
+        lateness, waits = asyncio.run(paced_tables(store, tables, actions, mode, pace))
+        rate = len(actions) / (time.perf_counter() - start)
+        print(f"{mode:26}: {rate:5.0f} actions/s; 1 ms loop ticker late by "
+              f"{percentiles(lateness)}")
+        print(f"{'':26}  an action committed after {percentiles(waits)}")
+    print()
+
+
+def bench_restore(directory: Path, sizes: list[int]) -> None:
+    print("## restoring unfinished tables at start")
+    games = []
+    for seed in range(20):  # mid-game records of 10..70 actions, reused
+        game = Game([s.name for s in SEATS], seed=seed)
+        play_to_end(game, seed, limit=10 + 3 * seed)
+        games.append(Record.from_game(game))
+    for size in sizes:
+        path = directory / f"restore-{size}.sqlite3"
+        store = SqliteStore(path, durable=False)
+        for i in range(size):
+            store.create_table(code=f"R{i}", name="bench", seats=SEATS, record=games[i % 20])
+        store.close()
+        actions = sum(len(games[i % 20].actions) for i in range(size))
+        t0 = time.perf_counter()
+        store = SqliteStore(path)
+        t1 = time.perf_counter()
+        tables = store.unfinished_tables()
+        t2 = time.perf_counter()
+        for stored in tables:
+            _, error = replay(stored.record)
+            assert error is None
+        t3 = time.perf_counter()
+        store.close()
+        size_kib = path.stat().st_size / 1024
+        print(f"N={size:5} ({actions:6} actions, {size_kib:7.0f} KiB): open {1e3 * (t1 - t0):7.1f} ms"
+              f", read {1e3 * (t2 - t1):7.1f} ms, replay {1e3 * (t3 - t2):7.1f} ms, total "
+              f"{t3 - t0:6.3f} s ({1e3 * (t3 - t0) / size:.2f} ms/table)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=2000)
+    parser.add_argument("--sizes", default="10,100,1000")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"python {sys.version.split()[0]}, sqlite {__import__('sqlite3').sqlite_version}\n")
+    actions = sample_actions(args.actions)
+    with tempfile.TemporaryDirectory(prefix="bench_store") as tmp:
+        bench_commits(Path(tmp), actions)
+        bench_threading(Path(tmp), actions, 20, 0.1)
+        bench_threading(Path(tmp), actions, 100, 0.1)
+        bench_restore(Path(tmp), sizes)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The store's writer thread: awaitable calls, group commit, errors per action."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+
+from fivetowers.rules.game import Game
+from fivetowers.rules.record import Record
+from fivetowers.tables.sqlite_store import SqliteStore
+from fivetowers.tables.store import (
+    PendingAction, StoreConflict, StoredSeat, StoreError, UnknownTable,
+)
+from fivetowers.tables.store_writer import StoreWriter
+from tests.tables.random_play import play_to_end
+
+SEATS = [StoredSeat("A", "SHA256:a"), StoredSeat("B", bot="random")]
+
+
+class GatedStore(SqliteStore):
+    """Holds its first batch until the test lets it go, and counts batches."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, durable=False)
+        self.gate = threading.Event()
+        self.batches: list[int] = []
+
+    def append_actions(self, batch: Sequence[PendingAction]) -> list[StoreError | None]:
+        self.gate.wait(timeout=10)
+        self.batches.append(len(batch))
+        return super().append_actions(batch)
+
+
+def games(count: int) -> list[Game]:
+    out = []
+    for seed in range(count):
+        game = Game([s.name for s in SEATS], seed=seed)
+        play_to_end(game, seed, limit=30)
+        out.append(game)
+    return out
+
+
+async def test_queued_actions_are_committed_together_and_in_order(tmp_path: Path) -> None:
+    store = GatedStore(tmp_path / "s.sqlite3")
+    writer = StoreWriter(store)
+    played = games(4)
+    ids = [await writer.call(store.create_table, code=f"C{i}", name="t", seats=SEATS,
+                             record=Record(g.variant, [s.name for s in SEATS],
+                                           list(g.initial_deck), seed=g.seed))
+           for i, g in enumerate(played)]
+
+    async def table(table_id: int, game: Game) -> None:
+        for index, action in enumerate(game.actions):
+            await writer.append(PendingAction(table_id, index, action.to_json()))
+
+    tasks = [asyncio.create_task(table(ids[0], played[0]))]
+    await asyncio.sleep(0.05)  # the writer holds the first table's first action
+    tasks += [asyncio.create_task(table(t, g)) for t, g in zip(ids[1:], played[1:])]
+    await asyncio.sleep(0.05)  # the other tables' first actions wait meanwhile
+    store.gate.set()
+    await asyncio.gather(*tasks)
+    assert store.batches[0] == 1 and store.batches[1] >= 3  # they went together
+    assert sum(store.batches) == 4 * 30
+    for table_id, game in zip(ids, played):
+        stored = await writer.call(store.load_table, table_id)
+        assert stored.record.actions == Record.from_game(game).actions
+    await writer.close()
+
+
+async def test_a_refused_action_fails_alone(tmp_path: Path) -> None:
+    store = GatedStore(tmp_path / "s.sqlite3")
+    writer = StoreWriter(store)
+    [game] = games(1)
+    table_id = await writer.call(store.create_table, code="C", name="t", seats=SEATS,
+                                 record=Record.from_game(Game(["A", "B"], seed=0)))
+    actions = [a.to_json() for a in game.actions]
+    good = asyncio.create_task(writer.append(PendingAction(table_id, 0, actions[0])))
+    await asyncio.sleep(0.02)
+    gap = asyncio.create_task(writer.append(PendingAction(table_id, 5, actions[5])))
+    nowhere = asyncio.create_task(writer.append(PendingAction(999, 0, actions[0])))
+    after = asyncio.create_task(writer.append(PendingAction(table_id, 1, actions[1])))
+    await asyncio.sleep(0.02)
+    store.gate.set()
+    await good
+    await after
+    with pytest.raises(StoreConflict, match="out of order"):
+        await gap
+    with pytest.raises(UnknownTable):
+        await nowhere
+    assert store.batches == [1, 3]
+    assert (await writer.call(store.load_table, table_id)).info.actions == 2
+    await writer.close()
+
+
+async def test_calls_return_values_and_raise_errors(tmp_path: Path) -> None:
+    writer = StoreWriter(SqliteStore(tmp_path / "s.sqlite3", durable=False))
+    assert await writer.call(writer.store.leaderboard) == []
+    with pytest.raises(UnknownTable):
+        await writer.call(writer.store.load_table, 1)
+    await writer.close()
+    with pytest.raises(StoreError, match="closed"):
+        await writer.call(writer.store.leaderboard)
