@@ -20,6 +20,9 @@ FALLBACK_NAME = "player"
 # needed in a name, so they go rather than being escaped at every use.
 _MARKUP = str.maketrans("", "", "[]\\")
 _SPACES = re.compile(r"\s+")
+# Whole escape sequences go, not just their ESC: CSI, OSC (to BEL or ST), others.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?",
+                      re.DOTALL)
 
 _JOIN = re.compile(r"\s*join\s+([A-Za-z0-9]{3,12})\s*")
 
@@ -32,7 +35,7 @@ def clean_name(raw: str, limit: int = NAME_LENGTH) -> str:
     become one space, and the result is cut to ``limit`` characters. An empty
     result becomes ``"player"``.
     """
-    kept = "".join(_keep(ch) for ch in raw)
+    kept = "".join(_keep(ch) for ch in _ESCAPES.sub("", raw))
     kept = _SPACES.sub(" ", kept.translate(_MARKUP)).strip()
     kept = kept[:limit].rstrip()
     return kept or FALLBACK_NAME
@@ -40,7 +43,7 @@ def clean_name(raw: str, limit: int = NAME_LENGTH) -> str:
 
 def _keep(ch: str) -> str:
     category = unicodedata.category(ch)
-    if category == "Zs":
+    if category == "Zs" or ch in "\t\n\r":
         return " "
     return "" if category[0] in "CZ" else ch
 
