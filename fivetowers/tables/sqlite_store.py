@@ -5,13 +5,15 @@ WAL journal with ``synchronous=FULL``: a commit has reached the disk when
 cut loses an action a screen has shown; a half-written transaction is rolled
 back when the store next opens, so it is never served.
 
-One connection, guarded by a lock, so any thread may call; the server calls
-it on its event loop thread (scripts/bench_store.py measures why that is
-cheap enough: a durable commit costs a fraction of a millisecond).
+One connection, guarded by a lock, so any thread may call. A durable commit
+waits for the disk, so the server calls the store through
+:class:`~fivetowers.tables.store_writer.StoreWriter` (one thread, group
+commit) rather than on its event loop: scripts/bench_store.py measures both.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 import threading
@@ -19,7 +21,7 @@ import time
 from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import IO, Any, Callable, Iterator, Mapping, Sequence
 
 from fivetowers.rules.cards import Card
 from fivetowers.rules.errors import RulesError
@@ -29,7 +31,8 @@ from fivetowers.tables.sqlite_schema import (
     APPLICATION_ID, SCHEMA_VERSION, cards_json, migrate, record_of, write_result,
 )
 from fivetowers.tables.store import (
-    PendingAction, Rating, StoreConflict, StoredSeat, StoredTable, StoreError, StoreMissing,
+    PendingAction, Rating, StoreBusy, StoreConflict, StoredSeat, StoredTable, StoreError,
+    StoreMissing,
     StoreUnreadable, StoreVersionError, TableInfo, UnknownTable,
 )
 
@@ -41,21 +44,25 @@ class SqliteStore:
     """A fivetowers store in one SQLite file (see :class:`Store` for the methods)."""
 
     def __init__(self, path: Path | str, *, create: bool = True, durable: bool = True,
-                 clock: Callable[[], float] = time.time) -> None:
+                 exclusive: bool = False, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.RLock()
+        self._owner: IO[bytes] | None = None
         if not create and not self.path.exists():
             raise StoreMissing(f"no store at {self.path}: no game has been kept there yet")
+        if exclusive:
+            self._owner = _own(self.path)
         try:
             self._conn = sqlite3.connect(self.path, isolation_level=None,
                                          check_same_thread=False, timeout=10.0)
         except sqlite3.Error as exc:
+            self.close()
             raise StoreUnreadable(f"cannot open the store {self.path}: {exc}") from None
         try:
             self._open(durable)
         except BaseException:
-            self._conn.close()
+            self.close()
             raise
 
     def _open(self, durable: bool) -> None:
@@ -214,7 +221,7 @@ class SqliteStore:
             for game_id, body in conn.execute(
                     "SELECT a.game, a.body FROM actions a JOIN games g ON g.id = a.game "
                     "WHERE g.finished IS NULL ORDER BY a.game, a.idx"):
-                actions[game_id].append(json.loads(body))
+                actions[game_id].append(self._action(game_id, body))
         return [self._stored(row, seats[row[0]], actions[row[0]]) for row in games]
 
     def load_table(self, table_id: int) -> StoredTable:
@@ -225,7 +232,7 @@ class SqliteStore:
                 raise UnknownTable(f"no game {table_id} in the store {self.path}")
             seats = self._seats(conn, "SELECT game, seat, name, fingerprint, bot FROM seats "
                                       "WHERE game = ? ORDER BY seat", (table_id,))
-            actions = [json.loads(b) for (b,) in conn.execute(
+            actions = [self._action(table_id, b) for (b,) in conn.execute(
                 "SELECT body FROM actions WHERE game = ? ORDER BY idx", (table_id,))]
         return self._stored(row, seats[table_id], actions)
 
@@ -252,7 +259,11 @@ class SqliteStore:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            if getattr(self, "_conn", None) is not None:
+                self._conn.close()
+            if self._owner is not None:
+                self._owner.close()  # releases the lock
+                self._owner = None
 
     def __enter__(self) -> SqliteStore:
         return self
@@ -269,6 +280,13 @@ class SqliteStore:
             out[game_id].append(StoredSeat(name, fingerprint, bot))
         return out
 
+    def _action(self, table_id: int, body: str) -> object:
+        try:
+            return json.loads(body)
+        except ValueError:
+            raise StoreUnreadable(f"table {table_id} in {self.path} is damaged: "
+                                  f"an action is not JSON") from None
+
     def _stored(self, row: tuple[Any, ...], seats: list[StoredSeat],
                 actions: list[object]) -> StoredTable:
         try:
@@ -276,6 +294,22 @@ class SqliteStore:
         except (ValueError, RulesError) as exc:
             raise StoreUnreadable(f"table {row[0]} in {self.path} is damaged: {exc}") from None
         return StoredTable(_info(row, seats, len(actions)), record)
+
+
+def _own(path: Path) -> IO[bytes]:
+    """Lock ``<store>.lock`` for this process's life: two servers appending to
+    the same tables would each replay only their own actions."""
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        owner = open(lock_path, "ab")
+    except OSError as exc:
+        raise StoreError(f"cannot open {lock_path}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        owner.close()
+        raise StoreBusy(f"another fivetowers server is using the store {path}") from None
+    return owner
 
 
 def _info(row: tuple[Any, ...], seats: list[StoredSeat], actions: int) -> TableInfo:

@@ -43,6 +43,10 @@ class StoreMissing(StoreError):
     """There is no store where one was expected (and creating one was not asked)."""
 
 
+class StoreBusy(StoreError):
+    """Another server process holds the store (``open_store(exclusive=True)``)."""
+
+
 class UnknownTable(StoreError):
     """No table with that id in the store."""
 
@@ -185,11 +189,13 @@ def default_data_dir() -> Path:
     return root / "fivetowers"
 
 
-def open_store(data_dir: Path | str | None = None, *, create: bool = True) -> Store:
+def open_store(data_dir: Path | str | None = None, *, create: bool = True,
+               exclusive: bool = False) -> Store:
     """The store in ``data_dir`` (default :func:`default_data_dir`).
 
     Raises :class:`StoreError` subclasses with a one-line message: a damaged
-    or foreign file, a newer schema, or (``create=False``) no store at all.
+    or foreign file, a newer schema, (``create=False``) no store at all, or
+    (``exclusive=True``, for the server) another process holding it.
     """
     from fivetowers.tables.sqlite_store import SqliteStore
 
@@ -200,7 +206,7 @@ def open_store(data_dir: Path | str | None = None, *, create: bool = True) -> St
         except OSError as exc:
             raise StoreError(f"cannot create the data directory {directory}: "
                              f"{exc.strerror or exc}") from None
-    return SqliteStore(directory / STORE_FILE, create=create)
+    return SqliteStore(directory / STORE_FILE, create=create, exclusive=exclusive)
 
 
 ActionHook = Callable[[dict[str, Any]], None]

@@ -12,7 +12,7 @@ from fivetowers.rules.record import Record, replay, result_json
 from fivetowers.rules.variant import Variant
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import (
-    Store, StoreConflict, StoredSeat, UnknownTable, action_hook, open_store,
+    Store, StoreBusy, StoreConflict, StoredSeat, UnknownTable, action_hook, open_store,
 )
 from tests.tables.random_play import random_action, step_rng
 
@@ -205,3 +205,14 @@ def test_open_store_uses_the_data_dir(tmp_path: Path) -> None:
     store = open_store(tmp_path / "data", create=False)
     assert len(store.unfinished_tables()) == 1
     store.close()
+
+
+def test_an_exclusive_store_refuses_a_second_server(tmp_path: Path) -> None:
+    server = open_store(tmp_path, exclusive=True)
+    with pytest.raises(StoreBusy, match="another fivetowers server"):
+        open_store(tmp_path, exclusive=True)
+    reader = open_store(tmp_path, create=False)  # export may read meanwhile
+    assert reader.unfinished_tables() == []
+    reader.close()
+    server.close()
+    open_store(tmp_path, exclusive=True).close()  # released on close

@@ -156,3 +156,23 @@ def test_no_store_where_one_is_needed(tmp_path: Path) -> None:
     with pytest.raises(StoreMissing, match="no store at"):
         SqliteStore(tmp_path / "none.sqlite3", create=False)
     assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_a_damaged_action_is_reported_not_served(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = SqliteStore(path)
+    game = Game(["A", "B"], seed=1)
+    play_to_end(game, 1, limit=5)
+    table_id = store.create_table(code="C", name="t", seats=[StoredSeat("A"), StoredSeat("B")],
+                                  record=Record.from_game(game))
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE actions SET body = '{\"seat\": 0, \"bi' WHERE idx = 3")
+    conn.commit()
+    conn.close()
+    store = SqliteStore(path)
+    with pytest.raises(StoreUnreadable, match=f"table {table_id} .* damaged"):
+        store.unfinished_tables()
+    with pytest.raises(StoreUnreadable, match="not JSON"):
+        store.load_table(table_id)
+    store.close()
