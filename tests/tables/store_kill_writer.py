@@ -1,8 +1,10 @@
 """The process test_store_kill.py kills: random games written to a store.
 
-``python -m tests.tables.store_kill_writer DATA_DIR`` restores every
+``python -m tests.tables.store_kill_writer DATA_DIR [async]`` restores every
 unfinished table from the store by replaying its record (as the server does
-at start), then plays random legal actions on a few tables at once, forever.
+at start), then plays random legal actions on a few tables at once, forever:
+on one thread with a commit per action, or (``async``) as asyncio tasks
+committing through the StoreWriter thread, in groups.
 Each line on stdout is written only after the store call it reports has
 returned (committed):
 
@@ -15,15 +17,20 @@ returned (committed):
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
 from pathlib import Path
 
 from fivetowers.rules.cards import shuffled_deck
 from fivetowers.rules.game import Game, Phase
-from fivetowers.rules.record import Record, replay
+from fivetowers.rules.record import Record
+from fivetowers.tables.restore import restore
 from fivetowers.rules.variant import Variant
-from fivetowers.tables.store import Store, StoredSeat, action_hook, open_store
+from fivetowers.tables.store import (
+    PendingAction, Store, StoredSeat, action_hook, open_store,
+)
+from fivetowers.tables.store_writer import StoreWriter
 from tests.tables.random_play import random_action, step_rng
 
 LIVE_TABLES = 3
@@ -73,19 +80,23 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
+def restored(store: Store) -> dict[int, Game] | None:
+    report = restore(store)  # as the server does at start
+    if report.broken:
+        print(f"tables that do not replay: {report.broken}", file=sys.stderr)
+        return None
+    for table_id in report.finished:
+        say(f"F {table_id}")
+    return {r.info.id: r.game for r in report.live}
+
+
 def main(data_dir: str) -> int:
+    """Tables share the store on one thread, each action its own commit."""
     store = open_store(Path(data_dir))
     rng = random.Random()
-    live: dict[int, Game] = {}
-    for stored in store.unfinished_tables():
-        game, error = replay(stored.record)
-        if error is not None:
-            print(f"table {stored.info.id} does not replay: {error}", file=sys.stderr)
-            return 3
-        if game.is_terminal():  # killed between its last action and finish_table
-            finish(store, stored.info.id, game)
-        else:
-            live[stored.info.id] = game
+    live = restored(store)
+    if live is None:
+        return 3
     while len(live) < LIVE_TABLES:
         table_id, game = new_table(store, rng)
         live[table_id] = game
@@ -105,5 +116,37 @@ def main(data_dir: str) -> int:
             live[new_id], hooks[new_id] = new_game, action_hook(store, new_id, new_game)
 
 
+async def main_async(data_dir: str) -> int:
+    """Tables as asyncio tasks committing through StoreWriter (group commit),
+    the way the server does: apply to a copy, await the commit, then swap."""
+    store = open_store(Path(data_dir))
+    writer = StoreWriter(store)
+    rng = random.Random()
+    live = await writer.call(restored, store)
+    if live is None:
+        return 3
+
+    async def table(table_id: int, game: Game) -> None:
+        while True:
+            await asyncio.sleep(0)
+            assert game.seed is not None
+            after = game.clone()
+            after.apply(random_action(game, step_rng(game.seed, len(game.actions))))
+            await writer.append(PendingAction.last_of(table_id, after))
+            game = after
+            say(f"A {table_id} {len(game.actions) - 1}")
+            if game.is_terminal():
+                await writer.call(finish, store, table_id, game)
+                table_id, game = await writer.call(new_table, store, rng)
+
+    while len(live) < LIVE_TABLES:
+        table_id, game = await writer.call(new_table, store, rng)
+        live[table_id] = game
+    await asyncio.gather(*(table(t, g) for t, g in live.items()))
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[2:] == ["async"]:
+        sys.exit(asyncio.run(main_async(sys.argv[1])))
     sys.exit(main(sys.argv[1]))

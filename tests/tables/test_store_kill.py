@@ -44,8 +44,9 @@ class Oracle:
 
 def run_and_kill(data_dir: Path, rng: random.Random) -> list[str]:
     """Start the writer, SIGKILL it at a random moment; the lines it got out."""
+    mode = ["async"] if rng.random() < 0.5 else []
     writer = subprocess.Popen(
-        [sys.executable, "-m", "tests.tables.store_kill_writer", str(data_dir)],
+        [sys.executable, "-m", "tests.tables.store_kill_writer", str(data_dir), *mode],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert writer.stdout is not None and writer.stderr is not None
     lines: list[str] = []

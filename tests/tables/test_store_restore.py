@@ -1,0 +1,48 @@
+"""restore(): live games rebuilt, over games finished, broken records set aside."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from fivetowers.rules.game import Game
+from fivetowers.rules.record import Record, result_json
+from fivetowers.tables.restore import restore
+from fivetowers.tables.sqlite_store import SqliteStore
+from fivetowers.tables.store import StoredSeat
+from tests.tables.random_play import play_to_end
+
+SEATS = [StoredSeat("A", "SHA256:a"), StoredSeat("B", bot="random")]
+
+
+def keep(store: SqliteStore, code: str, seed: int, limit: int | None) -> tuple[int, Game]:
+    game = Game(["A", "B"], seed=seed)
+    play_to_end(game, seed, limit=limit)
+    return store.create_table(code=code, name="t", seats=SEATS,
+                              record=Record.from_game(game)), game
+
+
+def test_restore_sorts_the_unfinished_tables(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = SqliteStore(path)
+    live_id, live = keep(store, "LIVE", 1, 20)
+    over_id, over = keep(store, "OVER", 2, None)  # its finish_table never happened
+    broken_id, _ = keep(store, "BROKEN", 3, 12)
+    store.close()
+    conn = sqlite3.connect(path)  # action 11 becomes a bid nobody may make
+    conn.execute("UPDATE actions SET body = '{\"seat\": 0, \"bid\": 9}' "
+                 "WHERE game = ? AND idx = 11", (broken_id,))
+    conn.commit()
+    conn.close()
+
+    store = SqliteStore(path)
+    report = restore(store)
+    assert [r.info.id for r in report.live] == [live_id]
+    assert result_json(report.live[0].game) == result_json(live)
+    assert report.finished == [over_id]
+    assert store.load_table(over_id).info.scores == tuple(s.total for s in over.outcome().scores)
+    assert [b[0] for b in report.broken] == [broken_id]
+    assert "action 11" in report.broken[0][1]
+    again = restore(store)  # nothing left to finish; the broken table is still set aside
+    assert again.finished == [] and [b[0] for b in again.broken] == [broken_id]
+    store.close()
