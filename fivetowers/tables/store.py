@@ -202,7 +202,7 @@ def open_store(data_dir: Path | str | None = None, *, create: bool = True,
     directory = Path(data_dir) if data_dir is not None else default_data_dir()
     if create:
         try:
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # keys and games: private
         except OSError as exc:
             raise StoreError(f"cannot create the data directory {directory}: "
                              f"{exc.strerror or exc}") from None
