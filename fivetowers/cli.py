@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from fivetowers.tables.client import TableClient
 
 
 def _die(message: str) -> int:
@@ -120,6 +123,71 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return run_serve(args)
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from fivetowers.rules import Variant
+
+    players = args.players
+    bots = players - 1 if args.bots is None else args.bots
+    if not 2 <= players <= 5:
+        return _die(f"--players must be 2 to 5, not {players}")
+    if not 0 <= bots <= players:
+        return _die(f"--bots must be 0 to {players} for {players} players, not {bots}")
+    if len(args.names) > players:
+        return _die(f"{len(args.names)} names given for {players} players")
+    if args.bot_delay < 0:
+        return _die("--bot-delay must be 0 or more seconds")
+    variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
+    from fivetowers.tables.client import new_local_game
+    from fivetowers.tui.app import create_app
+
+    def new_game(seed: int | None = args.seed) -> "TableClient":
+        return new_local_game(players, bots, variant, seed, args.names, args.bot,
+                              args.bot_delay)
+
+    seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
+    app = create_app(new_game(), lambda: new_game(next(seeds) if seeds else None),
+                     hints=not args.no_hints)
+    app.run()
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn, TimeRemainingColumn
+
+    from fivetowers.bots.tournament import Settings, TournamentError, parse_bots, run
+    from fivetowers.rules import Variant
+
+    try:
+        settings = Settings(parse_bots(args.bots), args.players, args.games,
+                            Variant.from_str(args.variant), args.seed, args.time_per_move)
+    except ValueError as exc:
+        return _die(str(exc))
+    if args.workers < 1:
+        return _die(f"--workers must be at least 1, not {args.workers}")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=args.json) as bar:
+        task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
+        try:
+            summary = run(settings, args.workers, lambda _: bar.advance(task))
+        except TournamentError as exc:
+            print(f"fivetowers: {exc}", file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        print(summary.to_text())
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from fivetowers.server.command import run_serve
+
+    return run_serve(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fivetowers",
@@ -128,6 +196,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record and print the result as JSON")
     p.add_argument("record", metavar="RECORD", help="a fivetowers-record/1 file, or - for stdin")
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("play", help="play a game at this terminal, against bots or hot-seat")
+    p.add_argument("--players", type=int, default=3, metavar="N", help="seats, 2-5 (default 3)")
+    p.add_argument("--bots", type=int, default=None, metavar="M",
+                   help="how many of the last seats bots play (default: all but one)")
+    p.add_argument("--variant", choices=["base", "great-powers"], default="base",
+                   help="the rules (default base)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="shuffle and bots from this seed (default: random)")
+    p.add_argument("--names", nargs="+", default=[], metavar="NAME",
+                   help="names for the seats, in order")
+    p.add_argument("--bot", choices=["random", "greedy", "strong"], default="strong",
+                   help="which bot plays the bot seats (default strong)")
+    p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
+                   help="pause before each bot move so you can follow it (default 0.8)")
+    p.add_argument("--no-hints", action="store_true", help="start with the hints hidden")
+    p.set_defaults(func=cmd_play)
     p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1)")
     p.add_argument("game", metavar="GAME", help="the game's number, as \"my games\" shows it")
     p.add_argument("--data-dir", metavar="DIR", default=None,

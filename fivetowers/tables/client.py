@@ -1,0 +1,165 @@
+"""The one interface a screen uses to play at a table.
+
+A screen never touches the engine's state: it reads ``view()``, asks for a
+``build_session()`` to be guided through a build, ``submit``s actions and
+``subscribe``s to be told when to read again. :class:`SeatClient` is one
+person at one seat (an SSH session); :class:`LocalClient` is a terminal
+shared by several human seats taking turns (hot-seat, ``fivetowers play``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from fivetowers.rules import (
+    Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
+)
+from fivetowers.tables.agents import Bot, compute_hint, position_of
+from fivetowers.tables.seats import Seat, clean_name
+from fivetowers.tables.table import Subscriber, Table
+
+Hinter = Callable[[Position], Any]
+BOT_NAMES = ("Hedda", "Peter", "Anni", "Jonas", "Mira")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """What a screen needs to know about a seat besides the view."""
+
+    name: str
+    bot: str | None
+    connected: bool
+    is_you: bool
+
+
+class TableClient:
+    """One viewer at a table: a seat, or a spectator (``seat`` None)."""
+
+    def __init__(self, table: Table, seat: int | None, hinter: Hinter = compute_hint) -> None:
+        self.table = table
+        self._seat = seat
+        self._hinter = hinter
+        self._hints: dict[str, Any] = {}
+
+    @property
+    def seat(self) -> int | None:
+        return self._seat
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        return () if self._seat is None else (self._seat,)
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def view(self) -> PlayerView:
+        return self.table.view(self.seat)
+
+    def seats(self) -> list[SeatInfo]:
+        mine = set(self.human_seats)
+        return [SeatInfo(s.name, s.bot, s.connected or s.bot is not None, i in mine)
+                for i, s in enumerate(self.table.seats)]
+
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.table.game.to_move == self.seat
+
+    def build_session(self) -> BuildSession | None:
+        """A guide through this seat's build (None unless it is this seat's build)."""
+        game = self.table.game
+        if game.phase is not Phase.BUILD or not self.my_turn():
+            return None
+        return game.build_session()
+
+    async def submit(self, action: Action) -> None:
+        if self.seat is None:
+            raise ValueError("spectators cannot act")
+        await self.table.submit(self.seat, action)
+
+    def subscribe(self, callback: Subscriber) -> None:
+        self.table.subscribe(callback)
+
+    def unsubscribe(self, callback: Subscriber) -> None:
+        self.table.unsubscribe(callback)
+
+    async def hint(self) -> Any | None:
+        """The solver's hint for this seat now, computed off the event loop and
+        cached per position (None for spectators and when there is no display)."""
+        view = self.view()
+        if self.seat is None or view.phase is Phase.OVER or not view.display:
+            return None
+        position = position_of(view)
+        key = json.dumps(position.to_json(), sort_keys=True)
+        if key not in self._hints:
+            result = await asyncio.to_thread(self._hinter, position)
+            if len(self._hints) > 64:  # positions never come back once a round is over
+                self._hints.clear()
+            self._hints[key] = result
+        return self._hints[key]
+
+
+class LocalClient(TableClient):
+    """Several human seats at one terminal, taking turns (hot-seat).
+
+    The acting seat is the human whose turn it is; while bots move, the last
+    human to act keeps looking at the table (their own teardown cards stay
+    theirs)."""
+
+    def __init__(self, table: Table, human_seats: Sequence[int],
+                 hinter: Hinter = compute_hint) -> None:
+        super().__init__(table, human_seats[0] if human_seats else None, hinter)
+        self._humans = tuple(human_seats)
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        return self._humans
+
+    @property
+    def seat(self) -> int | None:
+        to_move = self.table.game.to_move
+        if to_move in self._humans:
+            self._seat = to_move
+        return self._seat
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self._humans) > 1
+
+
+def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.BASE,
+                   seed: int | None = None, names: Sequence[str] = (),
+                   bot_kind: str = "strong", bot_delay: float = 0.8,
+                   bots_by_seat: dict[int, Bot] | None = None,
+                   hinter: Hinter = compute_hint) -> LocalClient:
+    """A fresh table for ``fivetowers play``: the last ``bots`` seats are bots."""
+    if not 2 <= players <= 5:
+        raise ValueError(f"5 Towers is for 2 to 5 players, not {players}")
+    if not 0 <= bots <= players:
+        raise ValueError(f"--bots must be 0..{players}, not {bots}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    humans = players - bots
+    chosen = [clean_name(n) for n in names][:players]
+    defaults = (["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)])
+    defaults += [f"{n} (bot)" for n in BOT_NAMES[:bots]]
+    seat_names = _unique(chosen + defaults[len(chosen):])
+    seats = [Seat(n, bot=bot_kind if i >= humans else None, connected=i < humans)
+             for i, n in enumerate(seat_names)]
+    game = Game([s.name for s in seats], variant, seed=seed)
+    table = Table(game, seats, bot_delay=bot_delay, bots=bots_by_seat)
+    return LocalClient(table, list(range(humans)), hinter)
+
+
+def _unique(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for n in names:
+        name, k = n, 2
+        while name in out:
+            name = f"{n[:13]} {k}"
+            k += 1
+        out.append(name)
+    return out

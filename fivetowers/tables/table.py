@@ -1,0 +1,142 @@
+"""A live table: one game, its seats and watchers, one action at a time.
+
+Every front end (a local terminal, many SSH sessions) submits actions to the
+same :class:`Table`; the engine is the one validator. An accepted action is
+handed to the ``on_action`` persistence hook *before* anyone is told, so a
+screen never shows what the store has not got (DESIGN.md "the log is the
+truth"). Subscribers get a :class:`TableEvent` with the new version and read
+their own ``view(seat)``. Bots think in a worker thread, paced by
+``bot_delay`` so humans can follow them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from fivetowers.rules import Action, Game, NotYourTurn, Phase, PlayerView, Record
+from fivetowers.tables.agents import Bot, make_bot
+from fivetowers.tables.seats import Seat
+
+ActionHook = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """Something changed at the table: read your view again."""
+
+    version: int
+    over: bool
+
+
+Subscriber = Callable[[TableEvent], None]
+
+
+class Table:
+    """One game of 5 Towers and everyone at it."""
+
+    def __init__(self, game: Game, seats: Sequence[Seat], *, bot_delay: float = 0.8,
+                 on_action: ActionHook | None = None, bot_seed: int | None = None,
+                 bots: dict[int, Bot] | None = None) -> None:
+        if len(seats) != game.player_count:
+            raise ValueError(f"{len(seats)} seats for a {game.player_count}-player game")
+        self.game = game
+        self.seats = list(seats)
+        self.spectators = 0
+        self.bot_delay = bot_delay
+        self.on_action = on_action
+        self.version = 0
+        self._lock = asyncio.Lock()
+        self._subscribers: list[Subscriber] = []
+        seed = game.seed if bot_seed is None else bot_seed
+        # One RNG per bot seat so a seeded game replays the same bot choices.
+        self._rngs = {i: random.Random(f"{seed}:{i}") for i in range(len(seats))}
+        self._bots: dict[int, Bot] = dict(bots or {})
+        for i, seat in enumerate(self.seats):
+            if seat.bot is not None and i not in self._bots:
+                self._bots[i] = make_bot(seat.bot)
+        self._bot_task: asyncio.Task[None] | None = None
+        self.bot_error: BaseException | None = None
+
+    # -- reading -------------------------------------------------------------
+    def view(self, seat: int | None) -> PlayerView:
+        return self.game.view(seat)
+
+    @property
+    def over(self) -> bool:
+        return self.game.phase is Phase.OVER
+
+    def record(self) -> Record:
+        return Record.from_game(self.game)
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and seat in self._bots
+
+    # -- subscribing ---------------------------------------------------------
+    def subscribe(self, callback: Subscriber) -> None:
+        self._subscribers.append(callback)
+
+    def unsubscribe(self, callback: Subscriber) -> None:
+        if callback in self._subscribers:
+            self._subscribers.remove(callback)
+
+    def _notify(self) -> None:
+        event = TableEvent(self.version, self.over)
+        for callback in list(self._subscribers):
+            callback(event)
+
+    # -- acting --------------------------------------------------------------
+    async def submit(self, seat: int, action: Action) -> None:
+        """Apply ``action`` for ``seat`` or raise the engine's IllegalAction."""
+        if action.seat != seat:
+            raise NotYourTurn("you can only act for your own seat")
+        async with self._lock:
+            self.game.apply(action)  # raises and changes nothing if refused
+            if self.on_action is not None:
+                self.on_action(action.to_json())
+            self.version += 1
+        self._notify()
+        self.start()
+
+    def start(self) -> None:
+        """Let a bot move if it is a bot's turn (call once the table is set up)."""
+        if self.over or not self.is_bot(self.game.to_move):
+            return
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
+
+    async def _bot_turns(self) -> None:
+        try:
+            while not self.over and self.is_bot(self.game.to_move):
+                seat = self.game.to_move
+                assert seat is not None
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                view = self.game.view(seat)
+                action = await asyncio.to_thread(self._bots[seat].choose, view,
+                                                 self._rngs[seat])
+                async with self._lock:
+                    self.game.apply(action)
+                    if self.on_action is not None:
+                        self.on_action(action.to_json())
+                    self.version += 1
+                self._notify()
+        except Exception as exc:  # a broken bot must not take the table down silently
+            self.bot_error = exc
+            self._notify()
+
+    async def wait_idle(self) -> None:
+        """Until no bot is to move (for tests and for closing cleanly)."""
+        while self._bot_task is not None and not self._bot_task.done():
+            await asyncio.shield(self._bot_task)
+
+    async def close(self) -> None:
+        if self._bot_task is not None and not self._bot_task.done():
+            self._bot_task.cancel()
+            try:
+                await self._bot_task
+            except asyncio.CancelledError:
+                pass
+        self._subscribers.clear()

@@ -1,0 +1,324 @@
+"""The table screen: the display, every player's towers, bidding, building,
+hints and the log, for whichever human seat is to act at this terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from fivetowers.rules import TYPES, IllegalAction, Phase, PlayerView, SeatView
+from fivetowers.tables.client import TableClient
+from fivetowers.tables.table import TableEvent
+from fivetowers.tui.build_guide import BuildGuide
+from fivetowers.tui.look import name_text
+from fivetowers.tui.messages import DisplayCardClicked, StepPicked, TableChanged
+from fivetowers.tui.widgets.bid_panel import BidPanel
+from fivetowers.tui.widgets.build_panel import BuildPanel
+from fivetowers.tui.widgets.display_row import DisplayRow
+from fivetowers.tui.widgets.game_log import GameLog
+from fivetowers.tui.widgets.hint_panel import HintPanel
+from fivetowers.tui.widgets.status_bar import StatusBar
+from fivetowers.tui.widgets.tower_board import TowerBoard
+
+BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
+
+
+class TableScreen(Screen[None]):
+    BINDINGS = [
+        Binding("0", "digit(0)", "bid / pick", key_display="0-9"),
+        *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
+        Binding("p", "pass_bid", "pass"),
+        Binding("t", "teardown", "teardown"),
+        Binding("y", "pay", "pay tree"),
+        Binding("enter", "confirm", "confirm"),
+        Binding("up", "cursor(-1)", show=False),
+        Binding("down", "cursor(1)", show=False),
+        Binding("a", "accept", "hint plan"),
+        Binding("u", "undo", "undo"),
+        Binding("backspace", "undo", show=False),
+        Binding("h", "toggle_hints", "hints"),
+        Binding("s", "toggle_scores", "scores"),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, client: TableClient, hints: bool = True) -> None:
+        super().__init__()
+        self.client = client
+        self.show_hints = hints
+        self.show_breakdown = False
+        self.guide: BuildGuide | None = None
+        self.bid_notice = ""
+        self.hint: Any | None = None
+        self.hint_version = -1
+        self.ended = False
+        self.binding_keys: tuple[object, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield DisplayRow()
+                yield TowerBoard(large=True, id="mine")
+                yield VerticalScroll(id="opponents")
+            with Vertical(id="right"):
+                yield BidPanel(id="bids")
+                yield BuildPanel()
+                yield HintPanel(id="hints")
+                yield GameLog()
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        opponents = self.query_one("#opponents", VerticalScroll)
+        count = len(self.client.view().seats) - 1
+        row = Horizontal(classes="opponent-row")
+        await opponents.mount(row)
+        for i in range(count):
+            await row.mount(TowerBoard(large=False, id=f"opp{i}"))
+        self.client.subscribe(self._on_table_event)
+        await self.refresh_table()
+        self.client.table.start()
+
+    def on_resize(self) -> None:
+        # Bigger terminals get a wider side column and taller hint and bid panels.
+        self.set_class(self.size.width >= 110, "-wide")
+        self.set_class(self.size.height >= 34, "-tall")
+
+    def on_unmount(self) -> None:
+        self.client.unsubscribe(self._on_table_event)
+
+    def _on_table_event(self, event: TableEvent) -> None:
+        self.post_message(TableChanged(event.version))
+
+    async def on_table_changed(self, message: TableChanged) -> None:
+        await self.refresh_table()
+
+    # -- drawing ------------------------------------------------------------
+    def names(self) -> list[str]:
+        return [s.name for s in self.client.seats()]
+
+    async def refresh_table(self) -> None:
+        view = self.client.view()
+        seat = self.client.seat
+        names = self.names()
+        my_build = view.phase is Phase.BUILD and view.to_move == seat and seat is not None
+        if my_build and self.guide is None:
+            session = self.client.build_session()
+            self.guide = BuildGuide(session) if session is not None else None
+        elif not my_build:
+            self.guide = None
+        self.query_one(StatusBar).show(view, self.turn_text(view, names),
+                                       view.variant.value)
+        picked = self.guide.picked if self.guide else set()
+        await self.query_one(DisplayRow).show(view.display, picked)
+        self.draw_boards(view, seat, names)
+        self.draw_panels(view, seat, names)
+        self.query_one(GameLog).show(view.log)
+        keys = (view.phase, view.may_pass, self.guide is None,
+                self.guide.max_pay() if self.guide else 0)
+        if keys != self.binding_keys:  # the footer redraws only when its keys change
+            self.binding_keys = keys
+            self.refresh_bindings()
+        if self.show_hints and self.hint_version != self.client.version:
+            self.load_hint(self.client.version)
+        if view.phase is Phase.OVER and not self.ended:
+            self.ended = True
+            self.app.call_later(self.app.show_end, self.client)  # type: ignore[attr-defined]
+
+    def turn_text(self, view: PlayerView, names: list[str]) -> Text:
+        if view.phase is Phase.OVER or view.to_move is None:
+            return Text(" game over ", style="bold reverse")
+        who = view.to_move
+        doing = "bid" if view.phase is Phase.BID else "build"
+        if who in self.client.human_seats:
+            text = Text(" ▶ ", style="bold black on #ffd75f")
+            if len(self.client.human_seats) > 1:
+                text.append_text(name_text(names[who], "bold black on #ffd75f"))
+                text.append(f": your turn to {doing} ", style="bold black on #ffd75f")
+            else:
+                text.append(f"YOUR TURN to {doing} ", style="bold black on #ffd75f")
+            return text
+        text = name_text(names[who], "bold")
+        text.append(f" is {'bidding' if doing == 'bid' else 'building'}…", style="italic")
+        return text
+
+    def draw_boards(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
+        me = seat if seat is not None else 0
+        mine = view.seats[me]
+        own = view.own_teardown
+        if self.guide is not None:  # show the build in progress, step by step
+            building = self.guide.session.board
+            mine = SeatView(mine.name, {t: tuple(building.towers[t]) for t in TYPES},
+                            len(building.teardown), building.score(view.variant.powers))
+            own = tuple(building.teardown)
+        self.query_one("#mine", TowerBoard).show(
+            mine, f"{names[me]} — your towers" if seat is not None else names[me],
+            own, self.show_breakdown, view.to_move == me)
+        others = [(me + k) % len(view.seats) for k in range(1, len(view.seats))]
+        for i, other in enumerate(others):
+            board = self.query_one(f"#opp{i}", TowerBoard)
+            board.show(view.seats[other], names[other], None, self.show_breakdown,
+                       view.to_move == other)
+
+    def draw_panels(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
+        bids = self.query_one(BidPanel)
+        build = self.query_one(BuildPanel)
+        bidding = view.phase is Phase.BID
+        bids.display = bidding
+        build.display = view.phase is Phase.BUILD
+        bids.border_title = "Bidding"
+        build.border_title = "Building"
+        if bidding:
+            bids.show(view, names, seat, self.bid_notice)
+        elif view.phase is Phase.BUILD and view.to_move is not None:
+            build.show(self.guide, name_text(names[view.to_move]))
+        hints = self.query_one(HintPanel)
+        hints.display = self.show_hints
+        hints.border_title = "Hints (h)"
+        if self.show_hints:
+            hints.show(view, seat, names, self.hint, self.hint_version != self.client.version)
+
+    @work(exclusive=True, group="hint")
+    async def load_hint(self, version: int) -> None:
+        hint = await self.client.hint()
+        if version == self.client.version:
+            self.hint, self.hint_version = hint, version
+            view = self.client.view()
+            self.query_one(HintPanel).show(view, self.client.seat, self.names(), hint, False)
+
+    # -- acting -------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in BUILD_ACTIONS:
+            if action == "pay" and (self.guide is None or not self.guide.max_pay()):
+                return False
+            return self.guide is not None
+        if action == "pass_bid":
+            return self.client.view().may_pass
+        return True
+
+    async def action_digit(self, n: int) -> None:
+        view = self.client.view()
+        seat = self.client.seat
+        if view.phase is Phase.BID and seat is not None and view.to_move == seat:
+            await self.submit_bid(n)
+        elif self.guide is not None:
+            if not self.guide.chosen:
+                self.guide.toggle(n - 1)
+            else:
+                options = self.query_one(BuildPanel).options
+                if 1 <= n <= len(options):
+                    self.guide.pick(options[n - 1])
+                else:
+                    self.guide.say(f"there is no card {n} to place", True)
+            await self.refresh_table()
+
+    async def submit_bid(self, n: int) -> None:
+        from fivetowers.rules import Bid
+        seat = self.client.seat
+        assert seat is not None
+        try:
+            await self.client.submit(Bid(seat, n))
+            self.bid_notice = ""
+        except IllegalAction as exc:
+            self.bid_notice = str(exc)
+            await self.refresh_table()
+
+    async def action_pass_bid(self) -> None:
+        from fivetowers.rules import Pass
+        seat = self.client.seat
+        if seat is None or not self.client.my_turn():
+            return
+        try:
+            await self.client.submit(Pass(seat))
+            self.bid_notice = ""
+        except IllegalAction as exc:
+            self.bid_notice = str(exc)
+            await self.refresh_table()
+
+    async def on_display_card_clicked(self, message: DisplayCardClicked) -> None:
+        if self.guide is not None:
+            self.guide.toggle(message.index)
+            await self.refresh_table()
+
+    async def on_step_picked(self, message: StepPicked) -> None:
+        options = self.query_one(BuildPanel).options
+        if self.guide is not None and 0 <= message.index < len(options):
+            self.guide.pick(options[message.index])
+            await self.refresh_table()
+
+    async def action_cursor(self, delta: int) -> None:
+        steps = self.query_one("#steps")
+        if self.guide is not None and self.guide.chosen:
+            steps.action_cursor_down() if delta > 0 else steps.action_cursor_up()  # type: ignore[attr-defined]
+
+    async def action_teardown(self) -> None:
+        if self.guide is not None:
+            self.guide.cycle_teardown()
+            await self.refresh_table()
+
+    async def action_pay(self) -> None:
+        if self.guide is not None:
+            self.guide.cycle_pay()
+            await self.refresh_table()
+
+    async def action_confirm(self) -> None:
+        guide = self.guide
+        if guide is None:
+            return
+        if not guide.chosen:
+            guide.confirm_choice()
+        elif not guide.session.done:
+            steps = self.query_one("#steps")
+            index = getattr(steps, "highlighted", None)
+            options = self.query_one(BuildPanel).options
+            if index is not None and 0 <= index < len(options):
+                guide.pick(options[index])
+        else:
+            seat = self.client.seat
+            assert seat is not None
+            build = guide.finish(seat)
+            if build is not None:
+                try:
+                    await self.client.submit(build)
+                except IllegalAction as exc:
+                    guide.say(str(exc), True)
+                else:
+                    self.guide = None
+        await self.refresh_table()
+
+    async def action_accept(self) -> None:
+        if self.guide is None:
+            return
+        view = self.client.view()
+        if self.hint is None or self.hint_version != self.client.version:
+            self.guide.say("the hint is still thinking; try again in a moment", True)
+        elif view.high_bid is not None:
+            self.guide.accept(self.hint.plans[view.high_bid])
+        await self.refresh_table()
+
+    async def action_undo(self) -> None:
+        if self.guide is not None:
+            self.guide.undo()
+            await self.refresh_table()
+
+    async def action_toggle_hints(self) -> None:
+        self.show_hints = not self.show_hints
+        await self.refresh_table()
+
+    async def action_toggle_scores(self) -> None:
+        self.show_breakdown = not self.show_breakdown
+        await self.refresh_table()
+
+    def action_help(self) -> None:
+        from fivetowers.tui.screens.help import HelpScreen
+        self.app.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,74 @@
+"""A player's five towers, bottom → top, tower tops and the main tower marked."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from fivetowers.rules import TYPES, Card, Score, SeatView, TowerType
+from fivetowers.tui.look import COLOUR, MAIN_MARK, NAME, TAG, card_text, chip, safe
+
+
+def main_tower(towers: dict[TowerType, tuple[int, ...]]) -> TowerType | None:
+    """The tower with the most cards (the first of equals), None if no cards."""
+    best = max(TYPES, key=lambda t: len(towers[t]))
+    return best if towers[best] else None
+
+
+def breakdown(score: Score) -> str:
+    return (f"towers {score.towers} + main {score.main} + pairs {score.pairs} "
+            f"− teardown {-score.teardown} = {score.total}")
+
+
+class TowerBoard(Static):
+    """One seat's towers; ``large`` for your own (full names, every card)."""
+
+    def __init__(self, large: bool, id: str | None = None) -> None:
+        super().__init__(id=id, classes="board large" if large else "board compact")
+        self.large = large
+        self.seat: SeatView | None = None
+        self.own: tuple[Card, ...] | None = None
+        self.show_breakdown = False
+
+    def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
+             show_breakdown: bool, acting: bool) -> None:
+        self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
+        self.border_title = safe(title)
+        self.set_class(acting, "acting")
+        pile = "teardown" if self.large else "pile"
+        self.border_subtitle = f"{pile} {seat.teardown_count} · {seat.score.total} VP"
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        if self.seat is None:
+            return Text("")
+        towers = self.seat.towers
+        main = main_tower(towers)
+        width = max(self.content_region.width, 10)
+        lines = Text()
+        for t in TYPES:
+            label = f"{MAIN_MARK if t is main else ' '}{NAME[t] if self.large else TAG[t]:<{6 if self.large else 2}}"
+            line = Text(label, style=f"bold {COLOUR[t]}")
+            line.append("│" if self.large else " ", style="dim")
+            values = towers[t]
+            room = max((width - len(line)) // 3, 1)
+            if len(values) > room:  # keep the top (what matters next); count the rest
+                hidden = len(values) - room + 1
+                line.append(f"+{hidden:<2}", style="dim")
+                values = values[hidden:]
+            for v in values:
+                line.append_text(chip(t, v))
+                line.append(" ")
+            line.rstrip()
+            lines.append_text(line)
+            lines.append("\n")
+        if self.show_breakdown:
+            lines.append(breakdown(self.seat.score), style="italic")
+            lines.append("\n")
+        if self.large and self.own:
+            lines.append("your pile: ", style="dim")
+            for c in self.own:
+                lines.append_text(card_text(c))
+                lines.append(" ")
+        lines.rstrip()
+        return lines

@@ -1,0 +1,147 @@
+"""The live table and its clients: one validator, persistence before events,
+bots off the loop, hot-seat turns."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from fivetowers.rules import (
+    Bid, Game, IllegalBid, NotYourTurn, Pass, Phase, Position, Record, Variant, replay,
+)
+from fivetowers.tables.client import LocalClient, TableClient, new_local_game
+from fivetowers.tables.fallback import RandomFallbackBot, fallback_hint
+from fivetowers.tables.seats import Seat, clean_name
+from fivetowers.tables.table import Table, TableEvent
+
+
+def two_humans(seed: int = 3) -> Table:
+    game = Game(["Ann", "Bo"], Variant.BASE, seed=seed)
+    return Table(game, [Seat("Ann"), Seat("Bo")], bot_delay=0)
+
+
+async def test_persists_before_telling_anyone() -> None:
+    order: list[str] = []
+    table = two_humans()
+    table.on_action = lambda action: order.append(f"store {action}")
+    table.subscribe(lambda event: order.append(f"event {event.version}"))
+    await table.submit(0, Bid(0, 1))
+    assert order == ["store {'seat': 0, 'bid': 1}", "event 1"]
+    assert table.version == 1
+
+
+async def test_a_refused_action_changes_nothing_and_tells_nobody() -> None:
+    events: list[TableEvent] = []
+    stored: list[object] = []
+    table = two_humans()
+    table.on_action = stored.append
+    table.subscribe(events.append)
+    with pytest.raises(IllegalBid):
+        await table.submit(0, Pass(0))  # the starting player cannot pass
+    with pytest.raises(NotYourTurn):
+        await table.submit(1, Bid(1, 1))
+    with pytest.raises(NotYourTurn):
+        await table.submit(1, Bid(0, 1))  # acting for somebody else's seat
+    assert (events, stored, table.version, table.game.actions) == ([], [], 0, [])
+
+
+async def test_bots_play_a_whole_game_and_the_record_replays() -> None:
+    game = Game(["A", "B", "C"], Variant.GREAT_POWERS, seed=11)
+    seats = [Seat(n, bot="random") for n in "ABC"]
+    stored: list[dict[str, object]] = []
+    table = Table(game, seats, bot_delay=0, on_action=stored.append,
+                  bots={i: RandomFallbackBot() for i in range(3)})
+    threads: set[int] = set()
+    inner = RandomFallbackBot.choose
+
+    def spy(bot: RandomFallbackBot, view, rng):  # type: ignore[no-untyped-def]
+        threads.add(threading.get_ident())
+        return inner(bot, view, rng)
+
+    RandomFallbackBot.choose = spy  # type: ignore[method-assign]
+    try:
+        table.start()
+        await table.wait_idle()
+    finally:
+        RandomFallbackBot.choose = inner  # type: ignore[method-assign]
+    assert table.bot_error is None
+    assert table.over
+    assert threading.get_ident() not in threads  # bots thought off the event loop
+    assert stored == [a.to_json() for a in game.actions]
+    again, error = replay(Record.from_json(table.record().to_json()))
+    assert error is None
+    assert again.outcome() == game.outcome()
+
+
+async def test_same_seed_same_bot_game() -> None:
+    results = []
+    for _ in range(2):
+        client = new_local_game(2, 2, Variant.BASE, seed=5, bot_delay=0,
+                                bots_by_seat={0: RandomFallbackBot(), 1: RandomFallbackBot()})
+        client.table.start()
+        await client.table.wait_idle()
+        results.append([a.to_json() for a in client.table.game.actions])
+    assert results[0] == results[1]
+
+
+async def test_a_broken_bot_is_reported_not_swallowed() -> None:
+    class Broken:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            raise RuntimeError("boom")
+
+    game = Game(["A", "B"], Variant.BASE, seed=1)
+    table = Table(game, [Seat("A", bot="x"), Seat("B")], bot_delay=0, bots={0: Broken()})
+    events: list[TableEvent] = []
+    table.subscribe(events.append)
+    table.start()
+    await table.wait_idle()
+    assert isinstance(table.bot_error, RuntimeError) and events
+
+
+async def test_hot_seat_follows_the_human_to_move() -> None:
+    client = new_local_game(2, 0, Variant.BASE, seed=2, bot_delay=0)
+    assert isinstance(client, LocalClient) and client.hot_seat
+    assert client.seat == 0 and client.view().my_turn
+    await client.submit(Bid(0, 1))
+    view = client.view()
+    if view.phase is Phase.BID:  # seat 1 may raise: it is now their screen
+        assert client.seat == 1 and client.view().my_turn
+        assert client.view().own_teardown == ()
+    names = [s.name for s in client.seats()]
+    assert names == ["Player 1", "Player 2"]
+
+
+async def test_hint_runs_in_a_thread_for_the_viewer() -> None:
+    seen: list[tuple[int, Position]] = []
+
+    def hinter(position: Position) -> object:
+        seen.append((threading.get_ident(), position))
+        return fallback_hint(position)
+
+    table = two_humans()
+    client = TableClient(table, 0, hinter)
+    hint = await client.hint()
+    again = await client.hint()  # same position: cached
+    assert hint is again and len(seen) == 1
+    assert seen[0][0] != threading.get_ident()
+    assert seen[0][1].display == list(table.game.display)
+    assert hint.max_bid == table.game.max_bid(0)
+    assert await TableClient(table, None).hint() is None  # spectators get none
+
+
+def test_names_lose_escape_sequences_and_control_characters() -> None:
+    assert clean_name("\x1b[31mEvil\x1b[0m\n") == "[31mEvil[0m"
+    assert clean_name("  a   b ") == "a b"
+    assert clean_name("\x07\x1b") == "player"
+    assert len(clean_name("x" * 100)) == 16
+
+
+def test_local_game_arguments_are_checked() -> None:
+    with pytest.raises(ValueError):
+        new_local_game(6, 1)
+    with pytest.raises(ValueError):
+        new_local_game(3, 4)
+    client = new_local_game(3, 2, seed=1, names=["Ann", "Ann", "Ann"], bot_kind="random")
+    assert [s.name for s in client.seats()] == ["Ann", "Ann 2", "Ann 3"]
+    assert [s.bot for s in client.seats()] == [None, "random", "random"]

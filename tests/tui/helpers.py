@@ -1,0 +1,64 @@
+"""Deterministic tables for the TUI tests: fixed seeds, bots that think in
+plain rules, the reference planner for hints, no pacing delays."""
+
+from __future__ import annotations
+
+import random
+
+from textual.pilot import Pilot
+
+from fivetowers.rules import Action, Bid, Game, Pass, Phase, PlayerView, Variant
+from fivetowers.tables.client import LocalClient
+from fivetowers.tables.fallback import RandomFallbackBot, fallback_hint
+from fivetowers.tables.seats import Seat
+from fivetowers.tables.table import Table
+from fivetowers.tui.app import FiveTowersApp, create_app
+
+NAMES = ["Hedda (bot)", "You", "Peter (bot)"]
+
+
+class PassiveBot:
+    """Bids 0 when it must start, passes otherwise: never builds, so every
+    build in a test is the human's."""
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        assert view.seat is not None and view.phase is Phase.BID
+        return Pass(view.seat) if view.may_pass else Bid(view.seat, 0)
+
+
+def passive_client(variant: Variant, seed: int, names: list[str] | None = None) -> LocalClient:
+    """Three seats: bots at 0 and 2, the human at 1, to bid after seat 0's 0."""
+    names = names or NAMES
+    game = Game(names, variant, seed=seed)
+    seats = [Seat(names[0], bot="passive"), Seat(names[1]), Seat(names[2], bot="passive")]
+    table = Table(game, seats, bot_delay=0, bots={0: PassiveBot(), 2: PassiveBot()})
+    return LocalClient(table, [1], fallback_hint)
+
+
+def finished_client(variant: Variant, seed: int) -> LocalClient:
+    """A game random bots have played to its end, watched by the human at seat 1."""
+    game = Game(NAMES, variant, seed=seed)
+    bot, rng = RandomFallbackBot(), random.Random(seed)
+    while game.phase is not Phase.OVER:
+        assert game.to_move is not None
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    seats = [Seat(NAMES[0], bot="random"), Seat(NAMES[1]), Seat(NAMES[2], bot="random")]
+    return LocalClient(Table(game, seats, bot_delay=0), [1], fallback_hint)
+
+
+def app_for(client: LocalClient) -> FiveTowersApp:
+    return create_app(client)
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Until bots have moved, hints are computed and the screen is drawn."""
+    app = pilot.app
+    assert isinstance(app, FiveTowersApp)
+    while True:
+        version = app.client.version
+        await app.client.table.wait_idle()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if version == app.client.version:
+            return

@@ -1,0 +1,132 @@
+"""Whole games at the keyboard: against bots to the end screen and play
+again, and two humans sharing one terminal (hot-seat)."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from fivetowers.rules import Phase, Variant
+from fivetowers.rules.search import feasible
+from fivetowers.tables.client import LocalClient, new_local_game
+from fivetowers.tables.fallback import fallback_hint
+from fivetowers.tui.app import FiveTowersApp, create_app
+from fivetowers.tui.screens.end import EndScreen
+from fivetowers.tui.screens.table import TableScreen
+from fivetowers.tui.widgets.build_panel import BuildPanel
+from fivetowers.tui.widgets.status_bar import StatusBar
+from tests.tui.helpers import settle
+
+MAX_TURNS = 400  # a game has about 25 rounds; this only stops a broken loop
+
+
+def current(app: FiveTowersApp) -> LocalClient:
+    client = app.client
+    assert isinstance(client, LocalClient)
+    return client
+
+
+async def bid_by_keyboard(pilot: Pilot[None], client: LocalClient) -> None:
+    """The lowest raise that builds something, else pass (or 0 when starting)."""
+    view = client.view()
+    raises = [b for b in view.legal_bids if 1 <= b <= 9]
+    if raises:
+        await pilot.press(str(raises[0]))
+    elif view.may_pass:
+        await pilot.press("p")
+    else:
+        await pilot.press("0")
+
+
+async def build_by_keyboard(pilot: Pilot[None], client: LocalClient) -> None:
+    """Pick display cards one by one (digits), tear down nothing, place with
+    the first ✓ option each time, and confirm; like a player reading the screen."""
+    screen = pilot.app.screen
+    assert isinstance(screen, TableScreen) and screen.guide is not None
+    view = client.view()
+    session = screen.guide.session
+    bid = view.high_bid or 0
+    towers, pile = session.start.towers_key(), session.start.pile_key()
+    from itertools import combinations
+    take = next((c for c in combinations(range(len(view.display)), bid)
+                 if feasible(towers, pile,
+                             tuple((view.display[i].type.index, view.display[i].value)
+                                   for i in c), view.variant.powers)), None)
+    if take is None:  # only a teardown makes it buildable: the hint's plan it is
+        await pilot.press("a", "enter")
+        return
+    await pilot.press(*[str(i + 1) for i in take], "enter")
+    panel = screen.query_one(BuildPanel)
+    while not session.done:
+        pick = next(i for i, o in enumerate(panel.options) if o.completable)
+        await pilot.press(str(pick + 1))
+    await pilot.press("enter")
+
+
+async def play_to_the_end(pilot: Pilot[None], manual: bool) -> None:
+    app = pilot.app
+    assert isinstance(app, FiveTowersApp)
+    for _ in range(MAX_TURNS):
+        await settle(pilot)
+        client = current(app)
+        view = client.view()
+        if view.phase is Phase.OVER:
+            return
+        assert view.to_move in client.human_seats, "a bot did not move"
+        assert client.seat == view.to_move
+        status = str(app.screen.query_one(StatusBar).render())
+        assert "turn to" in status.lower()  # whose turn it is, on the top line
+        if view.phase is Phase.BID:
+            await bid_by_keyboard(pilot, client)
+        elif manual:
+            await build_by_keyboard(pilot, client)
+        else:
+            await pilot.press("a", "enter")  # the hint's plan, then build
+        assert current(app).version > client.version or current(app).view() != view
+    raise AssertionError("the game did not end")
+
+
+async def test_a_whole_game_against_bots_then_play_again() -> None:
+    seeds = iter(range(100, 200))
+
+    def new_game() -> LocalClient:
+        return new_local_game(3, 2, Variant.BASE, seed=next(seeds), bot_kind="random",
+                              bot_delay=0, hinter=fallback_hint)
+
+    app = create_app(new_game(), new_game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_the_end(pilot, manual=False)
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        first = app.client
+        assert first.table.over and first.table.bot_error is None
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen) and app.client is not first
+        assert app.client.view().round == 1 and len(app.screen_stack) == 2
+        await pilot.press("q")
+
+
+async def test_a_hot_seat_game_of_two_humans_with_hand_picked_builds() -> None:
+    client = new_local_game(2, 0, Variant.GREAT_POWERS, seed=21, bot_delay=0,
+                            names=["Ann", "[b]Bo"], hinter=fallback_hint)
+    app = create_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        seen: set[int] = set()
+        for _ in range(6):  # both players get their turn at the one screen
+            await settle(pilot)
+            seat = client.seat
+            assert seat is not None
+            seen.add(seat)
+            name = client.seats()[seat].name
+            assert f"{name}: your turn" in str(app.screen.query_one(StatusBar).render())
+            view = client.view()
+            if view.phase is Phase.BID:
+                await bid_by_keyboard(pilot, client)
+            else:
+                await build_by_keyboard(pilot, client)
+        assert seen == {0, 1}
+        assert any(a.to_json().get("build") for a in client.table.game.actions)
+        await play_to_the_end(pilot, manual=False)
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        assert client.table.over and len(client.table.game.actions) > 20

@@ -1,0 +1,106 @@
+"""Snapshots of the table at 80x24 and 120x40, in both variants: bidding,
+the hint panel, a build with a refused placement, help, and the end screen.
+
+Regenerate after a deliberate change with ``pytest tests/tui --snapshot-update``
+and look at the SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from textual.pilot import Pilot
+
+from fivetowers.rules import Card, Game, Variant
+from fivetowers.rules.towers import can_place
+from fivetowers.tui.screens.table import TableScreen
+from fivetowers.tui.widgets.build_panel import BuildPanel
+from tests.tui.helpers import NAMES, app_for, finished_client, passive_client, settle
+
+SIZES = [(80, 24), (120, 40)]
+VARIANTS = [Variant.BASE, Variant.GREAT_POWERS]
+
+
+def refusable_pair(display: list[Card]) -> tuple[Card, Card] | None:
+    """Two display cards of one type where the lower placed first refuses the higher."""
+    for low, high in combinations(sorted(display), 2):
+        if low.type is high.type and low.value < high.value and not can_place(high.value,
+                                                                              low.value):
+            return low, high
+    return None
+
+
+def seed_with_refusal(variant: Variant) -> int:
+    """The first seed whose first display lets a placement be refused."""
+    return next(s for s in range(1, 500)
+                if refusable_pair(Game(NAMES, variant, seed=s).display) is not None)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_bidding(snap_compare, variant: Variant, size: tuple[int, int]) -> None:
+    app = app_for(passive_client(variant, seed=4))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("h")  # hints hidden: the plain table
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_hint_panel(snap_compare, variant: Variant, size: tuple[int, int]) -> None:
+    app = app_for(passive_client(variant, seed=4))
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_build_with_a_refused_placement(snap_compare, variant: Variant,
+                                        size: tuple[int, int]) -> None:
+    seed = seed_with_refusal(variant)
+    client = passive_client(variant, seed)
+    low, high = refusable_pair(list(client.view().display)) or (None, None)
+    app = app_for(client)
+
+    async def option(pilot: Pilot[None], card: Card | None) -> str:
+        panel = pilot.app.screen.query_one(BuildPanel)
+        return str(next(i + 1 for i, o in enumerate(panel.options) if o.step.card == card))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        count = len(client.view().display)
+        await pilot.press(str(count))  # bid the whole display; the other bot passes
+        await settle(pilot)
+        await pilot.press(*[str(i + 1) for i in range(count)], "enter")
+        await pilot.press(await option(pilot, low))
+        await pilot.press(await option(pilot, high))  # refused: shown in place
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, TableScreen) and screen.guide is not None
+        assert screen.guide.notice_bad and "refused" in screen.guide.notice
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_help_screen(snap_compare, variant: Variant, size: tuple[int, int]) -> None:
+    app = app_for(passive_client(variant, seed=4))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_end_screen(snap_compare, variant: Variant, size: tuple[int, int]) -> None:
+    app = app_for(finished_client(variant, seed=9))
+    assert snap_compare(app, terminal_size=size, run_before=settle)
