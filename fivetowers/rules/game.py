@@ -84,7 +84,14 @@ def check_card_set(cards: Sequence[Card], player_count: int, what: str) -> None:
 
 
 class Game:
-    """A game of 5 Towers from its first reveal to its scoring."""
+    """A game of 5 Towers from its first reveal to its scoring.
+
+    With no ``deck``, the card set in canonical order is shuffled with
+    ``random.Random(seed)``; with no ``reshuffle``, the discard pile is
+    shuffled with ``random.Random(f"reshuffle:{seed}")``. Records written by
+    :meth:`Record.from_game` always carry the deck and the reshuffle once it
+    has happened, so other tools never depend on Python's generator.
+    """
 
     def __init__(self, names: Sequence[str], variant: Variant = Variant.BASE,
                  deck: Sequence[Card] | None = None, seed: int | None = None,
@@ -94,10 +101,12 @@ class Game:
         self.variant = variant
         self.powers = variant.powers
         self.seed = seed
-        self._rng = random.Random(seed)
+        # The reshuffle has a generator of its own, so a game rebuilt from its
+        # record (deck + seed) reshuffles exactly as the original would have.
+        self._rng = random.Random(f"reshuffle:{seed}" if seed is not None else None)
         if deck is None:
             deck = full_deck(len(names))
-            self._rng.shuffle(deck)
+            random.Random(seed).shuffle(deck)
         else:
             check_card_set(deck, len(names), "the deck")
         self.initial_deck: list[Card] = list(deck)

@@ -195,3 +195,18 @@ def test_views_hide_other_teardown_piles() -> None:
 def test_variant_is_kept() -> None:
     game = arranged(["A", "B"], DISPLAY, variant=Variant.GREAT_POWERS)
     assert game.view(None).variant is Variant.GREAT_POWERS
+
+
+def test_a_restored_seeded_game_reshuffles_as_the_original() -> None:
+    from fivetowers.rules import Game, Record, replay
+
+    original = Game(["A", "B"], seed=99)
+    for _ in range(16):  # nobody builds: the first pass ends after 16 rounds
+        original.apply(Bid(original.starter, 0))
+        original.apply(Pass(1 - original.starter))
+        if original.round == 16:
+            restored, error = replay(Record.from_game(original))
+            assert error is None and restored.reshuffle is None
+    restored.apply(Bid(restored.starter, 0))
+    restored.apply(Pass(1 - restored.starter))
+    assert original.reshuffle is not None and restored.reshuffle == original.reshuffle
