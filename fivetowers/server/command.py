@@ -12,9 +12,10 @@ from fivetowers.server.session import AppFactory
 
 
 def default_app_factory() -> AppFactory:
-    """What every session runs (the placeholder lobby, until the lobby is wired)."""
-    from fivetowers.server.placeholder import placeholder_factory
-    return placeholder_factory
+    """What every session runs: the lobby, shared by all sessions of this server."""
+    from fivetowers.server.lobby import Lobby
+    from fivetowers.server.lobby_app import lobby_factory
+    return lobby_factory(Lobby())
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -40,6 +40,8 @@ class Visitor:
     """The table code of ``ssh -t HOST join CODE``; None for the lobby."""
     term: str
     colorterm: str
+    port: int = 2222
+    """The server's port, for telling players how to connect."""
 
 
 AppFactory = Callable[[Visitor], App[Any]]
@@ -150,7 +152,7 @@ class Session:
         size = (width or 80, height or 24)
         visitor = Visitor(identity=self.identity, name=self.name, address=self.address,
                           join_code=join_code, term=process.term_type or "xterm",
-                          colorterm=process.env.get("COLORTERM", ""))
+                          colorterm=process.env.get("COLORTERM", ""), port=self.host.port)
         terminal = self.terminal = SessionTerminal(process, size, self.host.min_size,
                                                    name=self.name)
         app = self.app = self.host.app_factory(visitor)

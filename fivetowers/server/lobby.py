@@ -1,0 +1,223 @@
+"""The hosted tables: a registry every SSH session shares (no Textual here).
+
+A table is *forming* until every human seat is taken, then it holds a
+:class:`~fivetowers.tables.table.Table` that runs the game. Seats belong to an
+identity (a key fingerprint): the same key coming back gets the same seat,
+mid-game included. A player who drops out keeps the seat; after
+``absence_bot_after`` seconds a bot plays it until they return.
+
+DESIGN.md puts the lobby in ``fivetowers/tables/``; it lives here until that
+package grows one, and imports nothing above ``tables``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from fivetowers.rules import Game, Phase, Variant
+from fivetowers.tables.agents import make_bot
+from fivetowers.tables.client import TableClient
+from fivetowers.tables.seats import Seat
+from fivetowers.tables.table import Table
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
+CODE_LENGTH = 5
+BOT_NAMES = ("Hedda", "Peter", "Anni", "Jonas", "Mira")
+
+
+class LobbyError(ValueError):
+    """A lobby request that cannot be done, with a player-readable reason."""
+
+
+@dataclass(eq=False)
+class HostedTable:
+    code: str
+    name: str
+    variant: Variant
+    private: bool
+    seats: list[Seat]
+    table: Table | None = None
+    watchers: int = 0
+    created: float = field(default_factory=time.time)
+    _takeovers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.bot is None]
+
+    @property
+    def free_seats(self) -> list[int]:
+        return [i for i in self.humans if self.seats[i].identity is None]
+
+    @property
+    def started(self) -> bool:
+        return self.table is not None
+
+    @property
+    def over(self) -> bool:
+        return self.table is not None and self.table.game.phase is Phase.OVER
+
+    def seat_of(self, identity: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.identity == identity:
+                return i
+        return None
+
+    def status(self) -> str:
+        if self.table is None:
+            free = len(self.free_seats)
+            return f"waiting for {free} player{'s' if free != 1 else ''}"
+        if self.over:
+            return "game over"
+        away = sum(1 for i in self.humans if not self.seats[i].connected)
+        return f"playing, round {self.table.game.round}" + (f", {away} away" if away else "")
+
+    def taken(self) -> str:
+        sitting = sum(1 for s in self.seats if s.bot is not None or s.identity is not None)
+        return f"{sitting}/{len(self.seats)}"
+
+
+class Lobby:
+    """Every hosted table, by code; listeners hear of any change."""
+
+    def __init__(self, *, bot_kind: str = "strong", bot_delay: float = 0.8,
+                 absence_bot_after: float = 60.0, hints: bool = True,
+                 rng: random.Random | None = None) -> None:
+        self.bot_kind = bot_kind
+        self.hints = hints
+        """Whether seated players' screens start with the hint panel shown."""
+        self.bot_delay = bot_delay
+        self.absence_bot_after = absence_bot_after
+        self._rng = rng or random.Random()
+        self.tables: dict[str, HostedTable] = {}
+        self._listeners: list[Callable[[], None]] = []
+
+    # -- listening -----------------------------------------------------------
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # -- tables --------------------------------------------------------------
+    def listing(self, identity: str) -> list[HostedTable]:
+        """Public tables, and private ones this identity sits at, newest first."""
+        shown = [t for t in self.tables.values()
+                 if not t.private or t.seat_of(identity) is not None]
+        return sorted(shown, key=lambda t: -t.created)
+
+    def find(self, code: str) -> HostedTable | None:
+        return self.tables.get(code.strip().upper())
+
+    def create(self, identity: str, name: str, *, title: str, players: int, bots: int,
+               variant: Variant, private: bool) -> HostedTable:
+        """A new table with its creator in seat 0 and bots in the last ``bots`` seats."""
+        if not 2 <= players <= 5:
+            raise LobbyError("a table has 2 to 5 seats")
+        if not 0 <= bots < players:
+            raise LobbyError(f"bots: 0 to {players - 1} (one seat is yours)")
+        code = self._new_code()
+        seats = [Seat("", None) for _ in range(players - bots)]
+        seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=self.bot_kind) for i in range(bots)]
+        hosted = HostedTable(code, title.strip()[:24] or f"{name}'s table", variant,
+                             private, seats)
+        self.tables[code] = hosted
+        self.sit(hosted, identity, name)
+        self._changed()
+        return hosted
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(self._rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.tables:
+                return code
+
+    # -- seats ---------------------------------------------------------------
+    def sit(self, hosted: HostedTable, identity: str, name: str) -> int:
+        """This identity's seat: the one it had (a reconnect), else a free one."""
+        seat = hosted.seat_of(identity)
+        if seat is None:
+            free = hosted.free_seats
+            if not free or hosted.started:
+                raise LobbyError(f"table {hosted.code} has no free seat")
+            seat = free[0]
+            others = {s.name for s in hosted.seats}
+            hosted.seats[seat].name = _unique(name, others)
+            hosted.seats[seat].identity = identity
+        hosted.seats[seat].connected = True
+        self._back(hosted, seat)
+        if not hosted.started and not hosted.free_seats:
+            self._start(hosted)
+        self._changed()
+        return seat
+
+    def away(self, hosted: HostedTable, identity: str) -> None:
+        """The player left or dropped: free the seat before the game, keep it during."""
+        seat = hosted.seat_of(identity)
+        if seat is None:
+            return
+        if not hosted.started:
+            hosted.seats[seat] = Seat("", None)
+            if len(hosted.free_seats) == len(hosted.humans):
+                del self.tables[hosted.code]
+        else:
+            hosted.seats[seat].connected = False
+            if not hosted.over:
+                loop = asyncio.get_running_loop()
+                hosted._takeovers[seat] = loop.call_later(
+                    self.absence_bot_after, self._stand_in, hosted, seat)
+        self._changed()
+
+    def client(self, hosted: HostedTable, seat: int | None) -> TableClient:
+        assert hosted.table is not None
+        return TableClient(hosted.table, seat)
+
+    def resumable(self, identity: str) -> HostedTable | None:
+        """A running game this identity has a seat at (for a reconnect)."""
+        for hosted in self.tables.values():
+            if hosted.started and not hosted.over and hosted.seat_of(identity) is not None:
+                return hosted
+        return None
+
+    def _start(self, hosted: HostedTable) -> None:
+        names = [s.name for s in hosted.seats]
+        game = Game(names, hosted.variant, seed=self._rng.randrange(1 << 31))
+        hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay)
+        hosted.table.subscribe(lambda event: self._changed())
+        hosted.table.start()
+
+    # A stand-in bot plays an absent player's seat. Table has no public way to
+    # swap a seat's player yet (noted for fivetowers/tables); until it does,
+    # the lobby sets the table's bot for that seat.
+    def _stand_in(self, hosted: HostedTable, seat: int) -> None:
+        hosted._takeovers.pop(seat, None)
+        table = hosted.table
+        if table is None or hosted.seats[seat].connected or hosted.over:
+            return
+        table._bots[seat] = make_bot(self.bot_kind)
+        table.start()
+        self._changed()
+
+    def _back(self, hosted: HostedTable, seat: int) -> None:
+        timer = hosted._takeovers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if hosted.table is not None and hosted.seats[seat].bot is None:
+            hosted.table._bots.pop(seat, None)
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate = f"{name[:13]} {n}"
+        n += 1
+    return candidate

@@ -1,0 +1,158 @@
+"""The App each SSH session runs: the lobby, a forming table, a game, its end.
+
+Thin: screens own their keys; the app moves between them and tells the
+lobby when this player sits down, steps away, or drops out. ``join CODE``
+goes straight to that table, and a player with a seat at a running game goes
+straight back to it (the same key is the same player).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
+
+from fivetowers.server.lobby import HostedTable, Lobby, LobbyError
+from fivetowers.server.lobby_screen import LobbyScreen
+from fivetowers.server.new_table_screen import NewTable
+from fivetowers.server.session import AppFactory, Visitor
+from fivetowers.server.waiting_screen import ServerTableScreen, WaitingScreen
+from fivetowers.tables.client import TableClient
+from fivetowers.tui.app import stylesheet
+from fivetowers.tui.screens.end import EndScreen
+
+LOBBY_CSS = """
+#lobby-title { height: 1; background: $panel; padding: 0 1; }
+#tables { height: auto; max-height: 70%; }
+#lobby-empty { padding: 1 2; color: $text-muted; }
+#lobby-help { height: 1; padding: 0 1; color: $text-muted; }
+#waiting { padding: 1 2; }
+.form { width: 64; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+.form-row { height: auto; }
+.form-row Label { padding: 1 1 0 0; }
+.form-row Input { width: 7; }
+#form-error { color: $error; }
+NewTableScreen, JoinScreen { align: center middle; }
+"""
+
+
+class LobbyApp(App[None]):
+    TITLE = "5 Towers"
+    CSS = stylesheet() + LOBBY_CSS
+
+    def __init__(self, lobby: Lobby, visitor: Visitor) -> None:
+        super().__init__()
+        self.lobby = lobby
+        self.visitor = visitor
+        self.port = visitor.port
+        self.here: HostedTable | None = None
+        """The table this session is at (seated or watching), if any."""
+        self.watching = False
+
+    @property
+    def idle_exempt(self) -> bool:
+        """Seated at a running game: waiting for others is not idling."""
+        here = self.here
+        return here is not None and here.started and not here.over and not self.watching
+
+    def on_mount(self) -> None:
+        self.push_screen(LobbyScreen())
+        code = self.visitor.join_code
+        if code is not None:
+            self.open_table(code, watch=None)
+            return
+        resume = self.lobby.resumable(self.visitor.identity)
+        if resume is not None:
+            self.notify(f"Welcome back: your seat at {resume.code} was kept.")
+            self.open_table(resume.code, watch=False)
+
+    # -- moving between screens ----------------------------------------------
+    def open_table(self, code: str, watch: bool | None) -> None:
+        """Sit at (``watch`` False), watch (True), or sit-else-watch (None) a table."""
+        hosted = self.lobby.find(code)
+        if hosted is None:
+            self.notify(f"There is no table {code}.", severity="error")
+            return
+        seat: int | None = None
+        if not watch:
+            try:
+                seat = self.lobby.sit(hosted, self.visitor.identity, self.visitor.name)
+            except LobbyError as exc:
+                if watch is False or not hosted.started:
+                    self.notify(str(exc), severity="error")
+                    return
+        if seat is None and not hosted.started:
+            self.notify("That table has not started yet: sit down, or watch later.",
+                        severity="warning")
+            return
+        self._leave_here()
+        self.here, self.watching = hosted, seat is None
+        if seat is None:
+            hosted.watchers += 1
+            self._show(ServerTableScreen(self.lobby.client(hosted, None), hosted, hints=False))
+        elif hosted.started:
+            self._show(ServerTableScreen(self.lobby.client(hosted, seat), hosted,
+                                         self.lobby.hints))
+        else:
+            self._show(WaitingScreen(hosted))
+
+    def table_started(self, hosted: HostedTable) -> None:
+        seat = hosted.seat_of(self.visitor.identity)
+        if hosted is self.here and seat is not None:
+            self._show(ServerTableScreen(self.lobby.client(hosted, seat), hosted,
+                                         self.lobby.hints))
+
+    def create_table(self, form: NewTable | None) -> None:
+        if form is None:
+            return
+        try:
+            hosted = self.lobby.create(self.visitor.identity, self.visitor.name,
+                                       title=form.title, players=form.players, bots=form.bots,
+                                       variant=form.variant, private=form.private)
+        except LobbyError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.open_table(hosted.code, watch=False)
+
+    def back_to_lobby(self) -> None:
+        self._leave_here()
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
+
+    def _show(self, screen: Screen[Any]) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if isinstance(self.screen, LobbyScreen):
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
+
+    def _leave_here(self) -> None:
+        here, self.here = self.here, None
+        if here is None:
+            return
+        if self.watching:
+            here.watchers = max(0, here.watchers - 1)
+        else:
+            self.lobby.away(here, self.visitor.identity)
+        self.watching = False
+
+    # -- what the table screens ask of the app ---------------------------------
+    def show_end(self, client: TableClient) -> None:
+        self.push_screen(EndScreen(client))
+
+    async def play_again(self) -> None:
+        self.back_to_lobby()
+
+    def on_unmount(self) -> None:
+        self._leave_here()
+
+
+def lobby_factory(lobby: Lobby) -> AppFactory:
+    """The app factory of a hosted server: every session shares ``lobby``."""
+    def make(visitor: Visitor) -> App[Any]:
+        return LobbyApp(lobby, visitor)
+    return make

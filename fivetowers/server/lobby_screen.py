@@ -1,0 +1,114 @@
+"""The lobby screen: the hosted tables, and keys to create, sit, watch or join."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+if TYPE_CHECKING:
+    from fivetowers.server.lobby_app import LobbyApp
+
+
+@dataclass
+class LobbyChanged(Message):
+    """Some table was created, filled, moved on or closed: list again."""
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS = [
+        Binding("n", "new_table", "new table"),
+        Binding("enter", "sit", "sit", priority=True),
+        Binding("w", "watch", "watch"),
+        Binding("j", "join", "join by code"),
+        Binding("q", "quit", "leave"),
+    ]
+
+    @property
+    def lobby_app(self) -> LobbyApp:
+        from fivetowers.server.lobby_app import LobbyApp
+        assert isinstance(self.app, LobbyApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        app = self.lobby_app
+        title = Text.assemble(("5 Towers", "bold"), " lobby — you are ",
+                              (app.visitor.name, "bold"))
+        yield Static(title, id="lobby-title")
+        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="lobby-empty")
+        yield Static(Text.assemble(
+            "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
+                                                   "bold")), id="lobby-help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("code", "table", "rules", "seats", "status")
+        self.lobby_app.lobby.subscribe(self._on_lobby_change)
+        self.refresh_tables()
+
+    def on_unmount(self) -> None:
+        self.lobby_app.lobby.unsubscribe(self._on_lobby_change)
+
+    def _on_lobby_change(self) -> None:
+        self.post_message(LobbyChanged())
+
+    def on_lobby_changed(self, message: LobbyChanged) -> None:
+        self.refresh_tables()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_tables()
+
+    def refresh_tables(self) -> None:
+        app = self.lobby_app
+        table = self.query_one(DataTable)
+        selected = self.selected_code()
+        table.clear()
+        for hosted in app.lobby.listing(app.visitor.identity):
+            mine = hosted.seat_of(app.visitor.identity) is not None
+            table.add_row(hosted.code, Text(hosted.name + (" (yours)" if mine else "")),
+                          hosted.variant.value, hosted.taken(), hosted.status(),
+                          key=hosted.code)
+        if selected is not None and selected in {str(k.value) for k in table.rows}:
+            table.move_cursor(row=table.get_row_index(selected))
+        self.query_one("#lobby-empty", Static).update(
+            "" if table.row_count else "No tables yet: press n to create one.")
+
+    def selected_code(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return None if key.value is None else str(key.value)
+
+    def action_new_table(self) -> None:
+        from fivetowers.server.new_table_screen import NewTableScreen
+        self.app.push_screen(NewTableScreen(), self.lobby_app.create_table)
+
+    def action_sit(self) -> None:
+        code = self.selected_code()
+        if code is not None:
+            self.lobby_app.open_table(code, watch=False)
+
+    def action_watch(self) -> None:
+        code = self.selected_code()
+        if code is not None:
+            self.lobby_app.open_table(code, watch=True)
+
+    def action_join(self) -> None:
+        from fivetowers.server.new_table_screen import JoinScreen
+        self.app.push_screen(JoinScreen(), self._join)
+
+    def _join(self, code: str | None) -> None:
+        if code:
+            self.lobby_app.open_table(code, watch=None)
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,87 @@
+"""A forming table: who sits where, the code to share, until every seat is taken."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from fivetowers.server.lobby import HostedTable
+from fivetowers.server.lobby_screen import LobbyChanged
+from fivetowers.tables.client import TableClient
+from fivetowers.tui.screens.table import TableScreen
+
+if TYPE_CHECKING:
+    from fivetowers.server.lobby_app import LobbyApp
+
+
+class WaitingScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "leave", "leave the table"),
+                Binding("q", "leave", "leave the table", show=False)]
+
+    def __init__(self, hosted: HostedTable) -> None:
+        super().__init__()
+        self.hosted = hosted
+
+    @property
+    def lobby_app(self) -> LobbyApp:
+        from fivetowers.server.lobby_app import LobbyApp
+        assert isinstance(self.app, LobbyApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="waiting")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.lobby_app.lobby.subscribe(self._on_lobby_change)
+        self.show()
+
+    def on_unmount(self) -> None:
+        self.lobby_app.lobby.unsubscribe(self._on_lobby_change)
+
+    def _on_lobby_change(self) -> None:
+        self.post_message(LobbyChanged())
+
+    def on_lobby_changed(self, message: LobbyChanged) -> None:
+        if self.hosted.started:
+            self.lobby_app.table_started(self.hosted)
+        else:
+            self.show()
+
+    def show(self) -> None:
+        hosted, app = self.hosted, self.lobby_app
+        text = Text.assemble(("Table ", "bold"), (hosted.code, "bold reverse"), "  ",
+                             (hosted.name, "bold"), f"  ({hosted.variant.value})\n\n")
+        for i, seat in enumerate(hosted.seats):
+            who = seat.name if (seat.identity or seat.bot) else "(free)"
+            text.append(f"  seat {i + 1}: ")
+            text.append(who, style="bold" if seat.identity == app.visitor.identity else "")
+            text.append("\n")
+        text.append(f"\n{hosted.status().capitalize()}. Others join with\n\n")
+        text.append(f"  ssh -t -p {app.port} HOST join {hosted.code}\n", style="bold")
+        text.append("\nThe game starts when every seat is taken. Esc leaves the table.")
+        self.query_one("#waiting", Static).update(text)
+
+    def action_leave(self) -> None:
+        self.lobby_app.back_to_lobby()
+
+
+class ServerTableScreen(TableScreen):
+    """The game screen of a hosted table: q goes back to the lobby (the seat is kept)."""
+
+    def __init__(self, client: TableClient, hosted: HostedTable, hints: bool = True) -> None:
+        super().__init__(client, hints)
+        self.hosted = hosted
+
+    async def action_quit(self) -> None:
+        from fivetowers.server.lobby_app import LobbyApp
+        app = self.app
+        if isinstance(app, LobbyApp):
+            app.back_to_lobby()
+        else:  # pragma: no cover - only hosted apps use this screen
+            app.exit()
