@@ -55,6 +55,78 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
+    """The position to hint from a position, or a record and a seat (FORMATS.md).
+
+    Raises ValueError with a one-line reason when the input is not usable.
+    """
+    from fivetowers.rules.position import POSITION_FORMAT, Position
+    from fivetowers.rules.record import RECORD_FORMAT, Record, replay
+
+    if not isinstance(data, dict):
+        raise ValueError("a position must be a JSON object")
+    kind = data.get("format")
+    if kind == RECORD_FORMAT and not records:
+        raise ValueError("a batch line must be a position, not a game record")
+    if kind == RECORD_FORMAT:
+        if seat is None:
+            raise ValueError("this is a game record: give --seat N for the seat to hint")
+        record = Record.from_json(data)
+        if not 0 <= seat < len(record.players):
+            raise ValueError(f"--seat {seat}: the record has seats 0..{len(record.players) - 1}")
+        game, error = replay(record)
+        if error is not None:
+            raise ValueError(f"action {error.action} of the record is illegal: {error.message}")
+        return Position.from_game(game, seat)
+    if kind != POSITION_FORMAT:
+        raise ValueError(f'unknown format {kind!r}: expected "{POSITION_FORMAT}" or '
+                         f'"{RECORD_FORMAT}"')
+    if seat is not None:
+        raise ValueError("--seat is for a game record, and this is a position")
+    return Position.from_json(data)
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    """``hint POSITION``, ``hint RECORD --seat N`` or ``hint --batch FILE.jsonl``."""
+    if (args.input is None) == (args.batch is None):
+        return _die("hint: give a POSITION (or RECORD --seat N), or --batch FILE.jsonl")
+    if args.batch is not None and args.seat is not None:
+        return _die("hint: --seat is for one record, not for --batch")
+    from fivetowers.solver import hint
+
+    if args.batch is None:
+        try:
+            position = _hint_position(_read_json(args.input), args.seat)
+        except ValueError as exc:
+            return _die(f"{args.input}: {exc}")
+        print(json.dumps(hint(position).to_json(args.explain)))
+        return 0
+    try:
+        if args.batch == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.batch, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+    except OSError as exc:
+        return _die(f"cannot read {args.batch}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        return _die(f"{args.batch} is not UTF-8 text")
+    failed = False
+    for number, line in enumerate(lines, 1):
+        try:
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+            out = hint(_hint_position(data, None, records=False)).to_json(args.explain)
+        except ValueError as exc:
+            failed = True
+            out = {"error": {"line": number, "message": str(exc)}}
+        print(json.dumps(out), flush=False)
+    sys.stdout.flush()
+    return 1 if failed else 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from fivetowers.tables.store import StoreError, open_store
 
@@ -84,43 +156,6 @@ def _record_text(data: dict[str, Any]) -> str:
         else:
             fields.append(f"  {json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(fields) + "\n}"
-
-
-def cmd_tournament(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-        TimeElapsedColumn, TimeRemainingColumn
-
-    from fivetowers.bots.tournament import Settings, TournamentError, parse_bots, run
-    from fivetowers.rules import Variant
-
-    try:
-        settings = Settings(parse_bots(args.bots), args.players, args.games,
-                            Variant.from_str(args.variant), args.seed, args.time_per_move)
-    except ValueError as exc:
-        return _die(str(exc))
-    if args.workers < 1:
-        return _die(f"--workers must be at least 1, not {args.workers}")
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=args.json) as bar:
-        task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
-        try:
-            summary = run(settings, args.workers, lambda _: bar.advance(task))
-        except TournamentError as exc:
-            print(f"fivetowers: {exc}", file=sys.stderr)
-            return 1
-    if args.json:
-        print(json.dumps(summary.to_json()))
-    else:
-        print(summary.to_text())
-    return 0
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from fivetowers.server.command import run_serve
-
-    return run_serve(args)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -196,6 +231,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record and print the result as JSON")
     p.add_argument("record", metavar="RECORD", help="a fivetowers-record/1 file, or - for stdin")
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser(
+        "hint", help="the highest bid a player can carry out and the best build for each bid",
+        description="Print the hint of FORMATS.md for a position (a path, or - for stdin), "
+                    "for a seat at the end of a game record, or for every line of a JSON "
+                    "Lines file of positions (one result line per input line; a bad line "
+                    "gives {\"error\": {\"line\": N, \"message\": ...}} and exit status 1).")
+    p.add_argument("input", nargs="?", metavar="POSITION|RECORD",
+                   help="a fivetowers-position/1 or fivetowers-record/1 file, or - for stdin")
+    p.add_argument("--seat", type=int, metavar="N",
+                   help="with a record: hint seat N's position where the record ends")
+    p.add_argument("--batch", metavar="FILE.jsonl",
+                   help="one position per line (or - for stdin); one result per line")
+    p.add_argument("--explain", action="store_true",
+                   help='add an "explain" line in plain words to every plan')
+    p.set_defaults(func=cmd_hint)
     p = sub.add_parser("play", help="play a game at this terminal, against bots or hot-seat")
     p.add_argument("--players", type=int, default=3, metavar="N", help="seats, 2-5 (default 3)")
     p.add_argument("--bots", type=int, default=None, metavar="M",
