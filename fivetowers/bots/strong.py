@@ -8,7 +8,8 @@ and plays every candidate to the end of the game in it with the fast
 rollout policy (:mod:`fivetowers.bots.sim`). All candidates meet the same
 worlds and the same shuffles, so their difference is not luck. The one with
 the best mean result — a win (shared or not) plus a little of the score
-margin — is played.
+margin — is played; the search stops early once one candidate leads every
+other beyond reasonable doubt (:func:`clear_winner`).
 
 Rollouts run to the second run-out, so the end of the game, the doubling of
 a tower by its 0, the main tower and the teardown penalty all count as they
@@ -17,6 +18,7 @@ will in the real final score.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -30,6 +32,11 @@ from fivetowers.bots.plans import Option, board_options
 from fivetowers.bots import sim as rollout
 
 MARGIN_WEIGHT = 0.01  # a point of final margin is worth 1% of a win
+# Stop early when the leader beats every rival by this many standard errors
+# of their paired difference (same worlds), checked every CHECK_EVERY worlds.
+CLEAR_LEAD = 3.0
+CHECK_EVERY = 16
+MIN_WORLDS = 32
 
 
 class StrongBot:
@@ -70,19 +77,21 @@ class StrongBot:
             candidates = list(ranked(view.high_bid)[:self.max_builds])
         if len(candidates) == 1:
             return self._action(candidates[0], seat)
-        totals = [0.0] * len(candidates)
-        worlds = 0
+        results: list[list[float]] = []  # per world, each candidate's value
         while True:
             world = determinize(view, rng)
             seed = rng.getrandbits(64)
-            for i, candidate in enumerate(candidates):
-                totals[i] += self._value(world, candidate, seat, plans, random.Random(seed))
-            worlds += 1
+            results.append([self._value(world, c, seat, plans, random.Random(seed))
+                            for c in candidates])
+            worlds = len(results)
             if self.simulations is not None:
                 if worlds >= self.simulations:
                     break
             elif time.perf_counter() >= deadline:
                 break
+            if worlds % CHECK_EVERY == 0 and clear_winner(results):
+                break
+        totals = [sum(column) for column in zip(*results)]
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return self._action(candidates[best], seat)
 
@@ -121,3 +130,29 @@ def _result(scores: list[int], seat: int) -> float:
     mine = scores[seat]
     best_other = max(s for i, s in enumerate(scores) if i != seat)
     return (1.0 if mine >= best_other else 0.0) + MARGIN_WEIGHT * (mine - best_other)
+
+
+def clear_winner(results: list[list[float]]) -> bool:
+    """Is one candidate ahead of each other one beyond reasonable doubt?
+
+    Every candidate met the same worlds, so each rival is compared through the
+    per-world differences; more worlds would not change the choice.
+    """
+    n = len(results)
+    if n < MIN_WORLDS:
+        return False
+    totals = [sum(column) for column in zip(*results)]
+    lead = max(range(len(totals)), key=totals.__getitem__)
+    for rival in range(len(totals)):
+        if rival == lead:
+            continue
+        diffs = [row[lead] - row[rival] for row in results]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if var == 0.0:
+            if mean <= 0.0:
+                return False
+            continue
+        if mean / math.sqrt(var / n) < CLEAR_LEAD:
+            return False
+    return True

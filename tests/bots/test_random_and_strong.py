@@ -130,3 +130,18 @@ def test_think_in_a_process_pool_is_reproducible() -> None:
     in_process, in_thread = asyncio.run(main())
     assert in_process == in_thread
     game.apply(in_process)
+
+
+def test_clear_winner_needs_a_lead_beyond_the_noise() -> None:
+    from fivetowers.bots.strong import MIN_WORLDS, clear_winner
+
+    rng = random.Random(3)
+    # Candidate 0 is always a win better than candidate 1: clear once there are enough worlds.
+    rows = [[1.0 + rng.random() * 0.01, rng.random() * 0.01] for _ in range(MIN_WORLDS)]
+    assert clear_winner(rows)
+    assert not clear_winner(rows[:MIN_WORLDS - 1])
+    # Two equal coin flips are never told apart.
+    coins = [[float(rng.random() < 0.5), float(rng.random() < 0.5)] for _ in range(400)]
+    assert not clear_winner(coins)
+    # Identical candidates never stop the search.
+    assert not clear_winner([[0.5, 0.5]] * 100)
