@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 from fivetowers.rules import (
     Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
-from fivetowers.tables.agents import Bot, compute_hint, position_of
+from fivetowers.tables.agents import Bot, bots_available, compute_hint, make_bot, position_of
 from fivetowers.tables.seats import Seat, clean_name
 from fivetowers.tables.table import Subscriber, Table
 
@@ -39,11 +39,14 @@ class SeatInfo:
 class TableClient:
     """One viewer at a table: a seat, or a spectator (``seat`` None)."""
 
-    def __init__(self, table: Table, seat: int | None, hinter: Hinter = compute_hint) -> None:
+    def __init__(self, table: Table, seat: int | None, hinter: Hinter = compute_hint,
+                 adviser: Bot | None = None) -> None:
         self.table = table
         self._seat = seat
         self._hinter = hinter
         self._hints: dict[str, Any] = {}
+        self._adviser = adviser
+        self._advice: dict[tuple[int, int], Action] = {}
 
     @property
     def seat(self) -> int | None:
@@ -102,6 +105,21 @@ class TableClient:
         return self._hints[key]
 
 
+    async def advice(self) -> Action | None:
+        """What the adviser bot (the strong bot) would do in this seat's place now;
+        only on this seat's turn, in a worker thread, once per table version."""
+        seat = self.seat
+        if self._adviser is None or seat is None or not self.my_turn():
+            return None
+        key = (self.table.version, seat)
+        if key not in self._advice:
+            view = self.view()
+            rng = random.Random(f"advice:{key}")
+            action = await asyncio.to_thread(self._adviser.choose, view, rng)
+            self._advice = {key: action}
+        return self._advice[key]
+
+
 class LocalClient(TableClient):
     """Several human seats at one terminal, taking turns (hot-seat).
 
@@ -110,8 +128,8 @@ class LocalClient(TableClient):
     theirs)."""
 
     def __init__(self, table: Table, human_seats: Sequence[int],
-                 hinter: Hinter = compute_hint) -> None:
-        super().__init__(table, human_seats[0] if human_seats else None, hinter)
+                 hinter: Hinter = compute_hint, adviser: Bot | None = None) -> None:
+        super().__init__(table, human_seats[0] if human_seats else None, hinter, adviser)
         self._humans = tuple(human_seats)
 
     @property
@@ -134,7 +152,7 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
                    seed: int | None = None, names: Sequence[str] = (),
                    bot_kind: str = "strong", bot_delay: float = 0.8,
                    bots_by_seat: dict[int, Bot] | None = None,
-                   hinter: Hinter = compute_hint) -> LocalClient:
+                   hinter: Hinter = compute_hint, advice: bool = True) -> LocalClient:
     """A fresh table for ``fivetowers play``: the last ``bots`` seats are bots."""
     if not 2 <= players <= 5:
         raise ValueError(f"5 Towers is for 2 to 5 players, not {players}")
@@ -151,7 +169,8 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
              for i, n in enumerate(seat_names)]
     game = Game([s.name for s in seats], variant, seed=seed)
     table = Table(game, seats, bot_delay=bot_delay, bots=bots_by_seat)
-    return LocalClient(table, list(range(humans)), hinter)
+    adviser = make_bot("strong") if advice and bots_available() else None
+    return LocalClient(table, list(range(humans)), hinter, adviser)
 
 
 def _unique(names: list[str]) -> list[str]:

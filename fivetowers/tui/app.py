@@ -21,6 +21,7 @@ def stylesheet() -> str:
 
 class FiveTowersApp(App[None]):
     TITLE = "5 Towers"
+    ENABLE_COMMAND_PALETTE = False
     CSS = stylesheet()
 
     def __init__(self, client: TableClient, new_game: NewGame | None = None,

@@ -156,7 +156,7 @@ class BuildGuide:
             i = next(i for i, c in pool if c == card and i not in self.picked)
             self.picked.add(i)
         self.pay, self.teardown = plan.pay, plan.teardown
-        self.say("the hint's plan is laid out: enter builds, u undoes a step")
+        self.say("the hint's plan is laid out")
 
     def finish(self, seat: int) -> Build | None:
         try:

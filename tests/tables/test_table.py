@@ -145,3 +145,22 @@ def test_local_game_arguments_are_checked() -> None:
     client = new_local_game(3, 2, seed=1, names=["Ann", "Ann", "Ann"], bot_kind="random")
     assert [s.name for s in client.seats()] == ["Ann", "Ann 2", "Ann 3"]
     assert [s.bot for s in client.seats()] == [None, "random", "random"]
+
+
+async def test_advice_is_the_advisers_move_on_your_turn_only() -> None:
+    asked: list[int] = []
+
+    class Adviser:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            asked.append(threading.get_ident())
+            return Bid(view.seat, max(view.legal_bids))
+
+    table = two_humans()
+    mine, theirs = TableClient(table, 0, adviser=Adviser()), TableClient(table, 1,
+                                                                         adviser=Adviser())
+    advice = await mine.advice()
+    assert advice == Bid(0, table.game.max_bid(0))
+    assert await mine.advice() == advice and len(asked) == 1  # once per version
+    assert await theirs.advice() is None  # not their turn
+    assert threading.get_ident() not in asked
+    assert await TableClient(table, 0).advice() is None  # no adviser, no advice

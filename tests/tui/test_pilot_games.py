@@ -90,7 +90,7 @@ async def test_a_whole_game_against_bots_then_play_again() -> None:
 
     def new_game() -> LocalClient:
         return new_local_game(3, 2, Variant.BASE, seed=next(seeds), bot_kind="random",
-                              bot_delay=0, hinter=fallback_hint)
+                              bot_delay=0, hinter=fallback_hint, advice=False)
 
     app = create_app(new_game(), new_game)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -108,7 +108,7 @@ async def test_a_whole_game_against_bots_then_play_again() -> None:
 
 async def test_a_hot_seat_game_of_two_humans_with_hand_picked_builds() -> None:
     client = new_local_game(2, 0, Variant.GREAT_POWERS, seed=21, bot_delay=0,
-                            names=["Ann", "[b]Bo"], hinter=fallback_hint)
+                            names=["Ann", "[b]Bo"], hinter=fallback_hint, advice=False)
     app = create_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         seen: set[int] = set()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Vertical
+from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from fivetowers.tables.client import TableClient
 from fivetowers.tui.look import name_text
+from fivetowers.tui.widgets.tower_board import TowerBoard
 
 
 class EndScreen(Screen[None]):
@@ -39,10 +40,13 @@ class EndScreen(Screen[None]):
             yield Static(banner, id="end-winners")
             with Center():
                 yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+            with Horizontal(id="end-boards"):
+                for i in range(len(view.seats)):
+                    yield TowerBoard(large=False, id=f"final{i}")
             yield Static(Text.assemble(("n", "bold green"), " play again   ",
                                        ("b", "bold green"), " look at the table   ",
                                        ("q", "bold green"), " quit"), id="end-keys")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         view = self.client.view()
@@ -54,6 +58,9 @@ class EndScreen(Screen[None]):
             mark = "★" if i in view.winners else ""
             table.add_row(mark, name_text(s.name, "bold"), s.score.towers, s.score.main,
                           s.score.pairs, s.score.teardown, Text(str(s.score.total), "bold"))
+        for i, seat in enumerate(view.seats):
+            self.query_one(f"#final{i}", TowerBoard).show(seat, seat.name, None, False,
+                                                          i in view.winners)
 
     async def action_play_again(self) -> None:
         await self.app.play_again()  # type: ignore[attr-defined]

@@ -28,8 +28,10 @@ your towers (never a 0) onto your face-down teardown pile.
 
 **Scoring.** Each tower card 1 VP, 2 VP in a tower with a tower top. The
 main tower (★, most cards) scores +1 per card. A teardown pile of n cards
-costs 1+2+…+n VP. The deck is used twice: when it runs out the second time
-the game ends.
+costs 1+2+…+n VP. The deck is used twice: when it runs out the first time
+the discard pile is shuffled into a new deck; when it runs out again the
+game ends. The top line shows the round, the cards left in the deck and the
+pass through it (1/2 or 2/2, then **LAST ROUND**).
 
 **Great Powers** (variant): *tree* lets you bid over the display and pay
 the difference with tree cards; *scrap* brings a card back from your pile
@@ -54,6 +56,9 @@ after each scrap card; *sand* builds at the bottom too; a pair of equal
 | `?` | this help; `escape` closes it |
 | `q` | quit |
 
+With hints on, each opponent's board shows **bid≤N**: the highest bid they
+could carry out now (public information).
+
 In the build list **✓** means every taken card can still be built after
 that step; *dead end* means the rules allow it but a card would be stuck;
 **✗** means the rules refuse it (pick it to read why).
@@ -70,7 +75,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Markdown(HELP)
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_close(self) -> None:
         self.dismiss()

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from fivetowers.rules import TYPES, IllegalAction, Phase, PlayerView, SeatView
+from fivetowers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.table import TableEvent
 from fivetowers.tui.build_guide import BuildGuide
@@ -58,6 +58,7 @@ class TableScreen(Screen[None]):
         self.bid_notice = ""
         self.hint: Any | None = None
         self.hint_version = -1
+        self.advice: Action | None = None
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
 
@@ -73,7 +74,7 @@ class TableScreen(Screen[None]):
                 yield BuildPanel()
                 yield HintPanel(id="hints")
                 yield GameLog()
-        yield Footer()
+        yield Footer(compact=True)
 
     async def on_mount(self) -> None:
         opponents = self.query_one("#opponents", VerticalScroll)
@@ -164,8 +165,11 @@ class TableScreen(Screen[None]):
         others = [(me + k) % len(view.seats) for k in range(1, len(view.seats))]
         for i, other in enumerate(others):
             board = self.query_one(f"#opp{i}", TowerBoard)
+            note = ""
+            if self.show_hints and view.phase is Phase.BID:  # public: their highest safe bid
+                note = f"bid≤{view.max_bids[other]}"
             board.show(view.seats[other], names[other], None, self.show_breakdown,
-                       view.to_move == other)
+                       view.to_move == other, note)
 
     def draw_panels(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
         bids = self.query_one(BidPanel)
@@ -183,15 +187,22 @@ class TableScreen(Screen[None]):
         hints.display = self.show_hints
         hints.border_title = "Hints (h)"
         if self.show_hints:
-            hints.show(view, seat, names, self.hint, self.hint_version != self.client.version)
+            hints.show(view, seat, names, self.hint, self.hint_version != self.client.version,
+                       self.advice if self.hint_version == self.client.version else None)
 
     @work(exclusive=True, group="hint")
     async def load_hint(self, version: int) -> None:
         hint = await self.client.hint()
-        if version == self.client.version:
-            self.hint, self.hint_version = hint, version
-            view = self.client.view()
-            self.query_one(HintPanel).show(view, self.client.seat, self.names(), hint, False)
+        if version != self.client.version:
+            return
+        self.hint, self.hint_version, self.advice = hint, version, None
+        view = self.client.view()
+        panel = self.query_one(HintPanel)
+        panel.show(view, self.client.seat, self.names(), hint, False)
+        advice = await self.client.advice()  # the strong bot thinks for a while
+        if advice is not None and version == self.client.version:
+            self.advice = advice
+            panel.show(view, self.client.seat, self.names(), hint, False, advice)
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

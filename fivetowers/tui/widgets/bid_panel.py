@@ -35,7 +35,7 @@ class BidPanel(Static):
                 out.append("  p", style="bold green")
                 out.append(" pass")
             if view.high_bid is None:
-                out.append("\nYou start: you must bid (0 or more).", style="dim")
+                out.append("  (you start: no pass)", style="dim")
         if notice:
             out.append(f"\n✗ {notice}", style="bold red")
         self.update(out)

@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
 
-from fivetowers.rules import Phase, PlayerView
+from fivetowers.rules import Action, Bid, Build, Phase, PlayerView
+from fivetowers.rules.game import describe_build
 from fivetowers.tui.look import name_text
+
+
+_GAIN_SUFFIX = re.compile(r"[;,]?\s*\(?[+-]\d+\)?\s*$")
+
+
+def explain(plan: Any) -> str:
+    """The plan's explanation without the gain it ends with (shown apart, in colour)."""
+    return _GAIN_SUFFIX.sub("", str(plan.explanation))
+
+
+def describe(action: Action) -> str:
+    if isinstance(action, Bid):
+        return f"bid {action.amount}"
+    if isinstance(action, Build):
+        return describe_build("", action).strip()
+    return "pass"
 
 
 class HintPanel(Static):
     def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Any | None,
-             thinking: bool) -> None:
+             thinking: bool, advice: Action | None = None) -> None:
+        # Narrow screens cut each line with an ellipsis (styles/app.tcss), so every bid shows.
         out = Text()
         if seat is None or view.phase is Phase.OVER:
             self.update("no hints now")
@@ -23,7 +42,7 @@ class HintPanel(Static):
         elif view.phase is Phase.BUILD and view.high_seat == seat and view.high_bid is not None:
             plan = hint.plans[min(view.high_bid, hint.max_bid)]
             out.append(f"Best build for bid {plan.bid} ({plan.gain:+d} VP):\n", style="bold")
-            out.append(plan.explanation)
+            out.append(explain(plan))
             out.append("\na", style="bold green")
             out.append(" lays it out for you")
         else:
@@ -32,9 +51,12 @@ class HintPanel(Static):
             for plan in hint.plans:
                 out.append(f"\n{plan.bid}", style="bold")
                 out.append(f" {plan.gain:+d}", style="green" if plan.gain > 0 else "")
-                out.append(f" {plan.explanation}" if plan.bid else " take nothing",
+                out.append(f" {explain(plan)}" if plan.bid else " take nothing",
                            style="dim" if plan.bid == 0 else "")
-        if view.phase is Phase.BID:
+        if advice is not None:
+            out.append("\nStrong bot would: ", style="bold")
+            out.append(describe(advice), style="cyan")
+        if view.phase is Phase.BID and self.size.width >= 40:  # narrow: on their boards
             others = [i for i in range(len(view.seats)) if i != seat]
             if others:
                 out.append("\nOthers can bid up to: ", style="bold")

@@ -12,16 +12,17 @@ def game_clock(view: PlayerView) -> str:
     """Round, deck and the pass, in the words of RULES.md A4."""
     if view.phase is Phase.OVER:
         return f"Round {view.round} · game over"
-    if view.pass_number == 1:
-        end = "reshuffle next" if view.draw_count == 0 else "ends after pass 2"
-    else:
-        end = "LAST ROUND" if view.draw_count == 0 else "ends when deck is out"
-    return f"Round {view.round} · deck {view.draw_count} · pass {view.pass_number}/2 · {end}"
+    clock = f"Round {view.round} · deck {view.draw_count} · pass {view.pass_number}/2"
+    if view.pass_number == 2 and view.draw_count == 0:
+        clock += " · LAST ROUND"
+    elif view.draw_count == 0:
+        clock += " · reshuffle next"
+    return clock
 
 
 class StatusBar(Static):
     def show(self, view: PlayerView, turn: Text, variant: str) -> None:
         line = Text()
         line.append_text(turn)
-        line.append(f"  {game_clock(view)} · {variant}")
+        line.append(f"  {game_clock(view)} · {variant.replace('-', ' ')}")
         self.update(line)

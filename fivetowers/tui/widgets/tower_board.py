@@ -31,12 +31,15 @@ class TowerBoard(Static):
         self.show_breakdown = False
 
     def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
-             show_breakdown: bool, acting: bool) -> None:
+             show_breakdown: bool, acting: bool, note: str = "") -> None:
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
         self.border_title = safe(title)
         self.set_class(acting, "acting")
         pile = "teardown" if self.large else "pile"
-        self.border_subtitle = f"{pile} {seat.teardown_count} · {seat.score.total} VP"
+        sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
+        self.border_subtitle = sep.join(
+            ([note] if note else []) + [f"{pile} {seat.teardown_count}",
+                                        f"{seat.score.total} VP"])
         self.refresh(layout=True)
 
     def render(self) -> Text:
