@@ -99,6 +99,8 @@ class LobbyApp(App[None]):
 
     def table_started(self, hosted: HostedTable) -> None:
         seat = hosted.seat_of(self.visitor.identity)
+        if isinstance(self.screen, ServerTableScreen) and self.screen.hosted is hosted:
+            return
         if hosted is self.here and seat is not None:
             self._show(ServerTableScreen(self.lobby.client(hosted, seat), hosted,
                                          self.lobby.hints))

@@ -26,6 +26,7 @@ class WaitingScreen(Screen[None]):
     def __init__(self, hosted: HostedTable) -> None:
         super().__init__()
         self.hosted = hosted
+        self.moved_on = False
 
     @property
     def lobby_app(self) -> LobbyApp:
@@ -39,7 +40,8 @@ class WaitingScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.lobby_app.lobby.subscribe(self._on_lobby_change)
-        self.show()
+        # The last seat may have been taken between pushing this screen and now.
+        self.on_lobby_changed(LobbyChanged())
 
     def on_unmount(self) -> None:
         self.lobby_app.lobby.unsubscribe(self._on_lobby_change)
@@ -48,7 +50,10 @@ class WaitingScreen(Screen[None]):
         self.post_message(LobbyChanged())
 
     def on_lobby_changed(self, message: LobbyChanged) -> None:
+        if self.moved_on:
+            return  # several changes may be queued behind the one that started the game
         if self.hosted.started:
+            self.moved_on = True
             self.lobby_app.table_started(self.hosted)
         else:
             self.show()

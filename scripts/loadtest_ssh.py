@@ -1,0 +1,301 @@
+"""Load test of ``fivetowers serve``: N SSH sessions at N/5 tables, paced play.
+
+    python scripts/loadtest_ssh.py --sessions 20 --seconds 30
+
+A server process is started (this script with ``--serve``: the real server
+and lobby, hints off, five-seat tables prepared with known codes). This
+process then opens N SSH sessions with a pty (80x24), each joining its table
+with ``join CODE``, and plays like a paced bot: when its screen says it is
+its turn, it waits ``--pace`` seconds, then bids 0 (starting player) or
+passes. For every action it measures
+
+* key-to-screen: from the key to the acting player's next screen update;
+* key-to-every-screen: from the key until every player at that table has
+  received a screen update;
+
+and reports p50/p99 of both, the server's RSS per session (RSS at full load
+minus RSS before any session, over N) and the server's CPU use. Goals on
+this project's 2-core machine: p99 key-to-every-screen <= 250 ms and
+<= 3 MiB per session at N = 100.
+
+Clients detect "my turn" in the raw output (no terminal emulator), so the
+load generator costs little next to the server it measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SEATS = 5  # per table; --table-size changes it
+TURN = b"YOUR TURN to bid"
+START = b"you start"
+# The status line says whose turn it is; these mean "not mine".
+OTHERS = (b" is bidding", b" is building", b"game over")
+
+
+# -- the server side ---------------------------------------------------------
+async def serve(tables: int, seats: int, data_dir: Path) -> None:
+    from fivetowers.rules import Variant
+    from fivetowers.server.lobby import HostedTable, Lobby
+    from fivetowers.server.lobby_app import lobby_factory
+    from fivetowers.server.serve import GameServer, ServerConfig
+    from fivetowers.tables.seats import Seat
+
+    lobby = Lobby(hints=False, bot_delay=0.0, absence_bot_after=3600)
+    for t in range(tables):
+        code = f"LT{t:03d}"
+        lobby.tables[code] = HostedTable(code, f"load {t}", Variant.BASE, False,
+                                         [Seat("", None) for _ in range(seats)])
+    config = ServerConfig(port=0, data_dir=data_dir, max_sessions=10_000,
+                          max_sessions_per_address=10_000, shutdown_grace=0,
+                          idle_timeout=3600)
+    server = GameServer(config, lobby_factory(lobby))
+    await server.start()
+    print(server.port, flush=True)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    await server.stop()
+
+
+# -- the client side ---------------------------------------------------------
+@dataclass
+class TableStats:
+    players: list[Player] = field(default_factory=list)
+    pending: dict[str, float] = field(default_factory=dict)
+    """Per action: key time; cleared as screens report."""
+
+
+@dataclass
+class Results:
+    actor: list[float] = field(default_factory=list)
+    everyone: list[float] = field(default_factory=list)
+    actions: int = 0
+
+
+class Player:
+    def __init__(self, name: str, table: TableStats, results: Results, pace: float) -> None:
+        self.name = name
+        self.table = table
+        self.results = results
+        self.pace = pace
+        self.tail = b""
+        self.turn_at = self.other_at = self.start_at = -1
+        """Where in the output the last turn / someone else's turn / "you start" was."""
+        self.waiting: dict[int, float] = {}
+        """Action id -> key time, for actions this screen has not shown yet."""
+        self.total = 0
+        """Bytes received so far."""
+        self.acted_total = -1
+        self.acted_time = 0.0
+        self.last_key = b""
+
+    def on_output(self, data: bytes, now: float) -> None:
+        for action, t0 in list(self.waiting.items()):
+            del self.waiting[action]
+            self.table.pending.pop(f"{action}:{self.name}", None)
+            if not any(k.startswith(f"{action}:") for k in self.table.pending):
+                self.results.everyone.append(now - t0)
+        # Scan only the new bytes (and a little overlap for split markers).
+        overlap = self.tail + data
+        base = self.total - len(self.tail)
+        lowered = overlap.lower()
+        found = overlap.rfind(TURN)
+        if found >= 0:
+            self.turn_at = base + found
+        for marker in OTHERS:
+            found = overlap.rfind(marker)
+            if found >= 0:
+                self.other_at = max(self.other_at, base + found)
+        found = lowered.rfind(START)
+        if found >= 0:
+            self.start_at = base + found
+        self.total += len(data)
+        self.tail = overlap[-32:]
+
+    def key_to_press(self) -> bytes | None:
+        """The key for my turn to bid (bid 0 when starting, else pass), or None.
+
+        The status line says whose turn it is. A key the table refused leaves
+        the status as it was; after a while the other key is tried.
+        """
+        if self.turn_at <= self.other_at:
+            return None
+        if self.turn_at <= self.acted_total:  # the status I already acted on
+            if time.monotonic() - self.acted_time < 2.0:
+                return None
+            return b"p" if self.last_key == b"0" else b"0"
+        return b"0" if self.start_at > self.other_at else b"p"
+
+    async def play(self, process: object, stop: asyncio.Event) -> None:
+        import asyncssh
+        assert isinstance(process, asyncssh.SSHClientProcess)
+        rng = random.Random(self.name)
+        while not stop.is_set():
+            await asyncio.sleep(0.02)
+            if self.key_to_press() is None:
+                continue
+            await asyncio.sleep(self.pace * rng.uniform(0.8, 1.2))
+            key = self.key_to_press()
+            if key is None:
+                continue
+            self.acted_total, self.acted_time, self.last_key = self.total, time.monotonic(), key
+            self.results.actions += 1
+            action = self.results.actions
+            t0 = time.monotonic()
+            for other in self.table.players:
+                other.waiting[action] = t0
+                self.table.pending[f"{action}:{other.name}"] = t0
+            self.actor_t0 = (action, t0)
+            process.stdin.write(key)
+
+
+async def run_session(port: int, code: str, player: Player, results: Results,
+                      ready: asyncio.Event, stop: asyncio.Event) -> None:
+    import asyncssh
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with asyncssh.connect("127.0.0.1", port, username=player.name, known_hosts=None,
+                                client_keys=[key], agent_path=None) as conn:
+        process = await conn.create_process(f"join {code}", term_type="xterm-256color",
+                                            term_size=(80, 24), encoding=None)
+        player_task = asyncio.create_task(player.play(process, stop))
+        first = True
+        while not stop.is_set():
+            try:
+                data = await asyncio.wait_for(process.stdout.read(65536), 0.5)
+            except asyncio.TimeoutError:
+                continue
+            if not data:
+                break
+            now = time.monotonic()
+            actor = getattr(player, "actor_t0", None)
+            if actor is not None and actor[0] in player.waiting:
+                results.actor.append(now - actor[1])
+            player.on_output(data, now)
+            if first:
+                first = False
+                ready.set()
+        player_task.cancel()
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir: Path) -> int:
+    tables = sessions // seats
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--serve", "--tables", str(tables), "--table-size", str(seats),
+        "--data-dir", str(data_dir), stdout=asyncio.subprocess.PIPE)
+    assert server.stdout is not None
+    port = int((await server.stdout.readline()).decode())
+    await asyncio.sleep(0.5)
+    base_rss = rss_kib(server.pid)
+    results = Results()
+    stop = asyncio.Event()
+    tasks = []
+    started = time.monotonic()
+    stats = [TableStats() for _ in range(tables)]
+    for i in range(sessions):
+        table = stats[i % tables]
+        player = Player(f"p{i}", table, results, pace)
+        table.players.append(player)
+    readies = []
+    for i in range(sessions):
+        ready = asyncio.Event()
+        readies.append(ready)
+        table_index = i % tables
+        player = stats[table_index].players[i // tables]
+        tasks.append(asyncio.create_task(
+            run_session(port, f"LT{table_index:03d}", player, results, ready, stop)))
+        await asyncio.sleep(0.02)  # a crowd arriving, not one burst
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    connect_time = time.monotonic() - started
+    await asyncio.sleep(2)
+    results.actor.clear()
+    results.everyone.clear()
+    cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+    rss_full = rss_kib(server.pid)
+    await asyncio.sleep(seconds)
+    cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
+    rss_full = max(rss_full, rss_kib(server.pid))
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    server.send_signal(signal.SIGTERM)
+    await server.wait()
+
+    per_session = (rss_full - base_rss) / sessions / 1024
+    every99 = pct(results.everyone, 0.99) * 1000
+    print(f"sessions {sessions} at {tables} tables of {seats}, pace {pace:.2f}s, measured {seconds:.0f}s "
+          f"(all connected in {connect_time:.1f}s)")
+    print(f"actions {len(results.everyone)}  "
+          f"key-to-screen p50 {pct(results.actor, 0.5) * 1000:.0f} ms "
+          f"p99 {pct(results.actor, 0.99) * 1000:.0f} ms  "
+          f"key-to-every-screen p50 {pct(results.everyone, 0.5) * 1000:.0f} ms "
+          f"p99 {every99:.0f} ms (goal 250, ratio {every99 / 250:.2f})")
+    print(f"server RSS {base_rss / 1024:.1f} MiB idle, {rss_full / 1024:.1f} MiB loaded: "
+          f"{per_session:.2f} MiB per session (goal 3, ratio {per_session / 3:.2f})  "
+          f"server CPU {cpu * 100:.0f}% of one core")
+    if results.everyone:
+        print(f"mean key-to-every-screen {statistics.mean(results.everyone) * 1000:.0f} ms")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20.0, help="measuring time")
+    parser.add_argument("--table-size", type=int, default=SEATS,
+                        help="seats per table, 2-5 (default 5); --sessions must be a multiple")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="seconds a player waits before acting (default 1)")
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tables", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.data_dir is None:
+        import tempfile
+        args.data_dir = tempfile.mkdtemp(prefix="fivetowers-load-")
+    if args.serve:
+        os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
+        asyncio.run(serve(args.tables, args.table_size, Path(args.data_dir)))
+        return 0
+    if not 2 <= args.table_size <= 5 or args.sessions < args.table_size \
+            or args.sessions % args.table_size:
+        print("loadtest_ssh: --table-size must be 2-5 and --sessions a multiple of it",
+              file=sys.stderr)
+        return 2
+    return asyncio.run(load(args.sessions, args.table_size, args.seconds, args.pace,
+                            Path(args.data_dir)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
