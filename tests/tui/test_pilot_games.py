@@ -14,6 +14,7 @@ from fivetowers.tui.screens.end import EndScreen
 from fivetowers.tui.screens.table import TableScreen
 from fivetowers.tui.widgets.build_panel import BuildPanel
 from fivetowers.tui.widgets.status_bar import StatusBar
+from fivetowers.tui.widgets.tower_board import TowerBoard
 from tests.tui.helpers import settle
 
 MAX_TURNS = 400  # a game has about 25 rounds; this only stops a broken loop
@@ -125,8 +126,32 @@ async def test_a_hot_seat_game_of_two_humans_with_hand_picked_builds() -> None:
             else:
                 await build_by_keyboard(pilot, client)
         assert seen == {0, 1}
+        titles = [str(b.border_title) for b in app.screen.query(TowerBoard)]
+        # the getter gives markup: an escaped bracket means the name shows as typed
+        assert any(r"\[b]Bo" in t for t in titles), titles
         assert any(a.to_json().get("build") for a in client.table.game.actions)
         await play_to_the_end(pilot, manual=False)
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
         assert client.table.over and len(client.table.game.actions) > 20
+
+
+async def test_great_powers_bids_past_nine_take_two_digits() -> None:
+    from fivetowers.rules import TowerType
+    from tests.tui.helpers import app_for, passive_client
+
+    client = passive_client(Variant.GREAT_POWERS, seed=4)
+    game = client.table.game
+    # A tall tree tower lets seat 1 pay its way past the display (RULES.md B Tree).
+    game.players[1].board.towers[TowerType.TREE] = [15, 14, 13, 12, 11, 10, 9]
+    game._max_bids.clear()
+    app = app_for(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert client.view().to_move == 1 and max(client.view().legal_bids) >= 10
+        await pilot.press("1")
+        await settle(pilot)
+        assert game.high_bid == 0  # waiting for a second digit
+        await pilot.press("0")
+        await settle(pilot)
+        assert (game.high_seat, game.high_bid) == (1, 10)

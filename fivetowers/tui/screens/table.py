@@ -56,6 +56,7 @@ class TableScreen(Screen[None]):
         self.show_breakdown = False
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
+        self.bid_digits = ""
         self.hint: Any | None = None
         self.hint_version = -1
         self.advice: Action | None = None
@@ -122,7 +123,7 @@ class TableScreen(Screen[None]):
         self.draw_boards(view, seat, names)
         self.draw_panels(view, seat, names)
         self.query_one(GameLog).show(view.log)
-        keys = (view.phase, view.may_pass, self.guide is None,
+        keys = (view.phase, view.may_pass, self.guide is None, bool(self.bid_digits),
                 self.guide.max_pay() if self.guide else 0)
         if keys != self.binding_keys:  # the footer redraws only when its keys change
             self.binding_keys = keys
@@ -206,6 +207,8 @@ class TableScreen(Screen[None]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "confirm" and self.bid_digits:
+            return True
         if action in BUILD_ACTIONS:
             if action == "pay" and (self.guide is None or not self.guide.max_pay()):
                 return False
@@ -218,7 +221,16 @@ class TableScreen(Screen[None]):
         view = self.client.view()
         seat = self.client.seat
         if view.phase is Phase.BID and seat is not None and view.to_move == seat:
-            await self.submit_bid(n)
+            typed = self.bid_digits + str(n)
+            # Great Powers bids can pass 9: wait for a second digit when one could follow.
+            if any(len(str(b)) > len(typed) and str(b).startswith(typed)
+                   for b in view.legal_bids):
+                self.bid_digits = typed
+                self.bid_notice = f"bid {typed}…: type a second digit, or enter for {typed}"
+                await self.refresh_table()
+                return
+            self.bid_digits = ""
+            await self.submit_bid(int(typed))
         elif self.guide is not None:
             if not self.guide.chosen:
                 self.guide.toggle(n - 1)
@@ -281,6 +293,10 @@ class TableScreen(Screen[None]):
 
     async def action_confirm(self) -> None:
         guide = self.guide
+        if self.bid_digits:
+            typed, self.bid_digits = self.bid_digits, ""
+            await self.submit_bid(int(typed))
+            return
         if guide is None:
             return
         if not guide.chosen:

@@ -33,7 +33,7 @@ class TowerBoard(Static):
     def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
              show_breakdown: bool, acting: bool, note: str = "") -> None:
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
-        self.border_title = safe(title)
+        self.border_title = Text(safe(title))  # a Text: names are never read as markup
         self.set_class(acting, "acting")
         pile = "teardown" if self.large else "pile"
         sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
