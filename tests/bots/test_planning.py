@@ -147,16 +147,17 @@ def test_rollouts_follow_the_rules_of_a_whole_game(players: int) -> None:
     # The engine and the rollout agree on every round, the reshuffle and the end.
     for seed in range(3):
         names = [f"p{i}" for i in range(players)]
-        # An explicit deck leaves the game's RNG for the reshuffle alone, so a
-        # rollout RNG seeded alike shuffles the discard pile the same way.
-        deck = Game(names, seed=seed).initial_deck
-        played = Game(names, Variant.BASE, deck=deck, seed=seed)
+        played = Game(names, Variant.BASE, seed=seed)
         start = from_game(played)
+        # The rollout's RNG, like the engine's, is used for the reshuffle alone:
+        # in the same state, it shuffles the discard pile the same way.
+        reshuffler = random.Random()
+        reshuffler.setstate(played._rng.getstate())
         rng = random.Random(0)
         while not played.is_terminal():
             seat = played.to_move
             assert seat is not None
             played.apply(PolicyBot().choose(played.view(seat), rng))
         assert played.runouts == 2
-        scores = play_out(start, random.Random(seed))
+        scores = play_out(start, reshuffler)
         assert scores == [s.total for s in played.outcome().scores]
