@@ -74,6 +74,17 @@ class Table:
     def is_bot(self, seat: int | None) -> bool:
         return seat is not None and seat in self._bots
 
+    def stand_in(self, seat: int, bot: Bot | None) -> None:
+        """Let ``bot`` play ``seat`` while its player is away; None gives it back.
+
+        A seat that belongs to a bot (``Seat.bot``) keeps its own bot."""
+        if bot is not None:
+            self._bots[seat] = bot
+            self.start()
+        elif self.seats[seat].bot is None:
+            self._bots.pop(seat, None)
+        self._notify()
+
     # -- subscribing ---------------------------------------------------------
     def subscribe(self, callback: Subscriber) -> None:
         self._subscribers.append(callback)
@@ -115,8 +126,10 @@ class Table:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 view = self.game.view(seat)
-                action = await asyncio.to_thread(self._bots[seat].choose, view,
-                                                 self._rngs[seat])
+                bot = self._bots[seat]
+                action = await asyncio.to_thread(bot.choose, view, self._rngs[seat])
+                if self._bots.get(seat) is not bot:  # its player came back meanwhile
+                    continue
                 async with self._lock:
                     self.game.apply(action)
                     if self.on_action is not None:

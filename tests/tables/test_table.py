@@ -164,3 +164,18 @@ async def test_advice_is_the_advisers_move_on_your_turn_only() -> None:
     assert await theirs.advice() is None  # not their turn
     assert threading.get_ident() not in asked
     assert await TableClient(table, 0).advice() is None  # no adviser, no advice
+
+
+async def test_a_stand_in_bot_plays_an_absent_seat_until_it_is_given_back() -> None:
+    table = two_humans()
+    events: list[TableEvent] = []
+    table.subscribe(events.append)
+    table.stand_in(0, RandomFallbackBot())
+    await table.wait_idle()
+    assert table.game.actions and table.game.actions[0].seat == 0 and events
+    table.stand_in(0, None)
+    assert not table.is_bot(0)
+    bots = Table(Game(["A", "B"], Variant.BASE, seed=1), [Seat("A", bot="random"), Seat("B")],
+                 bot_delay=0, bots={0: RandomFallbackBot()})
+    bots.stand_in(0, None)  # a bot's own seat keeps its bot
+    assert bots.is_bot(0)

@@ -155,3 +155,24 @@ async def test_great_powers_bids_past_nine_take_two_digits() -> None:
         await pilot.press("0")
         await settle(pilot)
         assert (game.high_seat, game.high_bid) == (1, 10)
+
+
+async def test_a_spectator_watches_bots_play_to_the_end() -> None:
+    from fivetowers.tables.client import TableClient
+    from fivetowers.tables.fallback import RandomFallbackBot
+
+    bots = new_local_game(3, 3, Variant.BASE, seed=8, bot_delay=0, advice=False,
+                          bots_by_seat={i: RandomFallbackBot() for i in range(3)})
+    watcher = TableClient(bots.table, None, fallback_hint)
+    app = create_app(watcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert bots.table.over and isinstance(app.screen, EndScreen)
+        await pilot.press("b")  # back to the final table
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert "game over" in str(app.screen.query_one(StatusBar).render())
+        await pilot.press("1", "p", "a", "u", "enter")  # keys of players do nothing here
+        assert bots.table.version == len(bots.table.game.actions)
+        await pilot.press("e")  # the results again
+        assert isinstance(app.screen, EndScreen)

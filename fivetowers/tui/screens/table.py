@@ -45,6 +45,7 @@ class TableScreen(Screen[None]):
         Binding("backspace", "undo", show=False),
         Binding("h", "toggle_hints", "hints"),
         Binding("s", "toggle_scores", "scores"),
+        Binding("e", "results", "results"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
     ]
@@ -213,6 +214,8 @@ class TableScreen(Screen[None]):
             if action == "pay" and (self.guide is None or not self.guide.max_pay()):
                 return False
             return self.guide is not None
+        if action == "results":
+            return self.client.view().phase is Phase.OVER
         if action == "pass_bid":
             return self.client.view().may_pass
         return True
@@ -342,6 +345,9 @@ class TableScreen(Screen[None]):
     async def action_toggle_scores(self) -> None:
         self.show_breakdown = not self.show_breakdown
         await self.refresh_table()
+
+    def action_results(self) -> None:
+        self.app.show_end(self.client)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
         from fivetowers.tui.screens.help import HelpScreen

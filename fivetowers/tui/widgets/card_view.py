@@ -8,34 +8,48 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Digits, Label
 
-from fivetowers.rules import Card
+from fivetowers.rules import TYPES, Card
 from fivetowers.tui.look import COLOUR, NAME
 from fivetowers.tui.messages import DisplayCardClicked
 
 
 class CardView(Widget):
-    """A display card; ``picked`` marks it as taken in the build being made."""
+    """A slot of the display; ``card`` changes each round (updated in place, no
+    remounting, so a new display appears at once); ``picked`` marks a taken card."""
 
+    card: reactive[Card | None] = reactive(None, always_update=True)
     picked: reactive[bool] = reactive(False)
 
-    def __init__(self, card: Card, index: int) -> None:
-        super().__init__(classes=f"card {card.type.value}")
-        self.card = card
+    def __init__(self, index: int) -> None:
+        super().__init__(classes="card")
         self.index = index
         self.border_title = str(index + 1)
 
     def compose(self) -> ComposeResult:
-        yield Digits(str(self.card.value), classes="value")
-        yield Label(NAME[self.card.type], classes="type")
+        yield Digits("", classes="value")
+        yield Label("", classes="type")
 
-    def on_mount(self) -> None:
-        self.styles.border = ("round", COLOUR[self.card.type])
+    def watch_card(self, card: Card | None) -> None:
+        self.display = card is not None
+        if card is None or not self.is_mounted:
+            return
+        for t in TYPES:
+            self.set_class(t is card.type, t.value)
+        self.query_one(Digits).update(str(card.value))
+        self.query_one(Label).update(NAME[card.type])
+        self._draw_border()
 
     def watch_picked(self, picked: bool) -> None:
         self.set_class(picked, "picked")
         self.border_subtitle = "✓" if picked else ""
-        if self.is_mounted:
-            self.styles.border = ("heavy" if picked else "round", COLOUR[self.card.type])
+        self._draw_border()
+
+    def _draw_border(self) -> None:
+        if self.card is not None:
+            self.styles.border = ("heavy" if self.picked else "round", COLOUR[self.card.type])
+
+    def on_mount(self) -> None:
+        self.watch_card(self.card)
 
     def on_click(self, event: Click) -> None:
         self.post_message(DisplayCardClicked(self.index))
