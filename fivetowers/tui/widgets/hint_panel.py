@@ -37,7 +37,11 @@ class HintPanel(Static):
         if seat is None or view.phase is Phase.OVER:
             self.update("no hints now")
             return
-        if hint is None:
+        if view.phase is Phase.BUILD and view.high_seat != seat:
+            out.append("no hints while ", style="dim italic")
+            out.append_text(name_text(names[view.to_move or 0], "dim italic"))
+            out.append(" builds", style="dim italic")
+        elif hint is None:
             out.append("thinking…" if thinking else "no hint yet", style="dim italic")
         elif view.phase is Phase.BUILD and view.high_seat == seat and view.high_bid is not None:
             plan = hint.plans[min(view.high_bid, hint.max_bid)]
