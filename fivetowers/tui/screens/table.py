@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -45,6 +45,7 @@ class TableScreen(Screen[None]):
         Binding("backspace", "undo", show=False),
         Binding("h", "toggle_hints", "hints"),
         Binding("s", "toggle_scores", "scores"),
+        Binding("o", "opponents", "more players"),
         Binding("e", "results", "results"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
@@ -81,10 +82,12 @@ class TableScreen(Screen[None]):
     async def on_mount(self) -> None:
         opponents = self.query_one("#opponents", VerticalScroll)
         count = len(self.client.view().seats) - 1
-        row = Horizontal(classes="opponent-row")
-        await opponents.mount(row)
-        for i in range(count):
-            await row.mount(TowerBoard(large=False, id=f"opp{i}"))
+        # Two opponents a row: readable at 80 columns; with 3-4 the second row
+        # scrolls into view at 80x24 (`o`, or the mouse wheel).
+        grid = Grid(id="opponent-grid")
+        grid.styles.grid_size_columns = min(count, 2)
+        await opponents.mount(grid)
+        await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))
         self.client.subscribe(self._on_table_event)
         await self.refresh_table()
         self.client.table.start()
@@ -214,6 +217,8 @@ class TableScreen(Screen[None]):
             if action == "pay" and (self.guide is None or not self.guide.max_pay()):
                 return False
             return self.guide is not None
+        if action == "opponents":
+            return len(self.client.view().seats) > 3
         if action == "results":
             return self.client.view().phase is Phase.OVER
         if action == "pass_bid":
@@ -345,6 +350,14 @@ class TableScreen(Screen[None]):
     async def action_toggle_scores(self) -> None:
         self.show_breakdown = not self.show_breakdown
         await self.refresh_table()
+
+    def action_opponents(self) -> None:
+        """Scroll the opponents' boards a page, back to the top after the last."""
+        area = self.query_one("#opponents", VerticalScroll)
+        if area.scroll_y >= area.max_scroll_y:
+            area.scroll_home(animate=False)
+        else:
+            area.scroll_page_down(animate=False)
 
     def action_results(self) -> None:
         self.app.show_end(self.client)  # type: ignore[attr-defined]
