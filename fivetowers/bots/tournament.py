@@ -173,8 +173,9 @@ class Summary:
 
     def to_text(self) -> str:
         s = self.settings
+        budget = f"{s.time_per_move:g} s per strong move, " if "strong" in s.bots else ""
         lines = [f"{s.games} games, {s.players} players, {s.variant.value}, seed {s.seed}, "
-                 f"{s.time_per_move:g} s per strong move, {self.seconds:.1f} s wall time",
+                 f"{budget}{self.seconds:.1f} s wall time",
                  f"{'bot':<8} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>15} "
                  f"{'mean score':>11} {'ms/move':>8}"]
         for name, t in self.tallies.items():
