@@ -176,3 +176,37 @@ async def test_a_spectator_watches_bots_play_to_the_end() -> None:
         assert bots.table.version == len(bots.table.game.actions)
         await pilot.press("e")  # the results again
         assert isinstance(app.screen, EndScreen)
+
+
+async def test_the_mouse_picks_display_cards_and_cards_to_place() -> None:
+    from textual.widgets import OptionList
+
+    from fivetowers.tui.widgets.card_view import CardView
+    from tests.tui.helpers import app_for, passive_client
+
+    client = passive_client(Variant.BASE, seed=4)
+    app = app_for(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")  # the other bot passes: seat 1 builds 2
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.guide is not None
+        cards = list(screen.query(CardView))
+        await pilot.click(cards[0])
+        await pilot.click(cards[4])
+        await pilot.click(cards[4])  # a second click puts it back
+        await pilot.click(cards[3])
+        await settle(pilot)
+        assert screen.guide.picked == {0, 3}
+        assert cards[0].picked and cards[3].picked and not cards[4].picked
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.guide.chosen
+        steps = screen.query_one("#steps", OptionList)
+        before = len(screen.guide.session.hand)
+        await pilot.click(steps, offset=(2, 0))  # the first card in the list
+        await settle(pilot)
+        first = screen.guide.session.steps[0]
+        assert len(screen.guide.session.hand) == before - 1  # sand-12 starts the sand tower
+        assert screen.guide.notice == f"placed {first}"
