@@ -104,12 +104,25 @@ class Table:
         if action.seat != seat:
             raise NotYourTurn("you can only act for your own seat")
         async with self._lock:
-            self.game.apply(action)  # raises and changes nothing if refused
-            if self.on_action is not None:
-                self.on_action(action.to_json())
-            self.version += 1
+            self._commit(action)
         self._notify()
         self.start()
+
+    def _commit(self, action: Action) -> None:
+        """Apply, persist, count: all or nothing. The engine raises (changing
+        nothing) on a refused action; if the store raises, the game is put
+        back as it was, so no screen ever shows an action the store lacks."""
+        if self.on_action is None:
+            self.game.apply(action)
+        else:
+            before = self.game.clone()
+            self.game.apply(action)
+            try:
+                self.on_action(action.to_json())
+            except BaseException:
+                self.game = before
+                raise
+        self.version += 1
 
     def start(self) -> None:
         """Let a bot move if it is a bot's turn (call once the table is set up)."""
@@ -131,10 +144,7 @@ class Table:
                 if self._bots.get(seat) is not bot:  # its player came back meanwhile
                     continue
                 async with self._lock:
-                    self.game.apply(action)
-                    if self.on_action is not None:
-                        self.on_action(action.to_json())
-                    self.version += 1
+                    self._commit(action)
                 self._notify()
         except Exception as exc:  # a broken bot must not take the table down silently
             self.bot_error = exc

@@ -179,3 +179,20 @@ async def test_a_stand_in_bot_plays_an_absent_seat_until_it_is_given_back() -> N
                  bot_delay=0, bots={0: RandomFallbackBot()})
     bots.stand_in(0, None)  # a bot's own seat keeps its bot
     assert bots.is_bot(0)
+
+
+async def test_a_store_failure_leaves_the_game_as_it_was() -> None:
+    table = two_humans()
+    events: list[TableEvent] = []
+    table.subscribe(events.append)
+
+    def broken_store(action: dict[str, object]) -> None:
+        raise OSError("disk full")
+
+    table.on_action = broken_store
+    with pytest.raises(OSError):
+        await table.submit(0, Bid(0, 1))
+    assert (table.game.actions, table.game.high_bid, table.version, events) == ([], None, 0, [])
+    table.on_action = None
+    await table.submit(0, Bid(0, 1))  # and the table goes on
+    assert table.version == 1
