@@ -68,6 +68,7 @@ class BuildSession:
         self.board = self.start.clone()
         self.chosen = False
         self.take: list[Card] = []
+        self.torn: Card | None = None  # the card this build tore down
         self.pay = 0
         self.paid: list[Card] = []
         self.teardown: TowerType | None = None
@@ -96,6 +97,7 @@ class BuildSession:
             raise IllegalBuild(f"{', '.join(map(str, missing))} is not in the display")
         board = self.board.clone()
         paid: list[Card] = []
+        torn: Card | None = None
         if pay:
             tree = board.towers[TowerType.TREE]
             if tree and tree[-1] == TOWER_TOP:
@@ -114,7 +116,8 @@ class BuildSession:
                 raise IllegalBuild(f"you have no {teardown} tower to tear down")
             if tower[-1] == TOWER_TOP:
                 raise IllegalBuild(f"{teardown}-0 is a tower top and cannot be torn down")
-            board.teardown.append(Card(teardown, tower.pop()))
+            torn = Card(teardown, tower.pop())
+            board.teardown.append(torn)
         if check and not can_place_all(board.towers_key(), pairs_of(take), board.pile_key(),
                                        False, NO_END, self.powers):
             names = ", ".join(map(str, take))
@@ -122,6 +125,7 @@ class BuildSession:
             raise IllegalBuild(f"{names} cannot all be built{how}")
         self.board, self.paid, self.take = board, paid, list(take)
         self.pay, self.teardown, self.hand = pay, teardown, list(take)
+        self.torn = torn
         self.chosen = True
 
     # -- guiding the choice -------------------------------------------------

@@ -286,7 +286,8 @@ class Game:
         self.players[seat].board = session.board
         self.discard.extend(session.paid)
         self.display = session.remaining_display()
-        self._log("build", seat, describe_build(self.players[seat].name, build))
+        torn = session.torn
+        self._log("build", seat, describe_build(self.players[seat].name, build, torn))
         self.starter = (seat + 1) % self.player_count
         self._clean_up()
 
@@ -354,12 +355,12 @@ class Game:
         return new
 
 
-def describe_build(name: str, build: Build) -> str:
+def describe_build(name: str, build: Build, torn: Card | None = None) -> str:
+    """The build in plain words, cards in the order they were placed."""
     parts = []
     if build.pay:
         parts.append(f"pays {build.pay} tree card{'s' if build.pay > 1 else ''}")
     if build.teardown:
-        parts.append(f"tears down the {build.teardown} tower's top")
-    took = ", ".join(map(str, build.take)) or "nothing"
-    parts.append(f"builds {took}")
+        parts.append(f"tears down {torn or build.teardown}")
+    parts.append("builds " + (", ".join(map(str, build.steps)) or "nothing"))
     return f"{name} " + ", ".join(parts)

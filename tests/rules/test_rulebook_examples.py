@@ -220,3 +220,17 @@ def test_tree_pay_options() -> None:
     s = game.build_session()
     assert s.pay_options() == [2, 3]
     assert card("tree-1") not in s.addable([], pay=3)
+
+
+def test_log_tells_the_build_in_placing_order() -> None:
+    display = ["candy-11", "scrap-15", "sand-9", "tree-9", "scary-9"]
+    game = arranged(["Hedda", "B"], display, boards={0: {"candy": [14, 10]}},
+                    variant=Variant.GREAT_POWERS)
+    game.apply(Bid(0, 2))
+    game.apply(Pass(1))
+    steps = (Step(card("candy-11")), Step(card("scrap-15")),
+             Step(card("candy-10"), source=Source.TEARDOWN))
+    game.apply(Build(0, tuple(cards(["scrap-15", "candy-11"])), steps, teardown=TowerType.CANDY))
+    entry = [e for e in game.log if e.kind == "build"][-1]
+    assert entry.text == ("Hedda tears down candy-10, builds candy-11, scrap-15, "
+                          "candy-10 from the teardown pile")
