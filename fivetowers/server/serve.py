@@ -200,15 +200,15 @@ async def serve_forever(config: ServerConfig, app_factory: AppFactory | None = N
     out = out or sys.stdout
     server = GameServer(config, app_factory)
     await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     host = config.host if config.host not in ("0.0.0.0", "::", "") else "HOST"
     print(f"fivetowers: serving on {host} port {server.port}", file=out)
     print(f"  host key fingerprint: {server.fingerprint}", file=out)
     print(f"  players connect with: ssh -t -p {server.port} {host}", file=out)
     print("  stop with Ctrl+C", file=out, flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()
     finally:

@@ -36,7 +36,7 @@ async def _open(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, Scr
                                   agent_path=None,
                                   client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
     screen = await Screen.open(conn)
-    await screen.wait_for(f"Welcome, {name}.")
+    await screen.wait_for(f"5 Towers lobby — you are {name}")
     return conn, screen
 
 
