@@ -68,6 +68,11 @@ class TableClient:
         return [SeatInfo(s.name, s.bot, s.connected or s.bot is not None, i in mine)
                 for i, s in enumerate(self.table.seats)]
 
+    def problem(self) -> str | None:
+        """Why the table cannot go on (a bot failed), in words, or None."""
+        error = self.table.bot_error
+        return None if error is None else f"a bot failed: {type(error).__name__}: {error}"
+
     def my_turn(self) -> bool:
         return self.seat is not None and self.table.game.to_move == self.seat
 

@@ -210,3 +210,21 @@ async def test_the_mouse_picks_display_cards_and_cards_to_place() -> None:
         first = screen.guide.session.steps[0]
         assert len(screen.guide.session.hand) == before - 1  # sand-12 starts the sand tower
         assert screen.guide.notice == f"placed {first}"
+
+
+async def test_a_failing_bot_is_shown_not_hidden() -> None:
+    from fivetowers.rules import Game
+    from fivetowers.tables.seats import Seat
+    from fivetowers.tables.table import Table
+
+    class Broken:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            raise RuntimeError("out of ideas")
+
+    game = Game(["Bot", "You"], Variant.BASE, seed=1)
+    table = Table(game, [Seat("Bot", bot="x"), Seat("You")], bot_delay=0, bots={0: Broken()})
+    app = create_app(LocalClient(table, [1], fallback_hint))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        status = str(app.screen.query_one(StatusBar).render())
+        assert "a bot failed: RuntimeError: out of ideas" in status

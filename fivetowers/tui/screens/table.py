@@ -120,8 +120,11 @@ class TableScreen(Screen[None]):
             self.guide = BuildGuide(session) if session is not None else None
         elif not my_build:
             self.guide = None
-        self.query_one(StatusBar).show(view, self.turn_text(view, names),
-                                       view.variant.value)
+        turn = self.turn_text(view, names)
+        problem = self.client.problem()
+        if problem is not None:
+            turn = Text(f" {problem} (q quits) ", style="bold white on red")
+        self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         await self.query_one(DisplayRow).show(view.display, picked)
         self.draw_boards(view, seat, names)
