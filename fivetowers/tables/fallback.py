@@ -1,11 +1,14 @@
-"""TEMPORARY stand-ins for the bots (issue 4) and hints (issue 3) packages.
+"""Stand-ins for the bots (issue 4) and hints (issue 3) packages.
 
-The table and the screens are written against their contracts
+The table and the screens are written against those packages' contracts
 (``make_bot(kind).choose(view, rng)``; ``hint(position)`` with ``max_bid``
-and ``plans[b]``). Until those packages land, :mod:`fivetowers.tables.agents`
-falls back to what is here: a bot that plays random legal moves and an
-exhaustive little planner over the engine's own :class:`BuildSession`.
-Delete this module once ``fivetowers.bots`` and ``fivetowers.solver`` exist.
+and ``plans[b]``). :mod:`fivetowers.tables.agents` uses the real packages
+whenever they import and falls back to what is here only when they do not.
+
+The TUI and table tests also use these two on purpose: a bot and a planner
+that are small, exact and deterministic, so snapshots stay the same when the
+real bots or the solver's wording change. Nothing here is used at run time
+while ``fivetowers.bots`` and ``fivetowers.solver`` are installed.
 """
 
 from __future__ import annotations
