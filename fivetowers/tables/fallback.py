@@ -6,7 +6,7 @@ and ``plans[b]``). :mod:`fivetowers.tables.agents` uses the real packages
 whenever they import and falls back to what is here only when they do not.
 
 The TUI and table tests also use these two on purpose: a bot and a planner
-that are small, exact and deterministic, so snapshots stay the same when the
+that are small and deterministic, so snapshots stay the same when the
 real bots or the solver's wording change. Nothing here is used at run time
 while ``fivetowers.bots`` and ``fivetowers.solver`` are installed.
 """

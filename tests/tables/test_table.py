@@ -196,3 +196,15 @@ async def test_a_store_failure_leaves_the_game_as_it_was() -> None:
     table.on_action = None
     await table.submit(0, Bid(0, 1))  # and the table goes on
     assert table.version == 1
+
+
+async def test_the_default_hint_is_the_solvers_and_its_plans_are_legal() -> None:
+    table = Table(Game(["Ann", "Bo"], Variant.GREAT_POWERS, seed=6), [Seat("Ann"), Seat("Bo")],
+                  bot_delay=0)
+    client = TableClient(table, 0)  # the hinter the app uses unless told otherwise
+    hint = await client.hint()
+    assert hint.max_bid == table.game.max_bid(0)
+    await client.submit(Bid(0, hint.max_bid))  # the whole display: nobody can raise
+    assert table.game.phase is Phase.BUILD
+    await client.submit(hint.plans[hint.max_bid].to_build(0))
+    assert table.game.round == 2
