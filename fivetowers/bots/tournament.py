@@ -113,8 +113,15 @@ def play_all(settings: Settings, workers: int = 2) -> Iterator[GameResult]:
         return
     import multiprocessing
 
-    with multiprocessing.Pool(workers) as pool:
+    # Workers ignore Ctrl-C: the parent stops them, with one message, not one each.
+    with multiprocessing.Pool(workers, initializer=_ignore_interrupts) as pool:
         yield from pool.imap_unordered(_play, jobs)
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass
