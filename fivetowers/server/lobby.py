@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
 from fivetowers.rules import Game, Phase, Variant
+from fivetowers.server.names import clean_text
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.seats import Seat
@@ -27,6 +29,17 @@ from fivetowers.tables.table import Table
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
 CODE_LENGTH = 5
 BOT_NAMES = ("Hedda", "Peter", "Anni", "Jonas", "Mira")
+CHAT_LENGTH = 120
+CHAT_KEPT = 50
+CHAT_BURST = 3
+"""Chat lines a player may send at once; then one more every CHAT_EVERY seconds."""
+CHAT_EVERY = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    name: str
+    text: str
 
 
 class LobbyError(ValueError):
@@ -44,6 +57,27 @@ class HostedTable:
     watchers: int = 0
     created: float = field(default_factory=time.time)
     _takeovers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    chat_listeners: list[Callable[[ChatLine], None]] = field(default_factory=list)
+    _chat_budget: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """identity -> (lines it may still send, when that was counted)."""
+
+    def say(self, identity: str, name: str, raw: str, now: float | None = None) -> str | None:
+        """Send a chat line to everyone at the table; None, or why it was not sent."""
+        text = clean_text(raw, CHAT_LENGTH)
+        if not text:
+            return "nothing to send"
+        now = time.monotonic() if now is None else now
+        tokens, then = self._chat_budget.get(identity, (float(CHAT_BURST), now))
+        tokens = min(float(CHAT_BURST), tokens + (now - then) / CHAT_EVERY)
+        if tokens < 1:
+            return f"slow down: one line every {CHAT_EVERY:g} seconds"
+        self._chat_budget[identity] = (tokens - 1, now)
+        line = ChatLine(name, text)
+        self.chat.append(line)
+        for listener in list(self.chat_listeners):
+            listener(line)
+        return None
 
     @property
     def humans(self) -> list[int]:
@@ -195,24 +229,22 @@ class Lobby:
         hosted.table.subscribe(lambda event: self._changed())
         hosted.table.start()
 
-    # A stand-in bot plays an absent player's seat. Table has no public way to
-    # swap a seat's player yet (noted for fivetowers/tables); until it does,
-    # the lobby sets the table's bot for that seat.
     def _stand_in(self, hosted: HostedTable, seat: int) -> None:
+        """A bot plays an absent player's seat until they are back."""
         hosted._takeovers.pop(seat, None)
         table = hosted.table
         if table is None or hosted.seats[seat].connected or hosted.over:
             return
-        table._bots[seat] = make_bot(self.bot_kind)
-        table.start()
+        table.stand_in(seat, make_bot(self.bot_kind))
         self._changed()
 
     def _back(self, hosted: HostedTable, seat: int) -> None:
         timer = hosted._takeovers.pop(seat, None)
         if timer is not None:
             timer.cancel()
-        if hosted.table is not None and hosted.seats[seat].bot is None:
-            hosted.table._bots.pop(seat, None)
+        if hosted.table is not None and hosted.table.is_bot(seat) \
+                and hosted.seats[seat].bot is None:
+            hosted.table.stand_in(seat, None)
 
 
 def _unique(name: str, taken: set[str]) -> str:

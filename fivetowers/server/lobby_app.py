@@ -33,7 +33,7 @@ LOBBY_CSS = """
 .form-row Label { padding: 1 1 0 0; }
 .form-row Input { width: 7; }
 #form-error { color: $error; }
-NewTableScreen, JoinScreen { align: center middle; }
+NewTableScreen, JoinScreen, ChatScreen { align: center middle; }
 """
 
 

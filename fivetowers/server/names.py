@@ -41,6 +41,13 @@ def clean_name(raw: str, limit: int = NAME_LENGTH) -> str:
     return kept or FALLBACK_NAME
 
 
+def clean_text(raw: str, limit: int) -> str:
+    """A chat line: like :func:`clean_name` but markup characters stay (chat is
+    always drawn as plain text, never parsed as markup)."""
+    kept = "".join(_keep(ch) for ch in _ESCAPES.sub("", raw))
+    return _SPACES.sub(" ", kept).strip()[:limit].rstrip()
+
+
 def _keep(ch: str) -> str:
     category = unicodedata.category(ch)
     if category == "Zs" or ch in "\t\n\r":

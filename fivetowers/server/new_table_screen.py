@@ -80,3 +80,19 @@ class JoinScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ChatScreen(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="chat", classes="form"):
+            yield Static("Say to the table (Enter: send, Esc: cancel)", classes="form-title")
+            yield Input(placeholder="a line for everyone at this table", id="line",
+                        max_length=120)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from fivetowers.server.lobby import HostedTable
+from fivetowers.server.lobby import ChatLine, HostedTable
 from fivetowers.server.lobby_screen import LobbyChanged
 from fivetowers.tables.client import TableClient
 from fivetowers.tui.screens.table import TableScreen
@@ -76,12 +78,51 @@ class WaitingScreen(Screen[None]):
         self.lobby_app.back_to_lobby()
 
 
+@dataclass
+class ChatSaid(Message):
+    line: ChatLine
+
+
 class ServerTableScreen(TableScreen):
-    """The game screen of a hosted table: q goes back to the lobby (the seat is kept)."""
+    """The game screen of a hosted table: q goes back to the lobby (the seat is
+    kept) and c talks to the table (lines show as notifications to everyone)."""
+
+    BINDINGS = [Binding("c", "chat", "chat")]
 
     def __init__(self, client: TableClient, hosted: HostedTable, hints: bool = True) -> None:
         super().__init__(client, hints)
         self.hosted = hosted
+
+    # Textual calls every class's handler along the MRO: TableScreen's
+    # on_mount/on_unmount run as well, so these do only the chat's part.
+    async def on_mount(self) -> None:
+        self.hosted.chat_listeners.append(self._on_chat)
+
+    def on_unmount(self) -> None:
+        if self._on_chat in self.hosted.chat_listeners:
+            self.hosted.chat_listeners.remove(self._on_chat)
+
+    def _on_chat(self, line: ChatLine) -> None:
+        self.post_message(ChatSaid(line))
+
+    def on_chat_said(self, message: ChatSaid) -> None:
+        # Plain text: a name or a line is never parsed as markup.
+        self.app.notify(f"{message.line.name}: {message.line.text}", title="chat",
+                        markup=False, timeout=8)
+
+    def action_chat(self) -> None:
+        from fivetowers.server.new_table_screen import ChatScreen
+        self.app.push_screen(ChatScreen(), self._send)
+
+    def _send(self, text: str | None) -> None:
+        if not text:
+            return
+        from fivetowers.server.lobby_app import LobbyApp
+        app = self.app
+        assert isinstance(app, LobbyApp)
+        refusal = self.hosted.say(app.visitor.identity, app.visitor.name, text)
+        if refusal is not None:
+            self.app.notify(refusal, severity="warning")
 
     async def action_quit(self) -> None:
         from fivetowers.server.lobby_app import LobbyApp

@@ -1,0 +1,118 @@
+"""The lobby registry (no SSH): seats by identity, away and back, chat limits."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from fivetowers.rules import Variant
+from fivetowers.server.lobby import CHAT_BURST, CHAT_EVERY, HostedTable, Lobby, LobbyError
+from fivetowers.server.lobby_app import lobby_factory
+from fivetowers.tables.seats import Seat
+
+from tests.server.server_helpers import Screen, StartServer, connect
+
+
+def _lobby() -> Lobby:
+    return Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=0.05,
+                 rng=random.Random(3))
+
+
+async def test_create_sit_start_and_names_made_unique() -> None:
+    lobby = _lobby()
+    hosted = lobby.create("key-a", "ann", title="t", players=3, bots=1,
+                          variant=Variant.BASE, private=False)
+    assert len(hosted.code) == 5 and hosted.status() == "waiting for 1 player"
+    assert hosted.seat_of("key-a") == 0 and not hosted.started
+    assert lobby.sit(hosted, "key-b", "ann") == 1  # same name, another key
+    assert [s.name for s in hosted.seats] == ["ann", "ann 2", "Hedda (bot)"]
+    assert hosted.started and hosted.table is not None
+    with pytest.raises(LobbyError, match="no free seat"):
+        lobby.sit(hosted, "key-c", "cy")
+    assert lobby.sit(hosted, "key-a", "whatever") == 0  # a key keeps its seat
+    assert hosted.table is not None
+    await hosted.table.close()
+
+
+async def test_private_tables_are_listed_only_to_their_players() -> None:
+    lobby = _lobby()
+    secret = lobby.create("key-a", "ann", title="secret", players=2, bots=0,
+                          variant=Variant.GREAT_POWERS, private=True)
+    public = lobby.create("key-b", "bob", title="open", players=2, bots=0,
+                          variant=Variant.BASE, private=False)
+    assert lobby.listing("key-a") == [public, secret]
+    assert lobby.listing("key-c") == [public]
+    assert lobby.find(secret.code.lower()) is secret  # joining by code still works
+
+
+async def test_leaving_a_forming_table_frees_the_seat_and_empty_tables_close() -> None:
+    lobby = _lobby()
+    hosted = lobby.create("key-a", "ann", title="t", players=3, bots=0,
+                          variant=Variant.BASE, private=False)
+    lobby.sit(hosted, "key-b", "bob")
+    lobby.away(hosted, "key-b")
+    assert hosted.free_seats == [1, 2]
+    lobby.away(hosted, "key-a")
+    assert lobby.find(hosted.code) is None
+
+
+async def test_away_player_gets_a_stand_in_bot_until_back() -> None:
+    lobby = _lobby()
+    hosted = lobby.create("key-a", "ann", title="t", players=2, bots=0,
+                          variant=Variant.BASE, private=False)
+    lobby.sit(hosted, "key-b", "bob")
+    table = hosted.table
+    assert table is not None and not table.is_bot(0)
+    lobby.away(hosted, "key-a")
+    assert hosted.status().endswith("1 away") and not table.is_bot(0)
+    await asyncio.sleep(0.15)
+    assert table.is_bot(0)  # the stand-in plays while ann is away
+    assert lobby.resumable("key-a") is hosted
+    lobby.sit(hosted, "key-a", "ann")
+    assert not table.is_bot(0) and hosted.seats[0].connected
+    await table.close()
+
+
+def test_chat_is_cleaned_and_rate_limited() -> None:
+    hosted = HostedTable("ABCDE", "t", Variant.BASE, False, [Seat("a"), Seat("b")])
+    heard: list[str] = []
+    hosted.chat_listeners.append(lambda line: heard.append(f"{line.name}: {line.text}"))
+    assert hosted.say("k", "ann", "hi \x1b[31m[b]all[/b]\x07  there", now=100.0) is None
+    assert heard == ["ann: hi [b]all[/b] there"]
+    assert hosted.say("k", "ann", "   ", now=100.0) == "nothing to send"
+    for _ in range(CHAT_BURST - 1):
+        assert hosted.say("k", "ann", "more", now=100.0) is None
+    assert hosted.say("k", "ann", "too much", now=100.0) is not None
+    assert hosted.say("other", "bob", "mine", now=100.0) is None  # per player
+    assert hosted.say("k", "ann", "later", now=100.0 + CHAT_EVERY) is None
+    assert hosted.say("k", "ann", "x" * 500, now=1000.0) is None
+    assert len(hosted.chat[-1].text) == 120
+
+
+async def test_chat_reaches_players_and_spectators_as_plain_text(
+        start_server: StartServer) -> None:
+    lobby = _lobby()
+    lobby.tables["CHAT1"] = HostedTable("CHAT1", "talk", Variant.BASE, False,
+                                        [Seat("", None), Seat("", None)])
+    server = await start_server(lobby_factory(lobby))
+    async with await connect(server, username="ann") as a_conn, \
+            await connect(server, username="bob") as b_conn, \
+            await connect(server, username="cy") as c_conn:
+        ann = await Screen.open(a_conn, 90, 28, command="join CHAT1")
+        bob = await Screen.open(b_conn, 90, 28, command="join CHAT1")
+        await ann.wait_for("ann — your towers")
+        await bob.wait_for("bob — your towers")
+        cy = await Screen.open(c_conn, 90, 28, command="join CHAT1")  # full: watches
+        await cy.wait_for("ann")
+        bob.press(b"c")
+        await bob.wait_for("Say to the table")
+        bob.press(b"good [b]luck[/b]\r")
+        for screen in (ann, bob, cy):
+            await screen.wait_for("bob: good [b]luck[/b]")
+        for screen in (ann, bob, cy):
+            screen.press(b"q")  # back to the lobby
+            await screen.wait_for("5 Towers lobby")
+            screen.press(b"q")
+            await screen.wait_closed()
