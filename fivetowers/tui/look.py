@@ -40,9 +40,12 @@ def name_text(name: str, style: str = "bold") -> Text:
     return Text(safe(name), style=style)
 
 
-def chip(card_type: TowerType, value: int) -> Text:
-    """A card value on its type's colour, e.g. `` 11 `` (tower tops get a mark)."""
+def chip(card_type: TowerType, value: int, padded: bool = False) -> Text:
+    """A card value on its type's colour, e.g. ``11`` (tower tops get a mark);
+    ``padded`` adds a space each side (your own towers, when there is room)."""
     label = f"{value:>2}" if value else f"{TOP_MARK}0"
+    if padded:
+        label = f" {label} "
     return Text(label, style=f"bold black on {COLOUR[card_type]}")
 
 

@@ -62,3 +62,16 @@ async def settle(pilot: Pilot[None]) -> None:
         await pilot.pause()
         if version == app.client.version:
             return
+
+
+def midgame_client(variant: Variant, seed: int, round_: int = 14) -> LocalClient:
+    """Random play up to ``round_``, stopping when the human (seat 0) is to bid."""
+    names = ["You", "Hedda (bot)", "Peter (bot)"]
+    game = Game(names, variant, seed=seed)
+    bot, rng = RandomFallbackBot(), random.Random(seed)
+    while not (game.round >= round_ and game.to_move == 0 and game.phase is Phase.BID):
+        assert game.phase is not Phase.OVER and game.to_move is not None
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    seats = [Seat(names[0]), Seat(names[1], bot="random"), Seat(names[2], bot="random")]
+    table = Table(game, seats, bot_delay=0, bots={1: RandomFallbackBot(), 2: RandomFallbackBot()})
+    return LocalClient(table, [0], fallback_hint)

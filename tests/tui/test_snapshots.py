@@ -16,7 +16,9 @@ from fivetowers.rules import Card, Game, Variant
 from fivetowers.rules.towers import can_place
 from fivetowers.tui.screens.table import TableScreen
 from fivetowers.tui.widgets.build_panel import BuildPanel
-from tests.tui.helpers import NAMES, app_for, finished_client, passive_client, settle
+from tests.tui.helpers import (
+    NAMES, app_for, finished_client, midgame_client, passive_client, settle,
+)
 
 SIZES = [(80, 24), (120, 40)]
 VARIANTS = [Variant.BASE, Variant.GREAT_POWERS]
@@ -104,3 +106,15 @@ def test_help_screen(snap_compare, variant: Variant, size: tuple[int, int]) -> N
 def test_end_screen(snap_compare, variant: Variant, size: tuple[int, int]) -> None:
     app = app_for(finished_client(variant, seed=9))
     assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_mid_game_with_score_breakdowns(snap_compare, size: tuple[int, int]) -> None:
+    app = app_for(midgame_client(Variant.GREAT_POWERS, seed=12))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -52,7 +52,7 @@ after each scrap card; *sand* builds at the bottom too; a pair of equal
 | `a` | lay out the hint's best plan for your bid |
 | `u` / `backspace` | undo a step or the choice of cards |
 | `h` | show / hide the hints |
-| `s` | show / hide every score's breakdown |
+| `s` | show / hide every score's breakdown (others: towers+main+pairs−pile=total) |
 | `?` | this help; `escape` closes it |
 | `q` | quit |
 

@@ -15,9 +15,12 @@ def main_tower(towers: dict[TowerType, tuple[int, ...]]) -> TowerType | None:
     return best if towers[best] else None
 
 
-def breakdown(score: Score) -> str:
-    return (f"towers {score.towers} + main {score.main} + pairs {score.pairs} "
-            f"− teardown {-score.teardown} = {score.total}")
+def breakdown(score: Score, compact: bool = False) -> str:
+    """Where a score comes from; compact boards get the bare sum (explained in help)."""
+    if compact:
+        return f"{score.towers}+{score.main}+{score.pairs}−{-score.teardown}={score.total}"
+    return (f"{score.towers} towers +{score.main} main +{score.pairs} pairs "
+            f"−{-score.teardown} pile = {score.total}")
 
 
 class TowerBoard(Static):
@@ -40,6 +43,8 @@ class TowerBoard(Static):
         self.border_subtitle = sep.join(
             ([note] if note else []) + [f"{pile} {seat.teardown_count}",
                                         f"{seat.score.total} VP"])
+        if show_breakdown and not self.large:  # no room inside a compact board
+            self.border_subtitle = breakdown(seat.score, compact=True) + " VP"
         self.refresh(layout=True)
 
     def render(self) -> Text:
@@ -48,24 +53,32 @@ class TowerBoard(Static):
         towers = self.seat.towers
         main = main_tower(towers)
         width = max(self.content_region.width, 10)
+        # Your own towers get wide chips when every card still fits in a line.
+        longest = max(len(v) for v in towers.values())
+        wide = self.large and longest * 5 <= width - 8
         lines = Text()
         for t in TYPES:
             label = f"{MAIN_MARK if t is main else ' '}{NAME[t] if self.large else TAG[t]:<{6 if self.large else 2}}"
             line = Text(label, style=f"bold {COLOUR[t]}")
             line.append("│" if self.large else " ", style="dim")
             values = towers[t]
-            room = max((width - len(line)) // 3, 1)
+            step = 5 if wide else 3
+            room = max((width - len(line)) // step, 1)
             if len(values) > room:  # keep the top (what matters next); count the rest
                 hidden = len(values) - room + 1
                 line.append(f"+{hidden:<2}", style="dim")
                 values = values[hidden:]
             for v in values:
-                line.append_text(chip(t, v))
-                line.append(" ")
+                if wide:
+                    line.append(" ")
+                    line.append_text(chip(t, v, padded=True))
+                else:
+                    line.append_text(chip(t, v))
+                    line.append(" ")
             line.rstrip()
             lines.append_text(line)
             lines.append("\n")
-        if self.show_breakdown:
+        if self.show_breakdown and self.large:
             lines.append(breakdown(self.seat.score), style="italic")
             lines.append("\n")
         if self.large and self.own:
