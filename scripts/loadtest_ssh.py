@@ -286,7 +286,13 @@ def main() -> int:
         args.data_dir = tempfile.mkdtemp(prefix="fivetowers-load-")
     if args.serve:
         os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
-        asyncio.run(serve(args.tables, args.table_size, Path(args.data_dir)))
+        profile = os.environ.get("LOADTEST_PROFILE")  # a file for the server's cProfile stats
+        if profile:
+            import cProfile
+            cProfile.runctx("asyncio.run(serve(args.tables, args.table_size, "
+                            "Path(args.data_dir)))", globals(), locals(), profile)
+        else:
+            asyncio.run(serve(args.tables, args.table_size, Path(args.data_dir)))
         return 0
     if not 2 <= args.table_size <= 5 or args.sessions < args.table_size \
             or args.sessions % args.table_size:

@@ -13,6 +13,7 @@ package grows one, and imports nothing above ``tables``.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 import time
 from collections import deque
@@ -207,8 +208,11 @@ class Lobby:
             hosted.seats[seat].connected = False
             if not hosted.over:
                 loop = asyncio.get_running_loop()
+                # A fresh context: the timer (and a bot task it starts) must not
+                # carry the leaving session's App along (see _detached).
                 hosted._takeovers[seat] = loop.call_later(
-                    self.absence_bot_after, self._stand_in, hosted, seat)
+                    self.absence_bot_after, self._stand_in, hosted, seat,
+                    context=contextvars.Context())
         self._changed()
 
     def client(self, hosted: HostedTable, seat: int | None) -> TableClient:
@@ -227,7 +231,7 @@ class Lobby:
         game = Game(names, hosted.variant, seed=self._rng.randrange(1 << 31))
         hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay)
         hosted.table.subscribe(lambda event: self._changed())
-        hosted.table.start()
+        _detached(hosted.table.start)
 
     def _stand_in(self, hosted: HostedTable, seat: int) -> None:
         """A bot plays an absent player's seat until they are back."""
@@ -245,6 +249,16 @@ class Lobby:
         if hosted.table is not None and hosted.table.is_bot(seat) \
                 and hosted.seats[seat].bot is None:
             hosted.table.stand_in(seat, None)
+
+
+def _detached(fn: Callable[[], None]) -> None:
+    """Run ``fn`` outside the calling session's context.
+
+    Lobby calls come from some session's App, whose context (Textual's active
+    App) a task created now would keep for its whole life: a bot task would
+    hold on to an App whose session has long ended.
+    """
+    contextvars.Context().run(fn)
 
 
 def _unique(name: str, taken: set[str]) -> str:

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 if TYPE_CHECKING:
@@ -29,6 +30,11 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join", "join by code"),
         Binding("q", "quit", "leave"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stale = False
+        self._pending_refresh: Timer | None = None
 
     @property
     def lobby_app(self) -> LobbyApp:
@@ -58,13 +64,26 @@ class LobbyScreen(Screen[None]):
         self.lobby_app.lobby.unsubscribe(self._on_lobby_change)
 
     def _on_lobby_change(self) -> None:
+        # Called from whichever session changed the lobby: only post here, so
+        # the work below runs in this App's own context.
         self.post_message(LobbyChanged())
 
     def on_lobby_changed(self, message: LobbyChanged) -> None:
+        # Every move at every table changes some status. A lobby under a table
+        # screen only notes it; a shown one redraws at most a few times a second.
+        if not self.is_current:
+            self._stale = True
+        elif self._pending_refresh is None:
+            self._pending_refresh = self.set_timer(0.3, self._refresh_later)
+
+    def _refresh_later(self) -> None:
+        self._pending_refresh = None
         self.refresh_tables()
 
     def on_screen_resume(self) -> None:
-        self.refresh_tables()
+        if self._stale:
+            self._stale = False
+            self.refresh_tables()
 
     def refresh_tables(self) -> None:
         app = self.lobby_app
