@@ -228,3 +228,21 @@ async def test_a_failing_bot_is_shown_not_hidden() -> None:
         await settle(pilot)
         status = str(app.screen.query_one(StatusBar).render())
         assert "a bot failed: RuntimeError: out of ideas" in status
+
+
+async def test_a_refused_bid_says_why_in_the_bidding_panel() -> None:
+    from fivetowers.tui.widgets.bid_panel import BidPanel
+    from tests.tui.helpers import app_for, passive_client
+
+    client = passive_client(Variant.BASE, seed=4)
+    app = app_for(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")  # more than the display's five cards
+        await settle(pilot)
+        text = str(app.screen.query_one(BidPanel).render())
+        assert "✗ bid not buildable" in text and "cannot bid 7" in text
+        assert client.table.game.high_bid == 0  # still the bot's opening 0
+        await pilot.press("0")  # not a raise
+        await settle(pilot)
+        assert "must raise" in str(app.screen.query_one(BidPanel).render())
