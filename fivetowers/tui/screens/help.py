@@ -53,8 +53,12 @@ after each scrap card; *sand* builds at the bottom too; a pair of equal
 | `u` / `backspace` | undo a step or the choice of cards |
 | `h` | show / hide the hints |
 | `s` | show / hide every score's breakdown (others: towers+main+pairs−pile=total) |
-| `?` | this help; `escape` closes it |
+| `o` | scroll to the other players' boards (4–5 players on a small terminal) |
+| `e` | the results again, once the game is over |
+| `?` | this help (`↑` `↓` `end` scroll); `escape` closes it |
 | `q` | quit |
+
+On the end screen: `n` plays again, `b` goes back to look at the table, `q` quits.
 
 With hints on, each opponent's board shows **bid≤N**: the highest bid they
 could carry out now (public information).
