@@ -130,3 +130,42 @@ async def test_server_environment_does_not_decide_colours(
     # 16 colours: neither the 256-colour palette nor RGB.
     assert not palette.search(bytes(basic.raw)) and not truecolor.search(bytes(basic.raw))
     assert re.search(rb"\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])[;m]", bytes(basic.raw))
+
+
+async def test_lobby_sessions_leave_no_app_alive_while_their_table_plays_on(
+        start_server: StartServer) -> None:
+    """A player bids, drops out, a stand-in bot takes the seat and the game goes
+    on: the finished session's App must not ride along in the table's tasks."""
+    from fivetowers.server.lobby import Lobby
+    from fivetowers.server.lobby_app import LobbyApp, lobby_factory
+
+    lobby = Lobby(bot_kind="random", bot_delay=0.01, absence_bot_after=0.05, hints=False)
+    apps: list[weakref.ref[App[Any]]] = []
+    make = lobby_factory(lobby)
+
+    def factory(visitor: Visitor) -> App[Any]:
+        app = make(visitor)
+        apps.append(weakref.ref(app))
+        return app
+
+    server = await start_server(factory)
+    for i in range(3):
+        conn = await connect(server, username=f"solo{i}")
+        screen = await Screen.open(conn, 90, 28)
+        await screen.wait_for("lobby")
+        screen.press(b"n")
+        await screen.wait_for("New table")
+        for key in (b"\t", b"\x7f", b"2", b"\r"):  # the seats field: 2 seats, 1 bot
+            screen.press(key)
+            await asyncio.sleep(0.15)
+        await screen.wait_for("your towers")
+        if "YOUR TURN to bid" in screen.screen.display[0]:
+            screen.press(b"1")
+            await asyncio.sleep(0.3)
+        conn.close()
+        await conn.wait_closed()
+    await asyncio.sleep(1.0)  # stand-ins play on at every table
+    assert all(t.table is not None and t.table.is_bot(0) for t in lobby.tables.values())
+    gc.collect()
+    alive = [ref() for ref in apps if ref() is not None]
+    assert not [a for a in alive if isinstance(a, LobbyApp)], f"{len(alive)} Apps alive"
