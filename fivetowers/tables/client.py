@@ -88,6 +88,10 @@ class TableClient:
             raise ValueError("spectators cannot act")
         await self.table.submit(self.seat, action)
 
+    def start(self) -> None:
+        """Let the bots move if it is their turn (safe to call from every screen)."""
+        self.table.start()
+
     def subscribe(self, callback: Subscriber) -> None:
         self.table.subscribe(callback)
 

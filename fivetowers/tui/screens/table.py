@@ -90,7 +90,7 @@ class TableScreen(Screen[None]):
         await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))
         self.client.subscribe(self._on_table_event)
         await self.refresh_table()
-        self.client.table.start()
+        self.client.start()
 
     def on_resize(self) -> None:
         # Bigger terminals get a wider side column and taller hint and bid panels.
