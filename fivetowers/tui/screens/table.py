@@ -188,7 +188,7 @@ class TableScreen(Screen[None]):
         bids.border_title = "Bidding"
         build.border_title = "Building"
         if bidding:
-            bids.show(view, names, seat, self.bid_notice)
+            bids.show(view, names, seat, self.bid_notice, len(self.client.human_seats) > 1)
         elif view.phase is Phase.BUILD and view.to_move is not None:
             build.show(self.guide, name_text(names[view.to_move]))
         hints = self.query_one(HintPanel)

@@ -11,7 +11,7 @@ from fivetowers.tui.look import name_text
 
 class BidPanel(Static):
     def show(self, view: PlayerView, names: list[str], acting: int | None,
-             notice: str) -> None:
+             notice: str, hot_seat: bool = False) -> None:
         out = Text()
         out.append(f"Display {len(view.display)} cards; bids 0..{len(view.display)}\n",
                    style="dim")
@@ -29,7 +29,11 @@ class BidPanel(Static):
         if acting is not None and view.to_move == acting:
             bids = view.legal_bids
             if bids:
-                out.append("You may bid ", style="bold")
+                if hot_seat:  # several humans share the screen: name the one to act
+                    out.append_text(name_text(names[acting], "bold"))
+                    out.append(" may bid ", style="bold")
+                else:
+                    out.append("You may bid ", style="bold")
                 out.append(" ".join(map(str, bids)), style="bold green")
             if view.may_pass:
                 out.append("  p", style="bold green")
