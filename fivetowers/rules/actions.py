@@ -110,10 +110,6 @@ class Build:
 Action = Union[Bid, Pass, Build]
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
-    return action.to_json()
-
-
 def action_from_json(data: object) -> Action:
     """Read one record action; raises :class:`MalformedAction` naming the problem."""
     if not isinstance(data, dict):

@@ -64,9 +64,6 @@ class Card:
             return NotImplemented
         return (self.type.index, self.value) < (other.type.index, other.value)
 
-    def to_str(self) -> str:
-        return str(self)
-
     @classmethod
     def from_str(cls, text: object) -> Card:
         """Parse the written form ``TYPE-VALUE`` (``candy-11``)."""
