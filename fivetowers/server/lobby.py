@@ -206,6 +206,7 @@ class Lobby:
                 del self.tables[hosted.code]
         else:
             hosted.seats[seat].connected = False
+            self._tidy(hosted)
             if not hosted.over:
                 loop = asyncio.get_running_loop()
                 # A fresh context: the timer (and a bot task it starts) must not
@@ -214,6 +215,31 @@ class Lobby:
                     self.absence_bot_after, self._stand_in, hosted, seat,
                     context=contextvars.Context())
         self._changed()
+
+    def watch(self, hosted: HostedTable) -> None:
+        hosted.watchers += 1
+        self._changed()
+
+    def unwatch(self, hosted: HostedTable) -> None:
+        hosted.watchers = max(0, hosted.watchers - 1)
+        self._tidy(hosted)
+        self._changed()
+
+    def _tidy(self, hosted: HostedTable) -> None:
+        """A finished game nobody is looking at any more leaves the lobby."""
+        if not hosted.over or hosted.watchers:
+            return
+        if any(s.connected for s in hosted.seats if s.bot is None):
+            return
+        self.tables.pop(hosted.code, None)
+        if hosted.table is not None:
+            table = hosted.table
+
+            def close() -> None:
+                task = asyncio.get_running_loop().create_task(table.close())
+                _closing.add(task)  # asyncio keeps only weak references to tasks
+                task.add_done_callback(_closing.discard)
+            _detached(close)
 
     def client(self, hosted: HostedTable, seat: int | None) -> TableClient:
         assert hosted.table is not None
@@ -249,6 +275,9 @@ class Lobby:
         if hosted.table is not None and hosted.table.is_bot(seat) \
                 and hosted.seats[seat].bot is None:
             hosted.table.stand_in(seat, None)
+
+
+_closing: set[asyncio.Task[None]] = set()
 
 
 def _detached(fn: Callable[[], None]) -> None:

@@ -89,7 +89,7 @@ class LobbyApp(App[None]):
         self._leave_here()
         self.here, self.watching = hosted, seat is None
         if seat is None:
-            hosted.watchers += 1
+            self.lobby.watch(hosted)
             self._show(ServerTableScreen(self.lobby.client(hosted, None), hosted, hints=False))
         elif hosted.started:
             self._show(ServerTableScreen(self.lobby.client(hosted, seat), hosted,
@@ -137,7 +137,7 @@ class LobbyApp(App[None]):
         if here is None:
             return
         if self.watching:
-            here.watchers = max(0, here.watchers - 1)
+            self.lobby.unwatch(here)
         else:
             self.lobby.away(here, self.visitor.identity)
         self.watching = False

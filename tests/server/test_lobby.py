@@ -10,6 +10,7 @@ import pytest
 from fivetowers.rules import Variant
 from fivetowers.server.lobby import CHAT_BURST, CHAT_EVERY, HostedTable, Lobby, LobbyError
 from fivetowers.server.lobby_app import lobby_factory
+from fivetowers.tables.agents import make_bot
 from fivetowers.tables.seats import Seat
 
 from tests.server.server_helpers import Screen, StartServer, connect
@@ -116,3 +117,22 @@ async def test_chat_reaches_players_and_spectators_as_plain_text(
             await screen.wait_for("5 Towers lobby")
             screen.press(b"q")
             await screen.wait_closed()
+
+
+async def test_finished_tables_leave_the_lobby_when_nobody_is_there() -> None:
+    lobby = _lobby()
+    hosted = lobby.create("key-a", "ann", title="t", players=2, bots=1,
+                          variant=Variant.BASE, private=False)
+    table = hosted.table
+    assert table is not None
+    table.stand_in(0, make_bot("random"))
+    for _ in range(400):  # random bots play the whole game quickly
+        if hosted.over:
+            break
+        await asyncio.sleep(0.01)
+    assert hosted.over
+    lobby.watch(hosted)
+    lobby.away(hosted, "key-a")
+    assert lobby.find(hosted.code) is hosted  # someone still watches
+    lobby.unwatch(hosted)
+    assert lobby.find(hosted.code) is None
