@@ -4,18 +4,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fivetowers.server.session import AppFactory
+if TYPE_CHECKING:  # textual must not be imported before run_serve sets its environment
+    from fivetowers.server.serve import ServerConfig
+
+log = logging.getLogger("fivetowers.server")
 
 
-def default_app_factory() -> AppFactory:
-    """What every session runs: the lobby, shared by all sessions of this server."""
+async def serve_with_store(config: ServerConfig) -> None:
+    """The lobby, keeping every game in the store of the data directory and
+    serving again, at start, the games that were going on at the last stop."""
     from fivetowers.server.lobby import Lobby
     from fivetowers.server.lobby_app import lobby_factory
-    return lobby_factory(Lobby())
+    from fivetowers.server.serve import serve_forever
+    from fivetowers.tables.store import open_store
+
+    store = open_store(config.data_dir, exclusive=True)
+    try:
+        lobby = Lobby(store=store)
+        report = lobby.restore()
+        if report.live or report.finished:
+            log.info("restored %d games from the store (%d found finished)",
+                     len(report.live), len(report.finished))
+        for table_id, reason in report.broken:
+            log.warning("stored game %d cannot be served again: %s", table_id, reason)
+        await serve_forever(config, lobby_factory(lobby))
+    finally:
+        store.close()
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -24,7 +44,8 @@ def run_serve(args: argparse.Namespace) -> int:
     # with the driver's own parser).
     os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
     from fivetowers.server.hostkey import HostKeyError, default_data_dir
-    from fivetowers.server.serve import ConfigError, ServerConfig, configure_logging, serve_forever
+    from fivetowers.server.serve import ConfigError, ServerConfig, configure_logging
+    from fivetowers.tables.store import StoreError
 
     if not 0 <= args.port <= 65535:
         print(f"fivetowers: serve: --port {args.port} is not a port (0-65535)", file=sys.stderr)
@@ -40,8 +61,8 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     configure_logging(sys.stderr)
     try:
-        asyncio.run(serve_forever(config, default_app_factory()))
-    except (HostKeyError, ConfigError) as exc:
+        asyncio.run(serve_with_store(config))
+    except (HostKeyError, ConfigError, StoreError) as exc:
         print(f"fivetowers: serve: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

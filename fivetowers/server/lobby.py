@@ -20,12 +20,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
-from fivetowers.rules import Game, Phase, Variant
+from fivetowers.rules import Game, Phase, Record, Variant
 from fivetowers.server.names import clean_text
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
+from fivetowers.tables.restore import RestoreReport, restore
 from fivetowers.tables.seats import Seat
-from fivetowers.tables.table import Table
+from fivetowers.tables.store import Store, StoredSeat, action_hook
+from fivetowers.tables.table import Table, TableEvent
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
 CODE_LENGTH = 5
@@ -57,6 +59,9 @@ class HostedTable:
     table: Table | None = None
     watchers: int = 0
     created: float = field(default_factory=time.time)
+    table_id: int | None = None
+    """The table's id in the store, once its game has started (with a store)."""
+    finished: bool = False
     _takeovers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
     chat_listeners: list[Callable[[ChatLine], None]] = field(default_factory=list)
@@ -121,7 +126,10 @@ class Lobby:
 
     def __init__(self, *, bot_kind: str = "strong", bot_delay: float = 0.8,
                  absence_bot_after: float = 60.0, hints: bool = True,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, store: Store | None = None) -> None:
+        self.store = store
+        """Where started games are kept, action by action, before anyone sees
+        them (DESIGN.md "the log is the truth"); None keeps nothing."""
         self.bot_kind = bot_kind
         self.hints = hints
         """Whether seated players' screens start with the hint panel shown."""
@@ -255,9 +263,52 @@ class Lobby:
     def _start(self, hosted: HostedTable) -> None:
         names = [s.name for s in hosted.seats]
         game = Game(names, hosted.variant, seed=self._rng.randrange(1 << 31))
-        hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay)
-        hosted.table.subscribe(lambda event: self._changed())
+        if self.store is not None:
+            hosted.table_id = self.store.create_table(
+                code=hosted.code, name=hosted.name, record=Record.from_game(game),
+                private=hosted.private, seats=[_stored(seat) for seat in hosted.seats])
+        self._serve(hosted, game)
+
+    def _serve(self, hosted: HostedTable, game: Game) -> None:
+        hook = None
+        if self.store is not None and hosted.table_id is not None:
+            hook = action_hook(self.store, hosted.table_id, game)
+        hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay, on_action=hook)
+        hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
         _detached(hosted.table.start)
+
+    def _on_table_event(self, hosted: HostedTable, event: TableEvent) -> None:
+        if event.over and not hosted.finished and hosted.table is not None:
+            hosted.finished = True
+            if self.store is not None and hosted.table_id is not None:
+                outcome = hosted.table.game.outcome()
+                self.store.finish_table(hosted.table_id, [s.total for s in outcome.scores],
+                                        outcome.winners)
+        self._changed()
+
+    def restore(self) -> RestoreReport:
+        """Serve again every unfinished game of the store, as its players left it.
+
+        Every human is away until their key comes back; after
+        ``absence_bot_after`` a stand-in bot plays for them, as for a dropped
+        connection.
+        """
+        assert self.store is not None
+        report = restore(self.store)
+        loop = asyncio.get_running_loop()
+        for live in report.live:
+            info = live.info
+            seats = [Seat(s.name, bot=s.bot, identity=s.fingerprint) for s in info.seats]
+            hosted = HostedTable(info.code, info.name, info.variant, info.private, seats,
+                                 created=info.created, table_id=info.id)
+            self.tables[hosted.code] = hosted
+            self._serve(hosted, live.game)
+            for seat in hosted.humans:
+                hosted._takeovers[seat] = loop.call_later(
+                    self.absence_bot_after, self._stand_in, hosted, seat,
+                    context=contextvars.Context())
+        self._changed()
+        return report
 
     def _stand_in(self, hosted: HostedTable, seat: int) -> None:
         """A bot plays an absent player's seat until they are back."""
@@ -278,6 +329,13 @@ class Lobby:
 
 
 _closing: set[asyncio.Task[None]] = set()
+
+
+def _stored(seat: Seat) -> StoredSeat:
+    # Only a key is an identity worth keeping (and rating); a password login
+    # ("password:NAME") is a guest.
+    key = seat.identity if seat.identity and seat.identity.startswith("SHA256:") else None
+    return StoredSeat(seat.name, fingerprint=key, bot=seat.bot)
 
 
 def _detached(fn: Callable[[], None]) -> None:

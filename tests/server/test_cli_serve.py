@@ -87,3 +87,46 @@ async def test_serve_bad_options_one_line(tmp_path: Path) -> None:
         assert proc.returncode == 2
         lines = err.decode().strip().splitlines()
         assert len(lines) == 1 and needle in lines[0], err.decode()
+
+
+async def test_a_game_goes_on_after_a_restart(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    key = asyncssh.generate_private_key("ssh-ed25519")
+
+    async def session(port: int) -> tuple[asyncssh.SSHClientConnection, Screen]:
+        conn = await asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
+                                      agent_path=None, client_keys=[key])
+        return conn, await Screen.open(conn)
+
+    proc, port, _ = await _start(data)
+    try:
+        conn, screen = await session(port)
+        await screen.wait_for("5 Towers lobby")
+        # A table of two seats, one a bot: it starts at once.
+        for keys in (b"n", b"kept", b"\t", b"\x7f", b"2", b"\r"):
+            screen.press(keys)
+            await asyncio.sleep(0.2)
+        await screen.wait_for("ann — your towers")
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), 20) == 0
+        conn.close()
+
+        proc, port, _ = await _start(data)
+        conn, screen = await session(port)
+        # The same key goes straight back to its seat in the kept game.
+        await screen.wait_for("ann — your towers")
+        screen.press(b"q")
+        await screen.wait_for("5 Towers lobby")
+        assert "kept (yours)" in screen.text
+        screen.press(b"q")
+        await screen.wait_closed()
+        conn.close()
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), 20) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.stderr is not None
+    log = (await proc.stderr.read()).decode()
+    assert "restored 1 games from the store" in log, log

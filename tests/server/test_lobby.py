@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +137,38 @@ async def test_finished_tables_leave_the_lobby_when_nobody_is_there() -> None:
     assert lobby.find(hosted.code) is hosted  # someone still watches
     lobby.unwatch(hosted)
     assert lobby.find(hosted.code) is None
+
+
+async def test_games_are_kept_and_served_again_after_a_restart(tmp_path: Path) -> None:
+    from fivetowers.rules import Bid, Pass
+    from fivetowers.tables.store import open_store
+
+    store = open_store(tmp_path)
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, store=store,
+                  rng=random.Random(5))
+    hosted = lobby.create("SHA256:aaa", "ann", title="kept", players=2, bots=0,
+                          variant=Variant.BASE, private=True)
+    lobby.sit(hosted, "SHA256:bbb", "bob")
+    table = hosted.table
+    assert table is not None and hosted.table_id is not None
+    first = table.game.to_move
+    assert first is not None
+    await table.submit(first, Bid(first, 1))
+    await table.submit(1 - first, Pass(1 - first))
+    played = [a.to_json() for a in table.game.actions]
+    await table.close()
+    store.close()
+
+    # A new process: the same store, a new lobby.
+    store = open_store(tmp_path)
+    again = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, store=store)
+    report = again.restore()
+    assert len(report.live) == 1
+    back = again.find(hosted.code)
+    assert back is not None and back.table is not None and back.private
+    assert [a.to_json() for a in back.table.game.actions] == played
+    assert back.status().endswith("2 away")
+    assert again.resumable("SHA256:bbb") is back
+    assert again.sit(back, "SHA256:bbb", "bob") == 1  # the same key, the same seat
+    await back.table.close()
+    store.close()
