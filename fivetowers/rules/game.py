@@ -238,7 +238,7 @@ class Game:
                              f"at most {top} of these cards, so cannot bid {bid.amount}")
         self.high_bid, self.high_seat = bid.amount, bid.seat
         self.bids.append(BidEvent(bid.seat, bid.amount))
-        self._log("bid", bid.seat, f"{self.players[bid.seat].name} bids {bid.amount}")
+        self._log("bid", bid.seat, f"{self.players[bid.seat].name}: bid {bid.amount}")
         if bid.seat == self.starter:
             n = self.player_count
             self._waiting = [(self.starter + i) % n for i in range(1, n)]
@@ -250,7 +250,7 @@ class Game:
         if self.high_bid is None:
             raise IllegalBid("the starting player must bid (0 or more); they cannot pass")
         self.bids.append(BidEvent(action.seat, None))
-        self._log("pass", action.seat, f"{self.players[action.seat].name} passes")
+        self._log("pass", action.seat, f"{self.players[action.seat].name}: pass")
         self._waiting.pop(0)
         self._next_bidder()
 
@@ -264,7 +264,7 @@ class Game:
             self._waiting.pop(0)
             self.bids.append(BidEvent(seat, None, auto=True))
             self._log("auto-pass", seat,
-                      f"{self.players[seat].name} cannot raise and passes automatically")
+                      f"{self.players[seat].name}: pass (cannot raise)")
         if self.high_bid == 0:
             self._log("no-build", None, "nobody builds; the display is discarded")
             self._clean_up()
@@ -359,8 +359,8 @@ def describe_build(name: str, build: Build, torn: Card | None = None) -> str:
     """The build in plain words, cards in the order they were placed."""
     parts = []
     if build.pay:
-        parts.append(f"pays {build.pay} tree card{'s' if build.pay > 1 else ''}")
+        parts.append(f"pay {build.pay} tree card{'s' if build.pay > 1 else ''}")
     if build.teardown:
-        parts.append(f"tears down {torn or build.teardown}")
-    parts.append("builds " + (", ".join(map(str, build.steps)) or "nothing"))
-    return f"{name} " + ", ".join(parts)
+        parts.append(f"tear down {torn or build.teardown}")
+    parts.append("build " + (", ".join(map(str, build.steps)) or "nothing"))
+    return f"{name}: " + ", ".join(parts)

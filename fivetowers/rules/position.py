@@ -12,6 +12,7 @@ from fivetowers.rules.errors import CardError, FormatError
 from fivetowers.rules.game import Game
 from fivetowers.rules.towers import tower_error
 from fivetowers.rules.variant import Variant
+from fivetowers.rules.view import PlayerView
 
 POSITION_FORMAT = "fivetowers-position/1"
 _ALL_CARDS = Counter(full_deck(5))
@@ -74,6 +75,15 @@ class Position:
             "teardown": [str(c) for c in self.board.teardown],
             "display": [str(c) for c in self.display],
         }
+
+    @classmethod
+    def from_view(cls, view: PlayerView) -> Position:
+        """The viewer's own position; a spectator has none."""
+        if view.seat is None:
+            raise ValueError("a spectator has no position of their own")
+        me = view.seats[view.seat]
+        board = Board({t: list(me.towers[t]) for t in TYPES}, list(view.own_teardown))
+        return cls(view.variant, board, list(view.display))
 
     @classmethod
     def from_game(cls, game: Game, seat: int) -> Position:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 from fivetowers.rules import (
     Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
-from fivetowers.tables.agents import Bot, bots_available, compute_hint, make_bot, position_of
+from fivetowers.tables.agents import Bot, compute_hint, make_bot
 from fivetowers.tables.seats import Seat, clean_name
 from fivetowers.tables.table import Subscriber, Table
 
@@ -104,7 +104,7 @@ class TableClient:
         view = self.view()
         if self.seat is None or view.phase is Phase.OVER or not view.display:
             return None
-        position = position_of(view)
+        position = Position.from_view(view)
         key = json.dumps(position.to_json(), sort_keys=True)
         if key not in self._hints:
             result = await asyncio.to_thread(self._hinter, position)
@@ -178,7 +178,7 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
              for i, n in enumerate(seat_names)]
     game = Game([s.name for s in seats], variant, seed=seed)
     table = Table(game, seats, bot_delay=bot_delay, bots=bots_by_seat)
-    adviser = make_bot("strong") if advice and bots_available() else None
+    adviser = make_bot("strong") if advice else None
     return LocalClient(table, list(range(humans)), hinter, adviser)
 
 

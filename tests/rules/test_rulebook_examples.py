@@ -232,5 +232,5 @@ def test_log_tells_the_build_in_placing_order() -> None:
              Step(card("candy-10"), source=Source.TEARDOWN))
     game.apply(Build(0, tuple(cards(["scrap-15", "candy-11"])), steps, teardown=TowerType.CANDY))
     entry = [e for e in game.log if e.kind == "build"][-1]
-    assert entry.text == ("Hedda tears down candy-10, builds candy-11, scrap-15, "
+    assert entry.text == ("Hedda: tear down candy-10, build candy-11, scrap-15, "
                           "candy-10 from the teardown pile")

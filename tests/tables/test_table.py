@@ -11,7 +11,8 @@ from fivetowers.rules import (
     Bid, Game, IllegalBid, NotYourTurn, Pass, Phase, Position, Record, Variant, replay,
 )
 from fivetowers.tables.client import LocalClient, TableClient, new_local_game
-from fivetowers.tables.fallback import RandomFallbackBot, fallback_hint
+from fivetowers.bots.random_bot import RandomBot
+from fivetowers.solver import exhaustive_hint
 from fivetowers.tables.seats import Seat, clean_name
 from fivetowers.tables.table import Table, TableEvent
 
@@ -51,20 +52,20 @@ async def test_bots_play_a_whole_game_and_the_record_replays() -> None:
     seats = [Seat(n, bot="random") for n in "ABC"]
     stored: list[dict[str, object]] = []
     table = Table(game, seats, bot_delay=0, on_action=stored.append,
-                  bots={i: RandomFallbackBot() for i in range(3)})
+                  bots={i: RandomBot() for i in range(3)})
     threads: set[int] = set()
-    inner = RandomFallbackBot.choose
+    inner = RandomBot.choose
 
-    def spy(bot: RandomFallbackBot, view, rng):  # type: ignore[no-untyped-def]
+    def spy(bot: RandomBot, view, rng):  # type: ignore[no-untyped-def]
         threads.add(threading.get_ident())
         return inner(bot, view, rng)
 
-    RandomFallbackBot.choose = spy  # type: ignore[method-assign]
+    RandomBot.choose = spy  # type: ignore[method-assign]
     try:
         table.start()
         await table.wait_idle()
     finally:
-        RandomFallbackBot.choose = inner  # type: ignore[method-assign]
+        RandomBot.choose = inner  # type: ignore[method-assign]
     assert table.bot_error is None
     assert table.over
     assert threading.get_ident() not in threads  # bots thought off the event loop
@@ -78,7 +79,7 @@ async def test_same_seed_same_bot_game() -> None:
     results = []
     for _ in range(2):
         client = new_local_game(2, 2, Variant.BASE, seed=5, bot_delay=0,
-                                bots_by_seat={0: RandomFallbackBot(), 1: RandomFallbackBot()})
+                                bots_by_seat={0: RandomBot(), 1: RandomBot()})
         client.table.start()
         await client.table.wait_idle()
         results.append([a.to_json() for a in client.table.game.actions])
@@ -117,7 +118,7 @@ async def test_hint_runs_in_a_thread_for_the_viewer() -> None:
 
     def hinter(position: Position) -> object:
         seen.append((threading.get_ident(), position))
-        return fallback_hint(position)
+        return exhaustive_hint(position)
 
     table = two_humans()
     client = TableClient(table, 0, hinter)
@@ -170,13 +171,13 @@ async def test_a_stand_in_bot_plays_an_absent_seat_until_it_is_given_back() -> N
     table = two_humans()
     events: list[TableEvent] = []
     table.subscribe(events.append)
-    table.stand_in(0, RandomFallbackBot())
+    table.stand_in(0, RandomBot())
     await table.wait_idle()
     assert table.game.actions and table.game.actions[0].seat == 0 and events
     table.stand_in(0, None)
     assert not table.is_bot(0)
     bots = Table(Game(["A", "B"], Variant.BASE, seed=1), [Seat("A", bot="random"), Seat("B")],
-                 bot_delay=0, bots={0: RandomFallbackBot()})
+                 bot_delay=0, bots={0: RandomBot()})
     bots.stand_in(0, None)  # a bot's own seat keeps its bot
     assert bots.is_bot(0)
 

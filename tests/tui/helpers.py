@@ -9,7 +9,8 @@ from textual.pilot import Pilot
 
 from fivetowers.rules import Action, Bid, Game, Pass, Phase, PlayerView, Variant
 from fivetowers.tables.client import LocalClient
-from fivetowers.tables.fallback import RandomFallbackBot, fallback_hint
+from fivetowers.bots.random_bot import RandomBot
+from fivetowers.solver import exhaustive_hint
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tui.app import FiveTowersApp, create_app
@@ -32,18 +33,18 @@ def passive_client(variant: Variant, seed: int, names: list[str] | None = None) 
     game = Game(names, variant, seed=seed)
     seats = [Seat(names[0], bot="passive"), Seat(names[1]), Seat(names[2], bot="passive")]
     table = Table(game, seats, bot_delay=0, bots={0: PassiveBot(), 2: PassiveBot()})
-    return LocalClient(table, [1], fallback_hint)
+    return LocalClient(table, [1], exhaustive_hint)
 
 
 def finished_client(variant: Variant, seed: int) -> LocalClient:
     """A game random bots have played to its end, watched by the human at seat 1."""
     game = Game(NAMES, variant, seed=seed)
-    bot, rng = RandomFallbackBot(), random.Random(seed)
+    bot, rng = RandomBot(), random.Random(seed)
     while game.phase is not Phase.OVER:
         assert game.to_move is not None
         game.apply(bot.choose(game.view(game.to_move), rng))
     seats = [Seat(NAMES[0], bot="random"), Seat(NAMES[1]), Seat(NAMES[2], bot="random")]
-    return LocalClient(Table(game, seats, bot_delay=0), [1], fallback_hint)
+    return LocalClient(Table(game, seats, bot_delay=0), [1], exhaustive_hint)
 
 
 def app_for(client: LocalClient) -> FiveTowersApp:
@@ -68,10 +69,10 @@ def midgame_client(variant: Variant, seed: int, round_: int = 14) -> LocalClient
     """Random play up to ``round_``, stopping when the human (seat 0) is to bid."""
     names = ["You", "Hedda (bot)", "Peter (bot)"]
     game = Game(names, variant, seed=seed)
-    bot, rng = RandomFallbackBot(), random.Random(seed)
+    bot, rng = RandomBot(), random.Random(seed)
     while not (game.round >= round_ and game.to_move == 0 and game.phase is Phase.BID):
         assert game.phase is not Phase.OVER and game.to_move is not None
         game.apply(bot.choose(game.view(game.to_move), rng))
     seats = [Seat(names[0]), Seat(names[1], bot="random"), Seat(names[2], bot="random")]
-    table = Table(game, seats, bot_delay=0, bots={1: RandomFallbackBot(), 2: RandomFallbackBot()})
-    return LocalClient(table, [0], fallback_hint)
+    table = Table(game, seats, bot_delay=0, bots={1: RandomBot(), 2: RandomBot()})
+    return LocalClient(table, [0], exhaustive_hint)

@@ -4,7 +4,7 @@ and says, including the Great Powers sand bottom, scrap rebuild and tree pay."""
 from __future__ import annotations
 
 from fivetowers.rules import Board, BuildSession, End, Position, Source, Step, TowerType, Variant, card
-from fivetowers.tables.fallback import fallback_hint
+from fivetowers.solver import exhaustive_hint
 from fivetowers.tui.build_guide import BuildGuide
 
 SAND, SCRAP, CANDY, TREE = TowerType.SAND, TowerType.SCRAP, TowerType.CANDY, TowerType.TREE
@@ -76,7 +76,7 @@ def test_teardown_and_tree_payment_cycle_through_what_the_board_allows() -> None
 
 def test_accepting_the_hints_plan_lays_out_a_finished_build() -> None:
     position = Position(Variant.GREAT_POWERS, board(), list(DISPLAY))
-    plan = fallback_hint(position).plans[3]
+    plan = exhaustive_hint(position).plans[3]
     g = guide()
     g.accept(plan)
     assert g.session.done and not g.notice_bad

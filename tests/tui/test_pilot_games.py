@@ -8,7 +8,7 @@ from textual.pilot import Pilot
 from fivetowers.rules import Phase, Variant
 from fivetowers.rules.search import feasible
 from fivetowers.tables.client import LocalClient, new_local_game
-from fivetowers.tables.fallback import fallback_hint
+from fivetowers.solver import exhaustive_hint
 from fivetowers.tui.app import FiveTowersApp, create_app
 from fivetowers.tui.screens.end import EndScreen
 from fivetowers.tui.screens.table import TableScreen
@@ -91,7 +91,7 @@ async def test_a_whole_game_against_bots_then_play_again() -> None:
 
     def new_game() -> LocalClient:
         return new_local_game(3, 2, Variant.BASE, seed=next(seeds), bot_kind="random",
-                              bot_delay=0, hinter=fallback_hint, advice=False)
+                              bot_delay=0, hinter=exhaustive_hint, advice=False)
 
     app = create_app(new_game(), new_game)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -109,7 +109,7 @@ async def test_a_whole_game_against_bots_then_play_again() -> None:
 
 async def test_a_hot_seat_game_of_two_humans_with_hand_picked_builds() -> None:
     client = new_local_game(2, 0, Variant.GREAT_POWERS, seed=21, bot_delay=0,
-                            names=["Ann", "[b]Bo"], hinter=fallback_hint, advice=False)
+                            names=["Ann", "[b]Bo"], hinter=exhaustive_hint, advice=False)
     app = create_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         seen: set[int] = set()
@@ -159,11 +159,11 @@ async def test_great_powers_bids_past_nine_take_two_digits() -> None:
 
 async def test_a_spectator_watches_bots_play_to_the_end() -> None:
     from fivetowers.tables.client import TableClient
-    from fivetowers.tables.fallback import RandomFallbackBot
+    from fivetowers.bots.random_bot import RandomBot
 
     bots = new_local_game(3, 3, Variant.BASE, seed=8, bot_delay=0, advice=False,
-                          bots_by_seat={i: RandomFallbackBot() for i in range(3)})
-    watcher = TableClient(bots.table, None, fallback_hint)
+                          bots_by_seat={i: RandomBot() for i in range(3)})
+    watcher = TableClient(bots.table, None, exhaustive_hint)
     app = create_app(watcher)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -223,7 +223,7 @@ async def test_a_failing_bot_is_shown_not_hidden() -> None:
 
     game = Game(["Bot", "You"], Variant.BASE, seed=1)
     table = Table(game, [Seat("Bot", bot="x"), Seat("You")], bot_delay=0, bots={0: Broken()})
-    app = create_app(LocalClient(table, [1], fallback_hint))
+    app = create_app(LocalClient(table, [1], exhaustive_hint))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         status = str(app.screen.query_one(StatusBar).render())
