@@ -299,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--password", metavar="PW", default=None,
                    help="also accept password and keyboard-interactive logins with this "
                         "password (default: refused)")
+    p.add_argument("--away", type=float, default=60.0, metavar="SECONDS",
+                   help="how long a seat waits for a dropped player before a bot plays it "
+                        "until they return (default 60)")
     p.set_defaults(func=cmd_serve)
     return parser
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # textual must not be imported before run_serve sets its envi
 log = logging.getLogger("fivetowers.server")
 
 
-async def serve_with_store(config: ServerConfig) -> None:
+async def serve_with_store(config: ServerConfig, away: float = 60.0) -> None:
     """The lobby, keeping every game in the store of the data directory and
     serving again, at start, the games that were going on at the last stop."""
     from fivetowers.server.lobby import Lobby
@@ -26,7 +26,7 @@ async def serve_with_store(config: ServerConfig) -> None:
 
     store = open_store(config.data_dir, exclusive=True)
     try:
-        lobby = Lobby(store=store)
+        lobby = Lobby(store=store, absence_bot_after=away)
         report = lobby.restore()
         if report.live or report.finished:
             log.info("restored %d games from the store (%d found finished)",
@@ -50,6 +50,10 @@ def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"fivetowers: serve: --port {args.port} is not a port (0-65535)", file=sys.stderr)
         return 2
+    if not 0 <= args.away <= 7 * 24 * 3600:
+        print(f"fivetowers: serve: --away {args.away:g} is not a number of seconds "
+              "(0 to a week)", file=sys.stderr)
+        return 2
     if args.password is not None and not args.password:
         print("fivetowers: serve: --password must not be empty", file=sys.stderr)
         return 2
@@ -61,7 +65,7 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     configure_logging(sys.stderr)
     try:
-        asyncio.run(serve_with_store(config))
+        asyncio.run(serve_with_store(config, args.away))
     except (HostKeyError, ConfigError, StoreError) as exc:
         print(f"fivetowers: serve: {exc}", file=sys.stderr)
         return 2
