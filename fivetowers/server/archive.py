@@ -1,0 +1,88 @@
+"""Kept games and ratings for the lobby's history screens, read off the event loop.
+
+Every store call waits for SQLite (and, behind a commit, for the disk), and
+building a :class:`GameHistory` replays a whole game: neither may run on the
+loop that serves every session (DESIGN.md "slow work off the event loop").
+Store calls go through the server's :class:`StoreWriter` when it has one (in
+turn with the commits), else to a worker thread; the replay always runs in a
+worker thread, so the writer thread keeps committing meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
+
+from fivetowers.tables.history import GameHistory
+from fivetowers.tables.store import Rating, Store, StoreError, TableInfo
+from fivetowers.tables.store_writer import StoreWriter
+
+T = TypeVar("T")
+KEY_PREFIX = "SHA256:"
+"""Only SSH keys are kept as identities (a password login is a guest)."""
+
+
+class NoArchive(StoreError):
+    """The server keeps no games (it runs without a store)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptGame:
+    """A kept game ready to step through, and where the viewer sat (None: not at it)."""
+
+    info: TableInfo
+    history: GameHistory
+    seat: int | None
+
+
+def seat_of(info: TableInfo, fingerprint: str | None) -> int | None:
+    """The seat a key played at that table (the first, should it have had two)."""
+    for i, seat in enumerate(info.seats):
+        if fingerprint is not None and seat.fingerprint == fingerprint:
+            return i
+    return None
+
+
+def is_key(identity: str) -> bool:
+    """Whether a session identity is an SSH key fingerprint (games are kept by key)."""
+    return identity.startswith(KEY_PREFIX)
+
+
+class Archive:
+    """What the history screens read: a player's games, one game, the leaderboard."""
+
+    def __init__(self, store: Store | None, writer: StoreWriter | None = None) -> None:
+        self.store = writer.store if writer is not None else store
+        self.writer = writer
+
+    @property
+    def keeps_games(self) -> bool:
+        return self.store is not None
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.writer is not None:
+            return await self.writer.call(fn, *args)
+        return await asyncio.to_thread(fn, *args)
+
+    def _store(self) -> Store:
+        if self.store is None:
+            raise NoArchive("this server keeps no games")
+        return self.store
+
+    async def games_of(self, fingerprint: str, limit: int = 50) -> list[TableInfo]:
+        """The games a key played or plays, newest first."""
+        return await self._call(self._store().games_of, fingerprint, limit)
+
+    async def leaderboard(self, limit: int = 20) -> list[Rating]:
+        return await self._call(self._store().leaderboard, limit)
+
+    async def game(self, table_id: int, fingerprint: str | None) -> KeptGame:
+        """One game, every position computed (in a thread); StoreError if it
+        is not there or its record does not even start."""
+        stored = await self._call(self._store().load_table, table_id)
+        try:
+            history = await asyncio.to_thread(GameHistory, stored.record)
+        except ValueError as exc:  # the rules' FormatError and CardError among them
+            raise StoreError(f"game {table_id} cannot be replayed: {exc}") from None
+        return KeptGame(stored.info, history, seat_of(stored.info, fingerprint))

@@ -1,0 +1,149 @@
+"""'My games': every game a key has played, newest first; enter replays one."""
+
+from __future__ import annotations
+
+import time
+from importlib.resources import files
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from fivetowers.server.archive import Archive, is_key, seat_of
+from fivetowers.tables.store import StoreError, TableInfo
+from fivetowers.tui.look import safe
+
+HISTORY_CSS = str(files("fivetowers.styles") / "history.tcss")
+"""The history screens' styles (styles/history.tcss), by absolute path: Textual
+reads a path once per app however many screens name it."""
+
+
+def date_text(when: float) -> str:
+    """UTC: the server's own time zone means nothing to players elsewhere."""
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(when))
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def result_text(info: TableInfo, seat: int | None) -> Text:
+    """``won, 52 VP``, ``=2nd of 4, 30 VP``, or ``going on`` for an unfinished game."""
+    if info.finished is None or info.scores is None:
+        return Text("going on", style="italic")
+    if seat is None:
+        return Text("finished", style="dim")
+    mine = info.scores[seat]
+    rank = 1 + sum(1 for s in info.scores if s > mine)
+    tied = sum(1 for s in info.scores if s == mine) > 1
+    if info.winners is not None and seat in info.winners:
+        return Text(f"won{' (shared)' if tied else ''}, {mine} VP", style="bold green")
+    return Text(f"{'=' if tied else ''}{ordinal(rank)} of {len(info.scores)}, {mine} VP")
+
+
+def players_text(info: TableInfo, seat: int | None) -> Text:
+    """The other players (everyone, if the viewer did not play); Text, never markup."""
+    return Text(", ".join(safe(s.name) for i, s in enumerate(info.seats) if i != seat))
+
+
+class MyGamesScreen(Screen[None]):
+    """The games of the session's key; a finished one opens in the replay viewer."""
+
+    CSS_PATH = HISTORY_CSS
+    BINDINGS = [
+        Binding("enter", "replay", "replay", priority=True),
+        Binding("escape", "back", "back to the lobby"),
+        Binding("q", "back", "back", show=False),
+    ]
+
+    def __init__(self, archive: Archive, identity: str) -> None:
+        super().__init__()
+        self.archive = archive
+        self.identity = identity
+        self.games: dict[int, TableInfo] = {}
+        self.help_note: str | Text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble(("My games", "bold"), " — newest first; enter replays "
+                                   "a finished one"), id="history-title", classes="title")
+        yield DataTable(id="my-games", cursor_type="row", zebra_stripes=True)
+        yield Static("Loading your games…", id="history-note", classes="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("game", "date (UTC)", "rules", "result",
+                                              "with")
+        self.load_games()
+
+    def note(self, text: str | Text) -> None:
+        self.query_one("#history-note", Static).update(text)
+
+    @work(exclusive=True, group="my-games")
+    async def load_games(self) -> None:
+        if not self.archive.keeps_games:
+            self.note("This server keeps no games.")
+            return
+        if not is_key(self.identity):
+            self.note("Games are kept by SSH key: you logged in with a password, "
+                      "so none are kept for you.")
+            return
+        try:
+            games = await self.archive.games_of(self.identity)
+        except StoreError as exc:
+            self.note(Text(f"Cannot read the kept games: {exc}", style="bold red"))
+            return
+        table = self.query_one(DataTable)
+        table.clear()
+        self.games = {info.id: info for info in games}
+        for info in games:
+            seat = seat_of(info, self.identity)
+            table.add_row(str(info.id), date_text(info.created), info.variant.value,
+                          result_text(info, seat), players_text(info, seat), key=str(info.id))
+        if not games:
+            self.note("No games yet: the games you play here are kept, by your key.")
+        else:
+            self.help_note = Text.assemble(
+                "The host prints a game's record with  ", ("fivetowers export GAME", "bold"),
+                "  (for fivetowers replay).")
+            self.note(self.help_note)
+
+    def selected(self) -> TableInfo | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return None if key.value is None else self.games.get(int(key.value))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()  # a mouse click on a row: the same as enter
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        info = self.selected()
+        if info is None:
+            return
+        if info.finished is None:
+            self.app.notify(f"Game {info.id} is still going on: only finished games "
+                            "are replayed.", severity="warning")
+            return
+        self.open_game(info.id)
+
+    @work(exclusive=True, group="open-game")
+    async def open_game(self, table_id: int) -> None:
+        from fivetowers.server.replay_screen import ReplayScreen
+
+        self.note(f"Loading game {table_id}…")
+        try:
+            kept = await self.archive.game(table_id, self.identity)
+        except StoreError as exc:
+            self.note(Text(str(exc), style="bold red"))
+            return
+        self.note(self.help_note)
+        await self.app.push_screen(ReplayScreen(kept))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

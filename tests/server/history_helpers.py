@@ -1,0 +1,80 @@
+"""A store holding a few games random bots played, and an app showing one screen."""
+
+from __future__ import annotations
+
+import random
+from itertools import count
+from pathlib import Path
+from typing import Callable
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+from fivetowers.bots.random_bot import RandomBot
+from fivetowers.rules import Game, Phase, Record, Variant
+from fivetowers.tables.sqlite_store import SqliteStore
+from fivetowers.tables.store import StoredSeat
+from fivetowers.tui.app import stylesheet
+
+ANN = "SHA256:annAnnAnnKeyOfTestsXXXXXXXXXXXXXXXXXXXXXXX"
+BOB = "SHA256:bobBobBobKeyOfTestsYYYYYYYYYYYYYYYYYYYYYYY"
+# A name with markup and an escape sequence in it: the screens must show it as text.
+BOB_NAME = "[red]bob\x1b[31m"
+START = 1_785_000_000  # 2026-07-25 17:20 UTC; each store call one hour later
+
+
+def play(names: list[str], variant: Variant, seed: int, actions: int | None = None) -> Game:
+    """Random bots play seat by seat (to the end, or ``actions`` actions)."""
+    game = Game(names, variant, seed=seed)
+    bot, rng = RandomBot(), random.Random(seed)
+    while game.phase is not Phase.OVER and (actions is None or len(game.actions) < actions):
+        assert game.to_move is not None
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    return game
+
+
+def keep(store: SqliteStore, code: str, seats: list[StoredSeat], game: Game) -> int:
+    table_id = store.create_table(code=code, name=f"table {code}", seats=seats,
+                                  record=Record.from_game(game))
+    if game.phase is Phase.OVER:
+        outcome = game.outcome()
+        store.finish_table(table_id, [s.total for s in outcome.scores], outcome.winners)
+    return table_id
+
+
+def kept_store(path: Path) -> SqliteStore:
+    """Four games: ann's three (two finished, the newest going on) and one of bob's."""
+    clock = count(START, 3600)
+    store = SqliteStore(path / "fivetowers.sqlite3", durable=False,
+                        clock=lambda: float(next(clock)))
+    hedda, peter = StoredSeat("Hedda (bot)", bot="random"), StoredSeat("Peter (bot)", bot="random")
+    ann, bob = StoredSeat("ann", fingerprint=ANN), StoredSeat(BOB_NAME, fingerprint=BOB)
+    keep(store, "AAAAA", [ann, hedda, peter],
+         play(["ann", "Hedda (bot)", "Peter (bot)"], Variant.BASE, seed=1))
+    keep(store, "BBBBB", [bob, ann, hedda],
+         play([BOB_NAME, "ann", "Hedda (bot)"], Variant.GREAT_POWERS, seed=2))
+    keep(store, "CCCCC", [bob, peter], play([BOB_NAME, "Peter (bot)"], Variant.BASE, seed=3))
+    keep(store, "DDDDD", [ann, peter], play(["ann", "Peter (bot)"], Variant.BASE, seed=4,
+                                            actions=10))
+    return store
+
+
+class ScreenHost(App[None]):
+    """The lobby's stylesheet and one history screen over an empty base screen."""
+
+    CSS = stylesheet()
+
+    def __init__(self, make: Callable[[], Screen[None]]) -> None:
+        super().__init__()
+        self.make = make
+
+    def on_mount(self) -> None:
+        self.push_screen(self.make())
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Until every screen's loading worker is done and the result drawn."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
