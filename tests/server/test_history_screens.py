@@ -8,6 +8,7 @@ the SVGs before committing them.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -180,6 +181,41 @@ async def test_leaderboard_ranks_keys_and_bots_as_the_store_rates_them(
         assert games == {f"key:{ANN}": 2, f"key:{BOB}": 2, "bot:random": 3}
         await pilot.press("escape")
         assert not isinstance(app.screen, LeaderboardScreen)
+
+
+class ThreadNoting:
+    """A store that notes the thread each read runs on."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+        self.threads: list[str] = []
+
+    def __getattr__(self, name: str) -> object:
+        method = getattr(self.store, name)
+
+        def call(*args: object) -> object:
+            self.threads.append(threading.current_thread().name)
+            return method(*args)
+        return call
+
+
+async def test_store_reads_never_run_on_the_event_loop(tmp_path: Path) -> None:
+    noting = ThreadNoting(kept_store(tmp_path))
+    writer = StoreWriter(noting)  # type: ignore[arg-type]
+    loop_thread = threading.current_thread().name
+    try:
+        for archive in (Archive(noting), Archive(None, writer)):  # type: ignore[arg-type]
+            noting.threads.clear()
+            assert [g.id for g in await archive.games_of(ANN)] == [4, 2, 1]
+            assert len(await archive.leaderboard()) == 3
+            kept = await archive.game(2, ANN)
+            assert kept.seat == 1
+            assert kept.history.view(len(kept.history) - 1).phase is Phase.OVER
+            assert len(noting.threads) == 3 and loop_thread not in noting.threads
+            if archive.writer is not None:
+                assert set(noting.threads) == {"fivetowers-store"}
+    finally:
+        await writer.close()  # closes the store too
 
 
 # -- snapshots at 80x24 --------------------------------------------------------------
