@@ -16,17 +16,20 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from fivetowers.rules import Phase
+from fivetowers.rules import Phase, Variant
 from fivetowers.server.archive import Archive
 from fivetowers.server.leaderboard_screen import LeaderboardScreen
 from fivetowers.server.my_games_screen import MyGamesScreen
 from fivetowers.server.replay_screen import ReplayScreen
 from fivetowers.tables.history import GameHistory
 from fivetowers.tables.sqlite_store import SqliteStore
+from fivetowers.tables.store import StoredSeat
 from fivetowers.tables.store_writer import StoreWriter
 from fivetowers.tui.widgets.tower_board import TowerBoard
 
-from tests.server.history_helpers import ANN, BOB, ScreenHost, kept_store, settle
+from tests.server.history_helpers import (
+    ANN, BOB, ScreenHost, keep, kept_store, play, settle,
+)
 
 
 @pytest.fixture
@@ -136,6 +139,28 @@ async def test_page_keys_move_a_round_at_a_time(store: SqliteStore) -> None:
         await pilot.press("pageup")
         assert rounds[screen.position] == rounds[0] + 1
         assert rounds[screen.position - 1] == rounds[0]
+
+
+@pytest.mark.parametrize("players", [2, 5])
+async def test_replay_draws_every_board_for_two_to_five_players(
+        tmp_path: Path, players: int) -> None:
+    names = ["ann", "Hedda (bot)", "Peter (bot)", "Anni (bot)", "Jonas (bot)"][:players]
+    seats = [StoredSeat("ann", fingerprint=ANN)] + [StoredSeat(n, bot="random")
+                                                    for n in names[1:]]
+    with SqliteStore(tmp_path / "s.sqlite3", durable=False) as store:
+        table_id = keep(store, "EEEEE", seats, play(names, Variant.GREAT_POWERS, seed=players))
+        kept = await Archive(store).game(table_id, ANN)
+    app = ScreenHost(lambda: ReplayScreen(kept))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("end")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        final = kept.history.view(screen.position, 0)
+        boards = [screen.query_one("#mine", TowerBoard)] + [
+            screen.query_one(f"#opp{k}", TowerBoard) for k in range(players - 1)]
+        assert [b.seat for b in boards] == list(final.seats)
+        assert final.phase is Phase.OVER
 
 
 async def test_a_password_login_has_no_kept_games(store: SqliteStore) -> None:
