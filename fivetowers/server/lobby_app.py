@@ -22,24 +22,10 @@ from fivetowers.tables.client import TableClient
 from fivetowers.tui.app import stylesheet
 from fivetowers.tui.screens.end import EndScreen
 
-LOBBY_CSS = """
-#lobby-title { height: 1; background: $panel; padding: 0 1; }
-#tables { height: auto; max-height: 70%; }
-#lobby-empty { padding: 1 2; color: $text-muted; }
-#lobby-help { height: 1; padding: 0 1; color: $text-muted; }
-#waiting { padding: 1 2; }
-.form { width: 64; height: auto; border: round $accent; padding: 1 2; background: $surface; }
-.form-row { height: auto; }
-.form-row Label { padding: 1 1 0 0; }
-.form-row Input { width: 7; }
-#form-error { color: $error; }
-NewTableScreen, JoinScreen, ChatScreen { align: center middle; }
-"""
-
 
 class LobbyApp(App[None]):
     TITLE = "5 Towers"
-    CSS = stylesheet() + LOBBY_CSS
+    CSS = stylesheet() + stylesheet("lobby.tcss")
 
     def __init__(self, lobby: Lobby, visitor: Visitor) -> None:
         super().__init__()

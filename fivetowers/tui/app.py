@@ -15,8 +15,9 @@ from fivetowers.tui.screens.table import TableScreen
 NewGame = Callable[[], TableClient]
 
 
-def stylesheet() -> str:
-    return (files("fivetowers.styles") / "app.tcss").read_text(encoding="utf-8")
+def stylesheet(name: str = "app.tcss") -> str:
+    """A stylesheet shipped in the wheel (the repo's ``styles/`` folder)."""
+    return (files("fivetowers.styles") / name).read_text(encoding="utf-8")
 
 
 class FiveTowersApp(App[None]):
