@@ -25,8 +25,8 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0) -> None:
     from fivetowers.tables.store import open_store
 
     store = open_store(config.data_dir, exclusive=True)
+    lobby = Lobby(store=store, absence_bot_after=away)
     try:
-        lobby = Lobby(store=store, absence_bot_after=away)
         report = lobby.restore()
         if report.live or report.finished:
             log.info("restored %d games from the store (%d found finished)",
@@ -35,7 +35,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0) -> None:
             log.warning("stored game %d cannot be served again: %s", table_id, reason)
         await serve_forever(config, lobby_factory(lobby))
     finally:
-        store.close()
+        await lobby.close()  # the last commits, then the store
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import random
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable, Coroutine
 
 from fivetowers.rules import Game, Phase, Record, Variant
 from fivetowers.server.names import clean_text
@@ -26,8 +27,11 @@ from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore
 from fivetowers.tables.seats import Seat
-from fivetowers.tables.store import Store, StoredSeat, action_hook
-from fivetowers.tables.table import Table, TableEvent
+from fivetowers.tables.store import PendingAction, Store, StoredSeat, StoreError
+from fivetowers.tables.store_writer import StoreWriter
+from fivetowers.tables.table import ActionHook, Table, TableEvent
+
+log = logging.getLogger("fivetowers.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
 CODE_LENGTH = 5
@@ -61,6 +65,8 @@ class HostedTable:
     created: float = field(default_factory=time.time)
     table_id: int | None = None
     """The table's id in the store, once its game has started (with a store)."""
+    kept: asyncio.Future[int] | None = None
+    """The store's answer to keeping the new table (its id), while it is due."""
     finished: bool = False
     _takeovers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
@@ -130,6 +136,10 @@ class Lobby:
         self.store = store
         """Where started games are kept, action by action, before anyone sees
         them (DESIGN.md "the log is the truth"); None keeps nothing."""
+        self.writer = StoreWriter(store) if store is not None else None
+        """Every store call of a running server, on the writer's thread: the
+        loop awaits the disk instead of waiting for it ("slow work off the
+        event loop"). :meth:`close` closes it and the store."""
         self.bot_kind = bot_kind
         self.hints = hints
         """Whether seated players' screens start with the hint panel shown."""
@@ -263,28 +273,62 @@ class Lobby:
     def _start(self, hosted: HostedTable) -> None:
         names = [s.name for s in hosted.seats]
         game = Game(names, hosted.variant, seed=self._rng.randrange(1 << 31))
-        if self.store is not None:
-            hosted.table_id = self.store.create_table(
-                code=hosted.code, name=hosted.name, record=Record.from_game(game),
-                private=hosted.private, seats=[_stored(seat) for seat in hosted.seats])
+        if self.writer is not None:
+            # Kept on the writer thread; the table's first commit waits for
+            # the id (the writer keeps calls in order, so it follows anyway).
+            store = self.writer.store
+            hosted.kept = _spawn(self.writer.call(
+                store.create_table, code=hosted.code, name=hosted.name,
+                record=Record.from_game(game), private=hosted.private,
+                seats=[_stored(seat) for seat in hosted.seats]))
         self._serve(hosted, game)
 
     def _serve(self, hosted: HostedTable, game: Game) -> None:
-        hook = None
-        if self.store is not None and hosted.table_id is not None:
-            hook = action_hook(self.store, hosted.table_id, game)
-        hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay, on_action=hook)
+        hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay,
+                             on_action=self._keeper(hosted))
         hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
         _detached(hosted.table.start)
+
+    def _keeper(self, hosted: HostedTable) -> ActionHook | None:
+        """The table's commit: each action durably in the store before it is shown."""
+        writer = self.writer
+        if writer is None:
+            return None
+
+        async def keep(game: Game) -> None:
+            if hosted.table_id is None:
+                if hosted.kept is None:
+                    raise StoreError("this table is not in the store")
+                hosted.table_id = await asyncio.shield(hosted.kept)
+            await writer.append(PendingAction.last_of(hosted.table_id, game))
+        return keep
 
     def _on_table_event(self, hosted: HostedTable, event: TableEvent) -> None:
         if event.over and not hosted.finished and hosted.table is not None:
             hosted.finished = True
-            if self.store is not None and hosted.table_id is not None:
+            if self.writer is not None and hosted.table_id is not None:
                 outcome = hosted.table.game.outcome()
-                self.store.finish_table(hosted.table_id, [s.total for s in outcome.scores],
-                                        outcome.winners)
+                _spawn(self._finish(self.writer, hosted.table_id,
+                                    [s.total for s in outcome.scores], outcome.winners))
         self._changed()
+
+    @staticmethod
+    async def _finish(writer: StoreWriter, table_id: int, scores: list[int],
+                      winners: tuple[int, ...] | list[int]) -> None:
+        # After the last action on the writer thread; should the process die
+        # first, the next start finishes the game from its record (restore).
+        try:
+            await writer.call(writer.store.finish_table, table_id, scores, winners)
+        except StoreError as exc:
+            log.warning("game %d could not be marked finished: %s", table_id, exc)
+
+    async def close(self) -> None:
+        """Stop every table's bots (their commits finish), then the store."""
+        for hosted in list(self.tables.values()):
+            if hosted.table is not None:
+                await hosted.table.close()
+        if self.writer is not None:
+            await self.writer.close()
 
     def restore(self) -> RestoreReport:
         """Serve again every unfinished game of the store, as its players left it.
@@ -329,6 +373,16 @@ class Lobby:
 
 
 _closing: set[asyncio.Task[None]] = set()
+_running: set[asyncio.Future[Any]] = set()
+
+
+def _spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """A task outside the calling session's context (see _detached), kept
+    referenced until done (asyncio keeps only weak references to tasks)."""
+    task = asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    return task
 
 
 def _stored(seat: Seat) -> StoredSeat:

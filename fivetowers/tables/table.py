@@ -2,25 +2,43 @@
 
 Every front end (a local terminal, many SSH sessions) submits actions to the
 same :class:`Table`; the engine is the one validator. An accepted action is
-handed to the ``on_action`` persistence hook *before* anyone is told, so a
-screen never shows what the store has not got (DESIGN.md "the log is the
-truth"). Subscribers get a :class:`TableEvent` with the new version and read
-their own ``view(seat)``. Bots think in a worker thread, paced by
-``bot_delay`` so humans can follow them.
+applied to a copy of the game, the copy is handed to the ``on_action``
+persistence hook, and only once the hook has returned (or, for an async
+hook, its commit has been awaited) does the copy become the table's game and
+anyone is told: a screen never shows what the store has not got (DESIGN.md
+"the log is the truth"), and the event loop serves every other session while
+the disk syncs ("slow work off the event loop"). Subscribers get a
+:class:`TableEvent` with the new version and read their own ``view(seat)``.
+Bots think in a worker thread, paced by ``bot_delay`` so humans can follow
+them, and their moves take the same path.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import inspect
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Awaitable, Callable, Sequence
 
-from fivetowers.rules import Action, Game, NotYourTurn, Phase, PlayerView, Record
+from fivetowers.rules import (
+    Action, Game, IllegalAction, NotYourTurn, Phase, PlayerView, Record,
+)
 from fivetowers.tables.agents import Bot, make_bot
 from fivetowers.tables.seats import Seat
 
-ActionHook = Callable[[dict[str, Any]], None]
+ActionHook = Callable[[Game], Awaitable[None] | None]
+"""Keeps an action: called with the game *after* it (a copy nobody sees yet;
+the action is the last of ``game.actions``); plain or async. Raising refuses
+the action."""
+
+
+class ActionNotKept(IllegalAction):
+    """The store could not keep an action: it was refused and nothing changed.
+
+    An :class:`IllegalAction` so that every screen shows the reason the way it
+    shows any refused move, and the player can simply try again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,36 +118,65 @@ class Table:
 
     # -- acting --------------------------------------------------------------
     async def submit(self, seat: int, action: Action) -> None:
-        """Apply ``action`` for ``seat`` or raise the engine's IllegalAction."""
+        """Apply ``action`` for ``seat`` once it is kept, or raise the engine's
+        IllegalAction (:class:`ActionNotKept` if the store failed)."""
         if action.seat != seat:
             raise NotYourTurn("you can only act for your own seat")
         async with self._lock:
-            self._commit(action)
+            await self._commit(action)
         self._notify()
         self.start()
 
-    def _commit(self, action: Action) -> None:
-        """Apply, persist, count: all or nothing. The engine raises (changing
-        nothing) on a refused action; if the store raises, the game is put
-        back as it was, so no screen ever shows an action the store lacks."""
+    async def _commit(self, action: Action) -> None:
+        """Apply to a copy, keep, swap in, count: all or nothing (hold the lock).
+
+        The engine raises (changing nothing) on a refused action. While the
+        hook awaits the disk the table's game is still the one before, so
+        every screen keeps showing what the store has; if the hook fails the
+        copy is dropped and the game stays as it was."""
         if self.on_action is None:
             self.game.apply(action)
         else:
-            before = self.game.clone()
-            self.game.apply(action)
+            after = self.game.clone()
+            after.apply(action)
             try:
-                self.on_action(action.to_json())
-            except BaseException:
-                self.game = before
+                kept = self.on_action(after)
+                if inspect.isawaitable(kept):
+                    await self._kept(asyncio.ensure_future(kept), after)
+            except asyncio.CancelledError:
                 raise
+            except Exception as exc:
+                raise ActionNotKept(f"your move could not be saved, nothing changed; "
+                                    f"try again ({_one_line(exc)})") from exc
+            self.game = after
         self.version += 1
 
+    async def _kept(self, commit: asyncio.Future[None], after: Game) -> None:
+        """Await ``commit``; if the submitter is cancelled meanwhile (its session
+        closed, the table closes), the store may still keep the action: wait for
+        its answer and, if kept, swap the game in all the same, so the table and
+        the store never disagree. Then the cancellation goes on."""
+        try:
+            await asyncio.shield(commit)
+        except asyncio.CancelledError:
+            await asyncio.wait({commit})
+            if not commit.cancelled() and commit.exception() is None:
+                self.game = after
+                self.version += 1
+                self._notify()
+            raise
+
     def start(self) -> None:
-        """Let a bot move if it is a bot's turn (call once the table is set up)."""
+        """Let a bot move if it is a bot's turn (call once the table is set up).
+
+        The bot task runs in a fresh context: created in the calling session's
+        context it would hold that session's App (Textual's active-app
+        context variable) for as long as the bots play on."""
         if self.over or not self.is_bot(self.game.to_move):
             return
         if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
+            self._bot_task = asyncio.get_running_loop().create_task(
+                self._bot_turns(), context=contextvars.Context())
 
     async def _bot_turns(self) -> None:
         try:
@@ -139,12 +186,14 @@ class Table:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 view = self.game.view(seat)
+                version = self.version
                 bot = self._bots[seat]
                 action = await asyncio.to_thread(bot.choose, view, self._rngs[seat])
-                if self._bots.get(seat) is not bot:  # its player came back meanwhile
-                    continue
                 async with self._lock:
-                    self._commit(action)
+                    # Its player came back and moved meanwhile: think again.
+                    if self._bots.get(seat) is not bot or self.version != version:
+                        continue
+                    await self._commit(action)
                 self._notify()
         except Exception as exc:  # a broken bot must not take the table down silently
             self.bot_error = exc
@@ -163,3 +212,8 @@ class Table:
             except asyncio.CancelledError:
                 pass
         self._subscribers.clear()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__

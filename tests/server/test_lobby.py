@@ -150,14 +150,14 @@ async def test_games_are_kept_and_served_again_after_a_restart(tmp_path: Path) -
                           variant=Variant.BASE, private=True)
     lobby.sit(hosted, "SHA256:bbb", "bob")
     table = hosted.table
-    assert table is not None and hosted.table_id is not None
+    assert table is not None
     first = table.game.to_move
     assert first is not None
     await table.submit(first, Bid(first, 1))
     await table.submit(1 - first, Pass(1 - first))
+    assert hosted.table_id is not None
     played = [a.to_json() for a in table.game.actions]
-    await table.close()
-    store.close()
+    await lobby.close()
 
     # A new process: the same store, a new lobby.
     store = open_store(tmp_path)
@@ -170,5 +170,4 @@ async def test_games_are_kept_and_served_again_after_a_restart(tmp_path: Path) -
     assert back.status().endswith("2 away")
     assert again.resumable("SHA256:bbb") is back
     assert again.sit(back, "SHA256:bbb", "bob") == 1  # the same key, the same seat
-    await back.table.close()
-    store.close()
+    await again.close()

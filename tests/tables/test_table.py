@@ -3,6 +3,8 @@ bots off the loop, hot-seat turns."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import threading
 
 import pytest
@@ -14,7 +16,7 @@ from fivetowers.tables.client import LocalClient, TableClient, new_local_game
 from fivetowers.bots.random_bot import RandomBot
 from fivetowers.solver import exhaustive_hint
 from fivetowers.tables.seats import Seat, clean_name
-from fivetowers.tables.table import Table, TableEvent
+from fivetowers.tables.table import ActionNotKept, Table, TableEvent
 
 
 def two_humans(seed: int = 3) -> Table:
@@ -25,7 +27,7 @@ def two_humans(seed: int = 3) -> Table:
 async def test_persists_before_telling_anyone() -> None:
     order: list[str] = []
     table = two_humans()
-    table.on_action = lambda action: order.append(f"store {action}")
+    table.on_action = lambda game: order.append(f"store {game.actions[-1].to_json()}")
     table.subscribe(lambda event: order.append(f"event {event.version}"))
     await table.submit(0, Bid(0, 1))
     assert order == ["store {'seat': 0, 'bid': 1}", "event 1"]
@@ -50,7 +52,7 @@ async def test_a_refused_action_changes_nothing_and_tells_nobody() -> None:
 async def test_bots_play_a_whole_game_and_the_record_replays() -> None:
     game = Game(["A", "B", "C"], Variant.GREAT_POWERS, seed=11)
     seats = [Seat(n, bot="random") for n in "ABC"]
-    stored: list[dict[str, object]] = []
+    stored: list[Game] = []
     table = Table(game, seats, bot_delay=0, on_action=stored.append,
                   bots={i: RandomBot() for i in range(3)})
     threads: set[int] = set()
@@ -69,10 +71,11 @@ async def test_bots_play_a_whole_game_and_the_record_replays() -> None:
     assert table.bot_error is None
     assert table.over
     assert threading.get_ident() not in threads  # bots thought off the event loop
-    assert stored == [a.to_json() for a in game.actions]
+    assert [g.actions[-1].to_json() for g in stored] == \
+        [a.to_json() for a in table.game.actions]
     again, error = replay(Record.from_json(table.record().to_json()))
     assert error is None
-    assert again.outcome() == game.outcome()
+    assert again.outcome() == table.game.outcome()
 
 
 async def test_same_seed_same_bot_game() -> None:
@@ -187,11 +190,11 @@ async def test_a_store_failure_leaves_the_game_as_it_was() -> None:
     events: list[TableEvent] = []
     table.subscribe(events.append)
 
-    def broken_store(action: dict[str, object]) -> None:
+    def broken_store(game: Game) -> None:
         raise OSError("disk full")
 
     table.on_action = broken_store
-    with pytest.raises(OSError):
+    with pytest.raises(ActionNotKept, match="could not be saved.*disk full"):
         await table.submit(0, Bid(0, 1))
     assert (table.game.actions, table.game.high_bid, table.version, events) == ([], None, 0, [])
     table.on_action = None
@@ -209,3 +212,89 @@ async def test_the_default_hint_is_the_solvers_and_its_plans_are_legal() -> None
     assert table.game.phase is Phase.BUILD
     await client.submit(hint.plans[hint.max_bid].to_build(0))
     assert table.game.round == 2
+
+
+async def test_an_async_commit_shows_nothing_until_it_is_kept() -> None:
+    """The hook awaits the disk: meanwhile the table shows the game before,
+    tells nobody, and takes the next action only once this one is kept."""
+    table = two_humans()
+    events: list[TableEvent] = []
+    table.subscribe(events.append)
+    release = asyncio.Event()
+    kept: list[int] = []
+
+    async def slow_store(game: Game) -> None:
+        await release.wait()
+        kept.append(len(game.actions))
+
+    table.on_action = slow_store
+    first = asyncio.create_task(table.submit(0, Bid(0, 1)))
+    await asyncio.sleep(0.01)
+    assert (table.game.actions, table.version, events, kept) == ([], 0, [], [])
+    second = asyncio.create_task(table.submit(1, Bid(1, 2)))  # waits its turn
+    await asyncio.sleep(0.01)
+    assert table.version == 0
+    release.set()
+    await first
+    await second
+    assert kept == [1, 2] and table.version == 2 and len(events) == 2
+    assert [a.to_json() for a in table.game.actions] == \
+        [{"seat": 0, "bid": 1}, {"seat": 1, "bid": 2}]
+
+
+async def test_a_failed_async_commit_refuses_a_bot_move_too() -> None:
+    game = Game(["A", "B"], Variant.BASE, seed=1)
+    table = Table(game, [Seat("A", bot="random"), Seat("B")], bot_delay=0,
+                  bots={0: RandomBot()})
+
+    async def broken(game: Game) -> None:
+        raise OSError("disk full")
+
+    table.on_action = broken
+    table.start()
+    await table.wait_idle()
+    assert isinstance(table.bot_error, ActionNotKept)
+    assert (table.game.actions, table.version) == ([], 0)
+
+
+async def test_bot_tasks_do_not_inherit_the_callers_context() -> None:
+    """A session's context (Textual's active App) must not ride along in a
+    bot task that outlives the session."""
+    session_var: contextvars.ContextVar[str] = contextvars.ContextVar("session_var")
+    seen: list[str] = []
+
+    async def store(game: Game) -> None:
+        seen.append(session_var.get("none"))
+
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    table = Table(game, [Seat("A", bot="random"), Seat("B", bot="random")], bot_delay=0,
+                  bots={0: RandomBot(), 1: RandomBot()}, on_action=store)
+    session_var.set("a session's App")
+    table.start()
+    await table.wait_idle()
+    assert table.over and seen and set(seen) == {"none"}
+
+
+async def test_a_submitter_gone_mid_commit_leaves_table_and_store_agreeing() -> None:
+    """The session closes while its action is being kept: the store keeps it,
+    so the table takes it too (and tells everyone)."""
+    table = two_humans()
+    events: list[TableEvent] = []
+    table.subscribe(events.append)
+    release = asyncio.Event()
+    kept: list[int] = []
+
+    async def slow_store(game: Game) -> None:
+        await release.wait()
+        kept.append(len(game.actions))
+
+    table.on_action = slow_store
+    submit = asyncio.create_task(table.submit(0, Bid(0, 1)))
+    await asyncio.sleep(0.01)
+    submit.cancel()
+    await asyncio.sleep(0.01)
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await submit
+    assert kept == [1] and table.version == 1 and len(events) == 1
+    assert [a.to_json() for a in table.game.actions] == [{"seat": 0, "bid": 1}]
