@@ -16,6 +16,7 @@ from fivetowers.server.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tui.look import safe
 
+SHOWN = 50  # games listed at most, the newest
 HISTORY_CSS = str(files("fivetowers.styles") / "history.tcss")
 """The history screens' styles (styles/history.tcss), by absolute path: Textual
 reads a path once per app however many screens name it."""
@@ -92,7 +93,7 @@ class MyGamesScreen(Screen[None]):
                       "so none are kept for you.")
             return
         try:
-            games = await self.archive.games_of(self.identity)
+            games = await self.archive.games_of(self.identity, SHOWN)
         except StoreError as exc:
             self.note(Text(f"Cannot read the kept games: {exc}", style="bold red"))
             return
@@ -107,6 +108,7 @@ class MyGamesScreen(Screen[None]):
             self.note("No games yet: the games you play here are kept, by your key.")
         else:
             self.help_note = Text.assemble(
+                f"Your newest {SHOWN} games. " if len(games) == SHOWN else "",
                 "The host prints a game's record with  ", ("fivetowers export GAME", "bold"),
                 "  (for fivetowers replay).")
             self.note(self.help_note)

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 from fivetowers.rules import Phase, Variant
 from fivetowers.server.archive import Archive
 from fivetowers.server.leaderboard_screen import LeaderboardScreen
-from fivetowers.server.my_games_screen import MyGamesScreen
+from fivetowers.server.my_games_screen import SHOWN, MyGamesScreen
 from fivetowers.server.replay_screen import ReplayScreen
 from fivetowers.tables.history import GameHistory
 from fivetowers.tables.sqlite_store import SqliteStore
@@ -161,6 +161,20 @@ async def test_replay_draws_every_board_for_two_to_five_players(
             screen.query_one(f"#opp{k}", TowerBoard) for k in range(players - 1)]
         assert [b.seat for b in boards] == list(final.seats)
         assert final.phase is Phase.OVER
+
+
+async def test_my_games_lists_the_newest_fifty(tmp_path: Path) -> None:
+    seats = [StoredSeat("ann", fingerprint=ANN), StoredSeat("Peter (bot)", bot="random")]
+    with SqliteStore(tmp_path / "s.sqlite3", durable=False) as store:
+        for n in range(SHOWN + 1):  # games just begun: no action yet
+            keep(store, f"C{n:04d}", seats, play(["ann", "Peter (bot)"], Variant.BASE,
+                                                 seed=n, actions=0))
+        app = ScreenHost(lambda: MyGamesScreen(Archive(store), ANN))
+        async with app.run_test(size=(100, 24)) as pilot:
+            await settle(pilot)
+            table = app.screen.query_one(DataTable)
+            assert table.row_count == SHOWN and cells(table, 0)[0] == str(SHOWN + 1)
+            assert note(app).startswith(f"Your newest {SHOWN} games.")
 
 
 async def test_a_password_login_has_no_kept_games(store: SqliteStore) -> None:
