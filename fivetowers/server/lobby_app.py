@@ -16,6 +16,7 @@ from textual.screen import Screen
 from fivetowers.server.lobby import HostedTable, Lobby, LobbyError
 from fivetowers.server.lobby_screen import LobbyScreen
 from fivetowers.server.new_table_screen import NewTable
+from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import AppFactory, Visitor
 from fivetowers.server.waiting_screen import ServerTableScreen, WaitingScreen
 from fivetowers.tables.client import TableClient
@@ -23,7 +24,7 @@ from fivetowers.tui.app import stylesheet
 from fivetowers.tui.screens.end import EndScreen
 
 
-class LobbyApp(App[None]):
+class LobbyApp(HostedApp):
     TITLE = "5 Towers"
     CSS = stylesheet() + stylesheet("lobby.tcss")
 

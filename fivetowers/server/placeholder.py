@@ -14,10 +14,11 @@ from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.widgets import Footer, Static
 
+from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import Visitor
 
 
-class PlaceholderLobbyApp(App[None]):
+class PlaceholderLobbyApp(HostedApp):
     """A stand-in lobby: greets the player and shows the session's facts."""
 
     TITLE = "fivetowers"
