@@ -93,7 +93,7 @@ class BuildSession:
                                f"cards, not {what}")
         rest = multiset_minus(self.display, take)
         if rest is None:
-            missing = multiset_minus(take, self.display) or []
+            missing = sorted((Counter(take) - Counter(self.display)).elements())
             raise IllegalBuild(f"{', '.join(map(str, missing))} is not in the display")
         board = self.board.clone()
         paid: list[Card] = []

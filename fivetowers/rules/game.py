@@ -88,14 +88,15 @@ class Game:
 
     With no ``deck``, the card set in canonical order is shuffled with
     ``random.Random(seed)``; with no ``reshuffle``, the discard pile is
-    shuffled with ``random.Random(f"reshuffle:{seed}")``. Records written by
+    shuffled with ``random.Random(f"reshuffle:{seed}")`` (when ``replaying`` a
+    record, a reshuffle with neither is a :class:`FormatError`). Records written by
     :meth:`Record.from_game` always carry the deck and the reshuffle once it
     has happened, so other tools never depend on Python's generator.
     """
 
     def __init__(self, names: Sequence[str], variant: Variant = Variant.BASE,
                  deck: Sequence[Card] | None = None, seed: int | None = None,
-                 reshuffle: Sequence[Card] | None = None) -> None:
+                 reshuffle: Sequence[Card] | None = None, replaying: bool = False) -> None:
         if not 2 <= len(names) <= 5:
             raise FormatError(f"5 Towers is for 2 to 5 players, not {len(names)}")
         self.variant = variant
@@ -111,6 +112,8 @@ class Game:
             check_card_set(deck, len(names), "the deck")
         self.initial_deck: list[Card] = list(deck)
         self.planned_reshuffle = list(reshuffle) if reshuffle is not None else None
+        # A replayed record must say how the discard pile was shuffled.
+        self._replaying = replaying
         self.reshuffle: list[Card] | None = None  # the reshuffle that happened
         self.players = [Player(n) for n in names]
         self.draw = list(deck)
@@ -323,6 +326,9 @@ class Game:
                 raise FormatError("the reshuffle is not a permutation of the discard pile "
                                   f"({len(self.discard)} cards) after the first run-out")
             new = list(self.planned_reshuffle)
+        elif self._replaying and self.seed is None:
+            raise FormatError('the record has no "reshuffle" and no "seed" to shuffle the '
+                              "discard pile with after the first run-out")
         else:
             new = list(self.discard)
             self._rng.shuffle(new)

@@ -79,7 +79,8 @@ class Record:
                    game.seed, [a.to_json() for a in game.actions])
 
     def new_game(self) -> Game:
-        return Game(self.players, self.variant, self.deck, self.seed, self.reshuffle)
+        return Game(self.players, self.variant, self.deck, self.seed, self.reshuffle,
+                    replaying=True)
 
 
 def _card_list(value: object, name: str) -> list[Card] | None:

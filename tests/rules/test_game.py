@@ -210,3 +210,12 @@ def test_a_restored_seeded_game_reshuffles_as_the_original() -> None:
     restored.apply(Bid(restored.starter, 0))
     restored.apply(Pass(1 - restored.starter))
     assert original.reshuffle is not None and restored.reshuffle == original.reshuffle
+
+
+def test_taking_a_card_not_in_the_display_names_it() -> None:
+    game = arranged(["A", "B"], DISPLAY)
+    game.apply(Bid(0, 2))
+    game.apply(Pass(1))
+    with pytest.raises(IllegalBuild, match="^candy-1 is not in the display$"):
+        game.apply(Build(0, (card("candy-11"), card("candy-1")),
+                         (Step(card("candy-11")), Step(card("candy-1")))))

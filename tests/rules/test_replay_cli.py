@@ -126,3 +126,14 @@ def test_replay_imports_neither_textual_nor_ortools() -> None:
             "sys.stderr.write(repr(bad))" % str(GOOD))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stderr == "[]"
+
+
+def test_record_with_neither_reshuffle_nor_seed_is_refused_when_one_is_needed() -> None:
+    data = _record()
+    del data["reshuffle"]
+    outs = [run("-", stdin=json.dumps(data)) for _ in range(2)]
+    for out in outs:
+        assert out.returncode == 2 and "no \"reshuffle\" and no \"seed\"" in out.stderr
+    # Cut short before the first run-out, the same record needs no reshuffle.
+    data["actions"] = data["actions"][:10]
+    assert run("-", stdin=json.dumps(data)).returncode == 0
