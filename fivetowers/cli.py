@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -32,11 +33,17 @@ def _read_json(path: str) -> Any:
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not UTF-8 text") from None
+    return _loads(text, path)
+
+
+def _loads(text: str, where: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} "
+        raise ValueError(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} "
                          f"column {exc.colno}") from None
+    except RecursionError:
+        raise ValueError(f"{where} is nested too deeply to be a record or a position") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -114,10 +121,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     failed = False
     for number, line in enumerate(lines, 1):
         try:
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+            data = _loads(line, f"line {number}")
             out = hint(_hint_position(data, None, records=False)).to_json(args.explain)
         except ValueError as exc:
             failed = True
@@ -132,6 +136,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     try:
         table_id = int(args.game.lstrip("#"))
+        if not 0 < table_id < 2**63:
+            raise ValueError
     except ValueError:
         return _die(f"{args.game!r} is not a game number (see \"my games\" in the lobby)")
     try:
@@ -169,8 +175,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _die(f"--bots must be 0 to {players} for {players} players, not {bots}")
     if len(args.names) > players:
         return _die(f"{len(args.names)} names given for {players} players")
-    if args.bot_delay < 0:
-        return _die("--bot-delay must be 0 or more seconds")
+    if not 0 <= args.bot_delay <= 60:  # also refuses nan
+        return _die("--bot-delay must be 0 to 60 seconds")
     variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
     from fivetowers.tables.client import new_local_game
     from fivetowers.tui.app import create_app
@@ -201,12 +207,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return _die(str(exc))
     if args.workers < 1:
         return _die(f"--workers must be at least 1, not {args.workers}")
+    # More processes than games or cores only costs start-up time.
+    workers = min(args.workers, settings.games, os.cpu_count() or 1)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=args.json) as bar:
         task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
         try:
-            summary = run(settings, args.workers, lambda _: bar.advance(task))
+            summary = run(settings, workers, lambda _: bar.advance(task))
         except TournamentError as exc:
             print(f"fivetowers: {exc}", file=sys.stderr)
             return 1
@@ -220,6 +228,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from fivetowers.server.command import run_serve
 
+    # A password on the command line shows in `ps` to every local user; a
+    # file or the environment keeps it private.
+    if args.password_file is not None:
+        try:
+            with open(args.password_file, encoding="utf-8") as f:
+                args.password = f.readline().rstrip("\r\n")
+        except (OSError, UnicodeDecodeError) as exc:
+            return _die(f"cannot read the password file {args.password_file}: {exc}")
+        if not args.password:
+            return _die(f"the password file {args.password_file} is empty")
+    elif args.password is None and os.environ.get("FIVETOWERS_PASSWORD"):
+        args.password = os.environ["FIVETOWERS_PASSWORD"]
     return run_serve(args)
 
 
@@ -298,7 +318,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="authorized_keys file: only these keys may log in (default: any key)")
     p.add_argument("--password", metavar="PW", default=None,
                    help="also accept password and keyboard-interactive logins with this "
-                        "password (default: refused)")
+                        "password (default: refused); other local users can see it in "
+                        "`ps`, so prefer --password-file or $FIVETOWERS_PASSWORD")
+    p.add_argument("--password-file", metavar="FILE", default=None,
+                   help="like --password, with the password on the first line of FILE")
     p.add_argument("--away", type=float, default=60.0, metavar="SECONDS",
                    help="how long a seat waits for a dropped player before a bot plays it "
                         "until they return (default 60)")
