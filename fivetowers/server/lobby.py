@@ -127,6 +127,9 @@ class HostedTable:
         return f"{sitting}/{len(self.seats)}"
 
 
+MAX_TABLES_PER_PLAYER = 3
+
+
 class Lobby:
     """Every hosted table, by code; listeners hear of any change."""
 
@@ -178,6 +181,7 @@ class Lobby:
             raise LobbyError("a table has 2 to 5 seats")
         if not 0 <= bots < players:
             raise LobbyError(f"bots: 0 to {players - 1} (one seat is yours)")
+        self._check_quota(identity)
         code = self._new_code()
         seats = [Seat("", None) for _ in range(players - bots)]
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=self.bot_kind) for i in range(bots)]
@@ -187,6 +191,15 @@ class Lobby:
         self.sit(hosted, identity, name)
         self._changed()
         return hosted
+
+    def _check_quota(self, identity: str) -> None:
+        """Refuse a seat at yet another unfinished table: a running table costs
+        the host bot and hint thinking even while its players are away."""
+        mine = sum(1 for t in self.tables.values()
+                   if not t.over and t.seat_of(identity) is not None)
+        if mine >= MAX_TABLES_PER_PLAYER:
+            raise LobbyError(f"you already sit at {mine} unfinished tables; "
+                             "finish one before taking another seat")
 
     def _new_code(self) -> str:
         while True:
@@ -202,6 +215,7 @@ class Lobby:
             free = hosted.free_seats
             if not free or hosted.started:
                 raise LobbyError(f"table {hosted.code} has no free seat")
+            self._check_quota(identity)
             seat = free[0]
             others = {s.name for s in hosted.seats}
             hosted.seats[seat].name = _unique(name, others)
