@@ -38,6 +38,15 @@ log = logging.getLogger("fivetowers.server")
 MAX_BACKLOG = 4 * 1024 * 1024
 """Bytes of unsent output after which a client that stopped reading is dropped."""
 
+# A client may claim any terminal size; screens are drawn (and held in
+# memory) at that size, so a huge claim would cost the host dearly.
+MAX_WIDTH, MAX_HEIGHT = 400, 150
+
+
+def clamp_size(width: int, height: int) -> tuple[int, int]:
+    """The size a session is drawn at: the client's, up to MAX_WIDTH x MAX_HEIGHT."""
+    return min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
+
 _parse_extended_key_uncached: Callable[[XTermParser, str], list[events.Key] | None] = (
     XTermParser._parse_extended_key.__wrapped__)
 
@@ -228,6 +237,7 @@ class SSHDriver(Driver):
     def _resize(self, width: int, height: int) -> None:
         if width <= 0 or height <= 0:
             width, height = self._size or (80, 24)
+        width, height = clamp_size(width, height)
         self._size = (width, height)
         self._terminal.size = (width, height)
         min_width, min_height = self._terminal.min_size

@@ -20,7 +20,7 @@ from rich.console import Console
 from textual.app import App
 
 from fivetowers.server.colours import client_color_system, render_console
-from fivetowers.server.driver import SessionTerminal
+from fivetowers.server.driver import SessionTerminal, clamp_size
 from fivetowers.server.names import parse_exec
 
 log = logging.getLogger("fivetowers.server")
@@ -149,7 +149,7 @@ class Session:
     async def _play(self, join_code: str | None) -> int:
         process = self.process
         width, height = process.term_size[:2]
-        size = (width or 80, height or 24)
+        size = clamp_size(width or 80, height or 24)
         visitor = Visitor(identity=self.identity, name=self.name, address=self.address,
                           join_code=join_code, term=process.term_type or "xterm",
                           colorterm=process.env.get("COLORTERM", ""), port=self.host.port)
