@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine
 
 from fivetowers.rules import Game, Phase, Record, Variant
-from fivetowers.server.names import clean_text
+from fivetowers.tables.seats import clean_text
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore

@@ -9,7 +9,8 @@ back in the lobby, so it is kept to a small alphabet.
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from fivetowers.tables.seats import clean_text
 
 NAME_LENGTH = 16
 """Longest display name kept; longer names are cut (tables are narrow)."""
@@ -17,12 +18,9 @@ NAME_LENGTH = 16
 FALLBACK_NAME = "player"
 
 # Square brackets open Textual/Rich markup; backslashes escape it. Neither is
-# needed in a name, so they go rather than being escaped at every use.
+# needed in a name people type into ssh, so they go rather than being escaped
+# at every use.
 _MARKUP = str.maketrans("", "", "[]\\")
-_SPACES = re.compile(r"\s+")
-# Whole escape sequences go, not just their ESC: CSI, OSC (to BEL or ST), others.
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?",
-                      re.DOTALL)
 
 _JOIN = re.compile(r"\s*join\s+([A-Za-z0-9]{3,12})\s*")
 
@@ -35,24 +33,8 @@ def clean_name(raw: str, limit: int = NAME_LENGTH) -> str:
     become one space, and the result is cut to ``limit`` characters. An empty
     result becomes ``"player"``.
     """
-    kept = "".join(_keep(ch) for ch in _ESCAPES.sub("", raw))
-    kept = _SPACES.sub(" ", kept.translate(_MARKUP)).strip()
-    kept = kept[:limit].rstrip()
-    return kept or FALLBACK_NAME
-
-
-def clean_text(raw: str, limit: int) -> str:
-    """A chat line: like :func:`clean_name` but markup characters stay (chat is
-    always drawn as plain text, never parsed as markup)."""
-    kept = "".join(_keep(ch) for ch in _ESCAPES.sub("", raw))
-    return _SPACES.sub(" ", kept).strip()[:limit].rstrip()
-
-
-def _keep(ch: str) -> str:
-    category = unicodedata.category(ch)
-    if category == "Zs" or ch in "\t\n\r":
-        return " "
-    return "" if category[0] in "CZ" else ch
+    kept = clean_text(raw, len(raw)).translate(_MARKUP)
+    return " ".join(kept.split())[:limit].rstrip() or FALLBACK_NAME
 
 
 def parse_exec(command: str) -> str | None:

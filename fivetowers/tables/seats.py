@@ -2,22 +2,39 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
 MAX_NAME = 16
 
+# Whole escape sequences go, not just their ESC: CSI, OSC (to BEL or ST), others.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?",
+                      re.DOTALL)
+
+
+def clean_text(raw: str, limit: int) -> str:
+    """Text from a user that is safe to put on anyone's terminal: escape
+    sequences and every control or format character (bidi overrides,
+    zero-width marks) removed, white space single-spaced, cut to ``limit``.
+
+    Markup is *not* removed: screens draw user text as plain ``rich`` Text
+    (or escape it), because ``[`` is a fine character to type.
+    """
+    kept = "".join(_keep(ch) for ch in _ESCAPES.sub("", raw))
+    return " ".join(kept.split())[:limit].rstrip()
+
 
 def clean_name(text: str, fallback: str = "player") -> str:
-    """A display name safe for any terminal: no control or format characters
-    (escape sequences start with one), single-spaced, at most MAX_NAME long.
+    """A display name: :func:`clean_text` at most MAX_NAME long, never empty."""
+    return clean_text(text, MAX_NAME) or fallback
 
-    Markup is *not* removed here; screens still escape names (rich Text or
-    ``rich.markup.escape``) because ``[`` is a fine character in a name.
-    """
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
-    name = " ".join(kept.split())[:MAX_NAME].strip()
-    return name or fallback
+
+def _keep(ch: str) -> str:
+    category = unicodedata.category(ch)
+    if category == "Zs" or ch in "\t\n\r":
+        return " "
+    return "" if category[0] in "CZ" else ch
 
 
 @dataclass
