@@ -11,18 +11,15 @@ from pathlib import Path
 
 import asyncssh
 
+from fivetowers.tables.store import default_data_dir
+
+__all__ = ["HOST_KEY_FILE", "HostKeyError", "default_data_dir", "load_or_create_host_key"]
+
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 
 
 class HostKeyError(ValueError):
     """The data directory or host key cannot be used (one-line reason)."""
-
-
-def default_data_dir() -> Path:
-    """``$XDG_DATA_HOME/fivetowers``, else ``~/.local/share/fivetowers``."""
-    base = os.environ.get("XDG_DATA_HOME") or ""
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
-    return root / "fivetowers"
 
 
 def load_or_create_host_key(data_dir: Path) -> tuple[asyncssh.SSHKey, bool]:
