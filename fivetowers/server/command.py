@@ -67,7 +67,8 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         asyncio.run(serve_with_store(config, args.away))
     except (HostKeyError, ConfigError, StoreError) as exc:
-        print(f"fivetowers: serve: {exc}", file=sys.stderr)
+        reason = " ".join(str(exc).split())  # one line, whatever the library said
+        print(f"fivetowers: serve: {reason}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"fivetowers: serve: cannot listen on {args.host} port {args.port}: "

@@ -88,7 +88,10 @@ class SqliteStore:
             if not fresh:
                 problems = [r for (r,) in conn.execute("PRAGMA quick_check")]
                 if problems != ["ok"]:
-                    raise StoreUnreadable(f"{self.path} is damaged: {problems[0]}")
+                    # quick_check's report spans lines ("*** in database main ***\n
+                    # Page 5: ..."): the message stays one line.
+                    detail = " ".join(" ".join(problems[:2]).replace("***", "").split())
+                    raise StoreUnreadable(f"{self.path} is damaged: {detail}")
             if version < SCHEMA_VERSION:
                 conn.execute("BEGIN IMMEDIATE")
                 try:

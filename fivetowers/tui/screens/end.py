@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -49,6 +50,16 @@ class EndScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        try:
+            self.fill()
+        except NoMatches:
+            # The app shut down while this screen was being shown (a session
+            # closing right at the game's end): its widgets are gone or never
+            # came, and nobody is left to read the scores.
+            return
+
+    def fill(self) -> None:
+        """The score table and the final towers."""
         view = self.client.view()
         table = self.query_one(DataTable)
         table.add_columns("", "player", "towers", "main", "pairs", "teardown", "total")
