@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine
 
 from fivetowers.rules import Game, Phase, Record, Variant
-from fivetowers.tables.seats import clean_text
+from fivetowers.tables.seats import BOT_NAMES, clean_text, unique_name
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore
@@ -35,7 +35,6 @@ log = logging.getLogger("fivetowers.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
 CODE_LENGTH = 5
-BOT_NAMES = ("Hedda", "Peter", "Anni", "Jonas", "Mira")
 CHAT_LENGTH = 120
 CHAT_KEPT = 50
 CHAT_BURST = 3
@@ -218,7 +217,7 @@ class Lobby:
             self._check_quota(identity)
             seat = free[0]
             others = {s.name for s in hosted.seats}
-            hosted.seats[seat].name = _unique(name, others)
+            hosted.seats[seat].name = unique_name(name, others)
             hosted.seats[seat].identity = identity
         hosted.seats[seat].connected = True
         self._back(hosted, seat)
@@ -414,11 +413,3 @@ def _detached(fn: Callable[[], None]) -> None:
     hold on to an App whose session has long ended.
     """
     contextvars.Context().run(fn)
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, n = name, 2
-    while candidate in taken:
-        candidate = f"{name[:13]} {n}"
-        n += 1
-    return candidate

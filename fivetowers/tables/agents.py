@@ -10,9 +10,6 @@ from typing import Any, Protocol
 from fivetowers.bots import make_bot as _make_bot
 from fivetowers.rules import Action, PlayerView, Position
 
-BOT_KINDS = ("random", "greedy", "strong")
-
-
 class Bot(Protocol):
     def choose(self, view: PlayerView, rng: random.Random) -> Action: ...
 

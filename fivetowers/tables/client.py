@@ -19,13 +19,10 @@ from fivetowers.rules import (
     Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
 from fivetowers.tables.agents import Bot, compute_hint, make_bot
-from fivetowers.tables.seats import Seat, clean_name
+from fivetowers.tables.seats import BOT_NAMES, Seat, clean_name, unique_name
 from fivetowers.tables.table import Subscriber, Table
 
 Hinter = Callable[[Position], Any]
-BOT_NAMES = ("Hedda", "Peter", "Anni", "Jonas", "Mira")
-
-
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """What a screen needs to know about a seat besides the view."""
@@ -173,21 +170,12 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
     chosen = [clean_name(n) for n in names][:players]
     defaults = (["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)])
     defaults += [f"{n} (bot)" for n in BOT_NAMES[:bots]]
-    seat_names = _unique(chosen + defaults[len(chosen):])
+    seat_names: list[str] = []
+    for n in chosen + defaults[len(chosen):]:
+        seat_names.append(unique_name(n, seat_names))
     seats = [Seat(n, bot=bot_kind if i >= humans else None, connected=i < humans)
              for i, n in enumerate(seat_names)]
     game = Game([s.name for s in seats], variant, seed=seed)
     table = Table(game, seats, bot_delay=bot_delay, bots=bots_by_seat)
     adviser = make_bot("strong") if advice else None
     return LocalClient(table, list(range(humans)), hinter, adviser)
-
-
-def _unique(names: list[str]) -> list[str]:
-    out: list[str] = []
-    for n in names:
-        name, k = n, 2
-        while name in out:
-            name = f"{n[:13]} {k}"
-            k += 1
-        out.append(name)
-    return out

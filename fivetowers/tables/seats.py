@@ -7,6 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 
 MAX_NAME = 16
+BOT_NAMES = ("Hedda", "Peter", "Anni", "Jonas", "Mira")
+"""Names for bot seats, after the rulebook's players."""
 
 # Whole escape sequences go, not just their ESC: CSI, OSC (to BEL or ST), others.
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?",
@@ -28,6 +30,15 @@ def clean_text(raw: str, limit: int) -> str:
 def clean_name(text: str, fallback: str = "player") -> str:
     """A display name: :func:`clean_text` at most MAX_NAME long, never empty."""
     return clean_text(text, MAX_NAME) or fallback
+
+
+def unique_name(name: str, taken: set[str] | list[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``... whichever no one at the table has."""
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate = f"{name[:MAX_NAME - 3]} {n}"
+        n += 1
+    return candidate
 
 
 def _keep(ch: str) -> str:
