@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# The project's shared fixtures sit beside the clone (../shared); tests/fixtures
-# holds a copy so a clone without ../shared still tests the same files.
+# tests/fixtures is a copy of the project's shared golden fixtures, so a clone
+# tests the same files anywhere; FIVETOWERS_FIXTURES points at another copy.
 _CANDIDATES = [Path(os.environ["FIVETOWERS_FIXTURES"])] if "FIVETOWERS_FIXTURES" in os.environ else []
 _CANDIDATES += [ROOT / "tests" / "fixtures"]
 FIXTURES = next(p for p in _CANDIDATES if (p / "records").is_dir())

@@ -45,10 +45,6 @@ def card_of(pair: Pair) -> Card:
     return Card(TYPES[pair[0]], pair[1])
 
 
-def board_key(board: Board) -> tuple[Towers, tuple[Pair, ...]]:
-    return board.towers_key(), board.pile_key()
-
-
 def _without(items: tuple[Pair, ...], i: int) -> tuple[Pair, ...]:
     return items[:i] + items[i + 1:]
 

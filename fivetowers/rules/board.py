@@ -31,6 +31,3 @@ class Board:
 
     def pile_key(self) -> tuple[Pair, ...]:
         return pairs_of(self.teardown)
-
-    def card_count(self) -> int:
-        return sum(len(t) for t in self.towers.values())

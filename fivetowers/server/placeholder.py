@@ -1,8 +1,7 @@
-"""PLACEHOLDER lobby: what a session shows until ``fivetowers.tui`` has a lobby.
-
-It proves the SSH plumbing end to end (who you are, your terminal's size and
-colours, resizing, leaving) and is what the server tests drive. The real
-lobby replaces it through the server's app factory (see ``serve.py``).
+"""A minimal hosted app that shows the session itself: who you are, your
+terminal's size and colours. The server's plumbing tests (sizes, resizes,
+limits, refusals) drive it because its screen is small and stable; the real
+lobby is :mod:`fivetowers.server.lobby_app`, served by ``fivetowers serve``.
 """
 
 from __future__ import annotations
