@@ -94,6 +94,8 @@ class Game:
     has happened, so other tools never depend on Python's generator.
     """
 
+    _replaying = False  # also for games assembled field by field (bots' determinising)
+
     def __init__(self, names: Sequence[str], variant: Variant = Variant.BASE,
                  deck: Sequence[Card] | None = None, seed: int | None = None,
                  reshuffle: Sequence[Card] | None = None, replaying: bool = False) -> None:
