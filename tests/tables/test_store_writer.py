@@ -27,12 +27,21 @@ class GatedStore(SqliteStore):
     def __init__(self, path: Path) -> None:
         super().__init__(path, durable=False)
         self.gate = threading.Event()
+        self.holding = threading.Event()
         self.batches: list[int] = []
 
     def append_actions(self, batch: Sequence[PendingAction]) -> list[StoreError | None]:
-        self.gate.wait(timeout=10)
+        self.holding.set()
+        self.gate.wait(timeout=30)
         self.batches.append(len(batch))
         return super().append_actions(batch)
+
+
+async def queued() -> None:
+    """Let every task just created run up to its first await: an append puts its
+    job on the writer's queue before it first awaits."""
+    for _ in range(3):
+        await asyncio.sleep(0)
 
 
 def games(count: int) -> list[Game]:
@@ -58,9 +67,9 @@ async def test_queued_actions_are_committed_together_and_in_order(tmp_path: Path
             await writer.append(PendingAction(table_id, index, action.to_json()))
 
     tasks = [asyncio.create_task(table(ids[0], played[0]))]
-    await asyncio.sleep(0.05)  # the writer holds the first table's first action
+    assert await asyncio.to_thread(store.holding.wait, 30)  # the first action is held
     tasks += [asyncio.create_task(table(t, g)) for t, g in zip(ids[1:], played[1:])]
-    await asyncio.sleep(0.05)  # the other tables' first actions wait meanwhile
+    await queued()  # the other tables' first actions wait meanwhile
     store.gate.set()
     await asyncio.gather(*tasks)
     assert store.batches[0] == 1 and store.batches[1] >= 3  # they went together
@@ -79,11 +88,11 @@ async def test_a_refused_action_fails_alone(tmp_path: Path) -> None:
                                  record=Record.from_game(Game(["A", "B"], seed=0)))
     actions = [a.to_json() for a in game.actions]
     good = asyncio.create_task(writer.append(PendingAction(table_id, 0, actions[0])))
-    await asyncio.sleep(0.02)
+    assert await asyncio.to_thread(store.holding.wait, 30)
     gap = asyncio.create_task(writer.append(PendingAction(table_id, 5, actions[5])))
     nowhere = asyncio.create_task(writer.append(PendingAction(999, 0, actions[0])))
     after = asyncio.create_task(writer.append(PendingAction(table_id, 1, actions[1])))
-    await asyncio.sleep(0.02)
+    await queued()
     store.gate.set()
     await good
     await after
