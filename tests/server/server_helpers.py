@@ -92,6 +92,15 @@ class Screen:
                 raise AssertionError(f"session closed before {needle!r}; screen:\n{self.text}")
             await asyncio.sleep(0.02)
 
+    async def wait_until(self, ready: Callable[[], bool], what: str,
+                         timeout: float = 10.0) -> None:
+        """Poll the screen until ``ready()`` holds (redraws come in frames)."""
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never {what}; screen:\n{self.text}")
+            await asyncio.sleep(0.02)
+
     def resize(self, width: int, height: int) -> None:
         self.screen.resize(height, width)
         self.process.change_terminal_size(width, height)
