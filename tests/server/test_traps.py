@@ -164,8 +164,14 @@ async def test_lobby_sessions_leave_no_app_alive_while_their_table_plays_on(
             await asyncio.sleep(0.3)
         conn.close()
         await conn.wait_closed()
-    await asyncio.sleep(1.0)  # stand-ins play on at every table
-    assert all(t.table is not None and t.table.is_bot(0) for t in lobby.tables.values())
+    def standing_in() -> bool:  # stand-ins play on at every table
+        return all(t.table is not None and t.table.is_bot(0) for t in lobby.tables.values())
+
+    for _ in range(500):
+        if standing_in() and not server.sessions:
+            break
+        await asyncio.sleep(0.02)
+    assert standing_in()
     gc.collect()
     alive = [ref() for ref in apps if ref() is not None]
     assert not [a for a in alive if isinstance(a, LobbyApp)], f"{len(alive)} Apps alive"
