@@ -17,6 +17,7 @@ import contextvars
 import logging
 import random
 import time
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine
@@ -72,6 +73,9 @@ class HostedTable:
     chat_listeners: list[Callable[[ChatLine], None]] = field(default_factory=list)
     _chat_budget: dict[str, tuple[float, float]] = field(default_factory=dict)
     """identity -> (lines it may still send, when that was counted)."""
+    _present: dict[str, weakref.WeakSet[object]] = field(default_factory=dict)
+    """identity -> the sessions of that player at this table: one player may
+    have two terminals open, and leaving one leaves the seat taken."""
 
     def say(self, identity: str, name: str, raw: str, now: float | None = None) -> str | None:
         """Send a chat line to everyone at the table; None, or why it was not sent."""
@@ -207,8 +211,10 @@ class Lobby:
                 return code
 
     # -- seats ---------------------------------------------------------------
-    def sit(self, hosted: HostedTable, identity: str, name: str) -> int:
-        """This identity's seat: the one it had (a reconnect), else a free one."""
+    def sit(self, hosted: HostedTable, identity: str, name: str,
+            session: object | None = None) -> int:
+        """This identity's seat: the one it had (a reconnect), else a free one.
+        ``session`` (its App) is counted as present until it calls :meth:`away`."""
         seat = hosted.seat_of(identity)
         if seat is None:
             free = hosted.free_seats
@@ -220,17 +226,26 @@ class Lobby:
             hosted.seats[seat].name = unique_name(name, others)
             hosted.seats[seat].identity = identity
         hosted.seats[seat].connected = True
+        if session is not None:
+            hosted._present.setdefault(identity, weakref.WeakSet()).add(session)
         self._back(hosted, seat)
         if not hosted.started and not hosted.free_seats:
             self._start(hosted)
         self._changed()
         return seat
 
-    def away(self, hosted: HostedTable, identity: str) -> None:
-        """The player left or dropped: free the seat before the game, keep it during."""
+    def away(self, hosted: HostedTable, identity: str, session: object | None = None) -> None:
+        """The player left or dropped: free the seat before the game, keep it during.
+        While another session of theirs is still at the table, nothing changes."""
         seat = hosted.seat_of(identity)
         if seat is None:
             return
+        sessions = hosted._present.get(identity)
+        if sessions is not None:
+            sessions.discard(session)
+            if sessions:
+                return
+            del hosted._present[identity]
         if not hosted.started:
             hosted.seats[seat] = Seat("", None)
             if len(hosted.free_seats) == len(hosted.humans):

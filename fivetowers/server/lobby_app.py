@@ -64,7 +64,8 @@ class LobbyApp(HostedApp):
         seat: int | None = None
         if not watch:
             try:
-                seat = self.lobby.sit(hosted, self.visitor.identity, self.visitor.name)
+                seat = self.lobby.sit(hosted, self.visitor.identity, self.visitor.name,
+                                      session=self)
             except LobbyError as exc:
                 if watch is False or not hosted.started:
                     self.notify(str(exc), severity="error")
@@ -126,7 +127,7 @@ class LobbyApp(HostedApp):
         if self.watching:
             self.lobby.unwatch(here)
         else:
-            self.lobby.away(here, self.visitor.identity)
+            self.lobby.away(here, self.visitor.identity, session=self)
         self.watching = False
 
     # -- what the table screens ask of the app ---------------------------------

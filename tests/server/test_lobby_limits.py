@@ -25,4 +25,25 @@ async def test_an_identity_sits_at_a_bounded_number_of_unfinished_tables() -> No
     finally:
         for hosted in list(lobby.tables.values()):
             if hosted.table is not None:
-                hosted.table.close()
+                await hosted.table.close()
+
+
+async def test_a_second_terminal_keeps_the_seat_when_the_first_leaves() -> None:
+    lobby = Lobby(bot_kind="random", bot_delay=60.0, absence_bot_after=0.0, hints=False)
+    class Terminal:  # stands for a session's App
+        pass
+
+    first, second = Terminal(), Terminal()
+    hosted = lobby.create("key:anni", "anni", title="t", players=2, bots=1,
+                          variant=Variant.BASE, private=False)
+    try:
+        assert lobby.sit(hosted, "key:anni", "anni", session=first) == 0
+        assert lobby.sit(hosted, "key:anni", "anni", session=second) == 0
+        assert hosted.started
+        lobby.away(hosted, "key:anni", session=first)
+        assert hosted.seats[0].connected and not hosted._takeovers
+        lobby.away(hosted, "key:anni", session=second)
+        assert not hosted.seats[0].connected and 0 in hosted._takeovers
+    finally:
+        if hosted.table is not None:
+            await hosted.table.close()
