@@ -11,10 +11,11 @@ worker thread, so the writer thread keeps committing meanwhile.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, TypeVar
 
 from fivetowers.tables.history import GameHistory
+from fivetowers.tables.seats import clean_name
 from fivetowers.tables.store import Rating, Store, StoreError, TableInfo
 from fivetowers.tables.store_writer import StoreWriter
 
@@ -81,8 +82,11 @@ class Archive:
         """One game, every position computed (in a thread); StoreError if it
         is not there or its record does not even start."""
         stored = await self._call(self._store().load_table, table_id)
+        # Names were cleaned when their players logged in; cleaned again here,
+        # as they come out of a file, so every log line built from them is safe.
+        record = replace(stored.record, players=[clean_name(p) for p in stored.record.players])
         try:
-            history = await asyncio.to_thread(GameHistory, stored.record)
+            history = await asyncio.to_thread(GameHistory, record)
         except ValueError as exc:  # the rules' FormatError and CardError among them
             raise StoreError(f"game {table_id} cannot be replayed: {exc}") from None
         return KeptGame(stored.info, history, seat_of(stored.info, fingerprint))

@@ -13,7 +13,7 @@ from fivetowers.server.archive import Archive
 from fivetowers.server.my_games_screen import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
 from fivetowers.tables.store import Rating, StoreError
-from fivetowers.tui.look import safe
+from fivetowers.tables.seats import clean_name
 
 SHOWN = 20
 
@@ -21,8 +21,8 @@ SHOWN = 20
 def who_text(rating: Rating, mine: bool) -> Text:
     """A name as Text (never markup); bots by kind, so nobody passes for one."""
     if rating.identity.startswith("bot:"):
-        return Text(f"{safe(rating.name)} bot", style="italic")
-    out = Text(safe(rating.name), style="bold" if mine else "")
+        return Text(f"{clean_name(rating.name)} bot", style="italic")
+    out = Text(clean_name(rating.name), style="bold" if mine else "")
     if mine:
         out.append(" (you)", style="bold #ffd75f")
     return out

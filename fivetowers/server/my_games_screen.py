@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from fivetowers.server.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
-from fivetowers.tui.look import safe
+from fivetowers.tables.seats import clean_name
 
 SHOWN = 50  # games listed at most, the newest
 HISTORY_CSS = str(files("fivetowers.styles") / "history.tcss")
@@ -48,7 +48,7 @@ def result_text(info: TableInfo, seat: int | None) -> Text:
 
 def players_text(info: TableInfo, seat: int | None) -> Text:
     """The other players (everyone, if the viewer did not play); Text, never markup."""
-    return Text(", ".join(safe(s.name) for i, s in enumerate(info.seats) if i != seat))
+    return Text(", ".join(clean_name(s.name) for i, s in enumerate(info.seats) if i != seat))
 
 
 class MyGamesScreen(Screen[None]):

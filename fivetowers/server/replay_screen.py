@@ -17,6 +17,7 @@ from textual.widgets import Footer, Static
 from fivetowers.rules import Phase, PlayerView
 from fivetowers.server.archive import KeptGame
 from fivetowers.server.my_games_screen import HISTORY_CSS
+from fivetowers.tables.seats import clean_name
 from fivetowers.tui.look import name_text, safe
 from fivetowers.tui.widgets.bid_panel import BidPanel
 from fivetowers.tui.widgets.build_panel import BuildPanel
@@ -52,7 +53,7 @@ class ReplayScreen(Screen[None]):
         super().__init__()
         self.kept = kept
         self.history = kept.history
-        self.names = [s.name for s in kept.info.seats]
+        self.names = [clean_name(s.name) for s in kept.info.seats]
         self.me = kept.seat if kept.seat is not None else 0
         self.rounds = [self.history.game(i).round for i in range(len(self.history))]
         self.position = 0
@@ -83,6 +84,8 @@ class ReplayScreen(Screen[None]):
         yield Footer(compact=True)
 
     async def on_mount(self) -> None:
+        self.query_one(BidPanel).border_title = "Bidding"
+        self.query_one(BuildPanel).border_title = "Building"
         await self.show_position()
 
     # -- drawing ------------------------------------------------------------
@@ -98,7 +101,6 @@ class ReplayScreen(Screen[None]):
         bids, build = self.query_one(BidPanel), self.query_one(BuildPanel)
         bids.display = view.phase is Phase.BID
         build.display = view.phase is Phase.BUILD
-        bids.border_title, build.border_title = "Bidding", "Building"
         if view.phase is Phase.BID:
             bids.show(view, self.names, None, "")
         elif view.phase is Phase.BUILD and view.to_move is not None:
