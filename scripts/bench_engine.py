@@ -25,12 +25,6 @@ from fivetowers.rules import search
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def clear_caches() -> None:
-    for fn in (search.best_onto, search.best_under, search.best_sand, search.can_place_all,
-               search.most_placed, search.free_rebuild_best):
-        fn.cache_clear()
-
-
 def random_move(game: Game, rng: random.Random) -> None:
     """A cheap random legal move: any bid or pass; a random buildable take, random steps."""
     if game.phase is Phase.BID:
@@ -92,7 +86,7 @@ def main() -> None:
         data = json.loads(path.read_text())
         cold, warm = [], []
         for _ in range(7):
-            clear_caches()
+            search.clear_caches()
             t = time.perf_counter()
             replay(Record.from_json(data))
             cold.append(time.perf_counter() - t)

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable
 
-from fivetowers.rules.errors import CardError
+from fivetowers.rules.errors import CardError, FormatError
 
 
 class TowerType(enum.Enum):
@@ -90,6 +90,16 @@ def card(text: str) -> Card:
 
 def cards(texts: Iterable[object]) -> list[Card]:
     return [Card.from_str(t) for t in texts]
+
+
+def cards_from_json(value: object, name: str) -> list[Card]:
+    """A document's list of cards; :class:`FormatError` naming the field if not."""
+    if not isinstance(value, list):
+        raise FormatError(f'"{name}" must be a list of cards')
+    try:
+        return [Card.from_str(c) for c in value]
+    except CardError as exc:
+        raise FormatError(f'"{name}": {exc}') from None
 
 
 def full_deck(player_count: int) -> list[Card]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fivetowers.rules.board import Board
-from fivetowers.rules.cards import TYPES, Card, full_deck, tower_type
+from fivetowers.rules.cards import TYPES, Card, cards_from_json, full_deck, tower_type
 from fivetowers.rules.errors import CardError, FormatError
 from fivetowers.rules.game import Game
 from fivetowers.rules.towers import tower_error
@@ -55,8 +55,8 @@ class Position:
             if problem:
                 raise FormatError(f"the {name} tower breaks the building rules: {problem}")
             board.towers[t] = list(values)
-        board.teardown = _cards(data.get("teardown", []), "teardown")
-        display = _cards(data.get("display", []), "display")
+        board.teardown = cards_from_json(data.get("teardown", []), "teardown")
+        display = cards_from_json(data.get("display", []), "display")
         if len(display) > 5:
             raise FormatError(f"a display holds at most 5 cards, not {len(display)}")
         used = Counter(display) + Counter(board.teardown) + Counter(
@@ -89,12 +89,3 @@ class Position:
     def from_game(cls, game: Game, seat: int) -> Position:
         """``seat``'s position in ``game`` now (their own teardown cards are theirs to see)."""
         return cls(game.variant, game.players[seat].board.clone(), list(game.display))
-
-
-def _cards(value: object, name: str) -> list[Card]:
-    if not isinstance(value, list):
-        raise FormatError(f'"{name}" must be a list of cards')
-    try:
-        return [Card.from_str(c) for c in value]
-    except CardError as exc:
-        raise FormatError(f'"{name}": {exc}') from None

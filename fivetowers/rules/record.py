@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fivetowers.rules.actions import action_from_json
-from fivetowers.rules.cards import TYPES, Card, full_deck
-from fivetowers.rules.errors import CardError, FormatError, IllegalAction
+from fivetowers.rules.cards import TYPES, Card, cards_from_json, full_deck
+from fivetowers.rules.errors import FormatError, IllegalAction
 from fivetowers.rules.game import Game, Phase
 from fivetowers.rules.variant import Variant
 
@@ -84,14 +84,7 @@ class Record:
 
 
 def _card_list(value: object, name: str) -> list[Card] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        raise FormatError(f'"{name}" must be a list of cards')
-    try:
-        return [Card.from_str(c) for c in value]
-    except CardError as exc:
-        raise FormatError(f'"{name}": {exc}') from None
+    return None if value is None else cards_from_json(value, name)
 
 
 @dataclass(frozen=True, slots=True)

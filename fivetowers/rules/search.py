@@ -35,39 +35,33 @@ def pairs_of(cards: Sequence[Card]) -> tuple[Pair, ...]:
 
 
 @lru_cache(maxsize=None)
+def _best_chain(end: int, values: tuple[int, ...], under: bool) -> int:
+    """Most of ``values`` (sorted) that can be added one by one at one end of a
+    tower: onto ``end`` (its top), or slid ``under`` it (its lowest card)."""
+    best = 0
+    prev = -2
+    for i, v in enumerate(values):
+        if v == prev:
+            continue
+        prev = v
+        fits = can_place(end, v) if under else (end == EMPTY or can_place(v, end))
+        if fits:
+            n = 1 + _best_chain(v, values[:i] + values[i + 1:], under)
+            if n > best:
+                best = n
+                if best == len(values):
+                    break
+    return best
+
+
 def best_onto(top: int, values: tuple[int, ...]) -> int:
     """Most of ``values`` (sorted) that can be stacked onto ``top``."""
-    best = 0
-    prev = -2
-    for i, v in enumerate(values):
-        if v == prev:
-            continue
-        prev = v
-        if top == EMPTY or can_place(v, top):
-            n = 1 + best_onto(v, values[:i] + values[i + 1:])
-            if n > best:
-                best = n
-                if best == len(values):
-                    break
-    return best
+    return _best_chain(top, values, False)
 
 
-@lru_cache(maxsize=None)
 def best_under(lowest: int, values: tuple[int, ...]) -> int:
     """Most of ``values`` that can be slid, one by one, under ``lowest``."""
-    best = 0
-    prev = -2
-    for i, v in enumerate(values):
-        if v == prev:
-            continue
-        prev = v
-        if can_place(lowest, v):
-            n = 1 + best_under(v, values[:i] + values[i + 1:])
-            if n > best:
-                best = n
-                if best == len(values):
-                    break
-    return best
+    return _best_chain(lowest, values, True)
 
 
 @lru_cache(maxsize=None)
@@ -117,32 +111,10 @@ def placements(towers: Towers, ti: int, v: int, sand_end: int,
         yield towers[:ti] + (((v,) + tower),) + towers[ti + 1:], BOTTOM_END
 
 
-@lru_cache(maxsize=1 << 18)
 def can_place_all(towers: Towers, hand: tuple[Pair, ...], pile: tuple[Pair, ...],
                   trigger: bool, sand_end: int, powers: bool) -> bool:
-    """Can every hand card still be placed, using scrap rebuilds as needed?"""
-    if not hand:
-        return True
-    prev: Pair | None = None
-    for i, (ti, v) in enumerate(hand):
-        if hand[i] == prev:
-            continue
-        prev = hand[i]
-        rest = hand[:i] + hand[i + 1:]
-        for after, end in placements(towers, ti, v, sand_end, powers):
-            if can_place_all(after, rest, pile, powers and ti == SCRAP, end, powers):
-                return True
-    if trigger:
-        prev = None
-        for j, (ti, v) in enumerate(pile):
-            if pile[j] == prev:
-                continue
-            prev = pile[j]
-            rest_pile = pile[:j] + pile[j + 1:]
-            for after, end in placements(towers, ti, v, sand_end, powers):
-                if can_place_all(after, hand, rest_pile, ti == SCRAP, end, powers):
-                    return True
-    return False
+    """Can every hand card (sorted) still be placed, using scrap rebuilds as needed?"""
+    return most_placed(towers, hand, pile, trigger, sand_end, powers) == len(hand)
 
 
 def _split(display: tuple[Pair, ...], allow_tree: bool) -> list[tuple[int, ...]]:
@@ -278,3 +250,9 @@ def feasible(towers: Towers, pile: tuple[Pair, ...], take: tuple[Pair, ...],
              powers: bool) -> bool:
     """Can exactly the cards ``take`` all be built (after pay and teardown)?"""
     return can_place_all(towers, tuple(sorted(take)), tuple(sorted(pile)), False, NO_END, powers)
+
+
+def clear_caches() -> None:
+    """Forget every cached answer (for measuring cold-start speed)."""
+    for cached in (_best_chain, best_sand, most_placed, free_rebuild_best):
+        cached.cache_clear()
