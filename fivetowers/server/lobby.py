@@ -309,6 +309,7 @@ class Lobby:
                 store.create_table, code=hosted.code, name=hosted.name,
                 record=Record.from_game(game), private=hosted.private,
                 seats=[_stored(seat) for seat in hosted.seats]))
+            hosted.kept.add_done_callback(lambda kept: _created(hosted, kept))
         self._serve(hosted, game)
 
     def _serve(self, hosted: HostedTable, game: Game) -> None:
@@ -411,6 +412,16 @@ def _spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
     _running.add(task)
     task.add_done_callback(_running.discard)
     return task
+
+
+def _created(hosted: HostedTable, kept: asyncio.Future[int]) -> None:
+    if kept.cancelled():
+        return
+    error = kept.exception()
+    if error is None:
+        hosted.table_id = kept.result()
+    else:  # every move at this table will say it could not be saved
+        log.warning("table %s could not be kept in the store: %s", hosted.code, error)
 
 
 def _stored(seat: Seat) -> StoredSeat:

@@ -171,3 +171,36 @@ async def test_games_are_kept_and_served_again_after_a_restart(tmp_path: Path) -
     assert again.resumable("SHA256:bbb") is back
     assert again.sit(back, "SHA256:bbb", "bob") == 1  # the same key, the same seat
     await again.close()
+
+
+async def test_kept_through_the_writer_and_a_store_failure_refuses_the_move(
+        tmp_path: Path) -> None:
+    from fivetowers.rules import Bid
+    from fivetowers.tables.store import StoreError, open_store
+    from fivetowers.tables.table import ActionNotKept
+
+    store = open_store(tmp_path)
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, store=store,
+                  rng=random.Random(6))
+    hosted = lobby.create("SHA256:aaa", "ann", title="kept", players=2, bots=0,
+                          variant=Variant.BASE, private=False)
+    lobby.sit(hosted, "SHA256:bbb", "bob")
+    assert hosted.kept is not None and hosted.table is not None
+    table_id = await hosted.kept  # created on the writer thread, not the loop
+    await asyncio.sleep(0)
+    assert hosted.table_id == table_id
+    table, first = hosted.table, hosted.table.game.to_move
+    assert first is not None
+
+    def disk_full(batch: object) -> list[StoreError | None]:
+        raise StoreError("disk full")
+
+    kept = store.append_actions
+    store.append_actions = disk_full  # type: ignore[method-assign]
+    with pytest.raises(ActionNotKept, match="could not be saved.*disk full"):
+        await table.submit(first, Bid(first, 1))
+    assert (table.game.actions, table.version) == ([], 0)
+    store.append_actions = kept  # type: ignore[method-assign]
+    await table.submit(first, Bid(first, 1))  # the disk is back: so is the game
+    assert len(store.load_table(table_id).record.actions) == 1
+    await lobby.close()
