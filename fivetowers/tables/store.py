@@ -213,9 +213,12 @@ ActionHook = Callable[[dict[str, Any]], None]
 
 
 def action_hook(store: Store, table_id: int, game: Game) -> ActionHook:
-    """An ``on_action`` hook for a live table: commits the action ``game``
-    has just applied (the last of ``game.actions``) and the reshuffle once it
-    has happened, before the table tells anyone."""
+    """A synchronous committer for code that applies actions itself (tools,
+    tests): commits the action ``game`` has just applied (the last of
+    ``game.actions``) and the reshuffle once it has happened. A live
+    :class:`~fivetowers.tables.table.Table` commits off the event loop
+    instead: its ``on_action`` awaits ``StoreWriter.append`` with
+    :meth:`PendingAction.last_of` (see the server's lobby)."""
 
     def commit(action: dict[str, Any]) -> None:
         # The reshuffle rides along from the action that caused it on (the
