@@ -164,6 +164,7 @@ class Table:
                 self.game = after
                 self.version += 1
                 self._notify()
+                self.start()  # the bots' turn may have come
             raise
 
     def start(self) -> None:
