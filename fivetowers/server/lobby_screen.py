@@ -34,6 +34,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self._stale = False
+        self._listening = False
         self._pending_refresh: Timer | None = None
 
     @property
@@ -57,11 +58,19 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("code", "table", "rules", "seats", "status")
-        self.lobby_app.lobby.subscribe(self._on_lobby_change)
+        self._listen(True)
         self.refresh_tables()
 
     def on_unmount(self) -> None:
-        self.lobby_app.lobby.unsubscribe(self._on_lobby_change)
+        self._listen(False)
+
+    def _listen(self, on: bool) -> None:
+        if on != self._listening:
+            self._listening = on
+            if on:
+                self.lobby_app.lobby.subscribe(self._on_lobby_change)
+            else:
+                self.lobby_app.lobby.unsubscribe(self._on_lobby_change)
 
     def _on_lobby_change(self) -> None:
         # Called from whichever session changed the lobby: only post here, so
@@ -71,7 +80,9 @@ class LobbyScreen(Screen[None]):
     def on_lobby_changed(self, message: LobbyChanged) -> None:
         # Every move at every table changes some status. A lobby under a table
         # screen only notes it; a shown one redraws at most a few times a second.
-        if not self.is_current:
+        # Not ``is_current``: Textual counts the screen right under the top one
+        # as current, and its every redraw repaints the whole table screen.
+        if self.app.screen is not self:
             self._stale = True
         elif self._pending_refresh is None:
             self._pending_refresh = self.set_timer(0.3, self._refresh_later)
@@ -80,7 +91,19 @@ class LobbyScreen(Screen[None]):
         self._pending_refresh = None
         self.refresh_tables()
 
+    def on_screen_suspend(self) -> None:
+        # Under a table screen this screen hears nothing: Textual keeps the
+        # screen below the top one "current", and any message it handles ends
+        # in a full repaint of the table screen over it (every move at every
+        # table would cost every seated player a whole frame).
+        self._listen(False)
+        self._stale = True
+        if self._pending_refresh is not None:
+            self._pending_refresh.stop()
+            self._pending_refresh = None
+
     def on_screen_resume(self) -> None:
+        self._listen(True)
         if self._stale:
             self._stale = False
             self.refresh_tables()

@@ -64,6 +64,7 @@ class TableScreen(Screen[None]):
         self.advice: Action | None = None
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
+        self.redraw_pending = False
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -88,6 +89,9 @@ class TableScreen(Screen[None]):
         grid.styles.grid_size_columns = min(count, 2)
         await opponents.mount(grid)
         await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))
+        self.query_one(BidPanel).border_title = "Bidding"
+        self.query_one(BuildPanel).border_title = "Building"
+        self.query_one(HintPanel).border_title = "Hints (h)"
         self.client.subscribe(self._on_table_event)
         await self.refresh_table()
         self.client.start()
@@ -101,9 +105,13 @@ class TableScreen(Screen[None]):
         self.client.unsubscribe(self._on_table_event)
 
     def _on_table_event(self, event: TableEvent) -> None:
-        self.post_message(TableChanged(event.version))
+        # Moves that come faster than this screen draws are drawn once.
+        if not self.redraw_pending:
+            self.redraw_pending = True
+            self.post_message(TableChanged(event.version))
 
     async def on_table_changed(self, message: TableChanged) -> None:
+        self.redraw_pending = False
         await self.refresh_table()
 
     # -- drawing ------------------------------------------------------------
@@ -130,9 +138,11 @@ class TableScreen(Screen[None]):
         self.draw_boards(view, seat, names)
         self.draw_panels(view, seat, names)
         self.query_one(GameLog).show(view.log)
-        keys = (view.phase, view.may_pass, self.guide is None, bool(self.bid_digits),
+        keys = (view.phase, self.guide is None, bool(self.bid_digits),
                 self.guide.max_pay() if self.guide else 0)
-        if keys != self.binding_keys:  # the footer redraws only when its keys change
+        # The footer rebuilds all its keys (a dozen widgets) when they change:
+        # only when the phase or the build does, never once per bid.
+        if keys != self.binding_keys:
             self.binding_keys = keys
             self.refresh_bindings()
         if self.show_hints and self.hint_version != self.client.version:
@@ -185,15 +195,12 @@ class TableScreen(Screen[None]):
         bidding = view.phase is Phase.BID
         bids.display = bidding
         build.display = view.phase is Phase.BUILD
-        bids.border_title = "Bidding"
-        build.border_title = "Building"
         if bidding:
             bids.show(view, names, seat, self.bid_notice, len(self.client.human_seats) > 1)
         elif view.phase is Phase.BUILD and view.to_move is not None:
             build.show(self.guide, name_text(names[view.to_move]))
         hints = self.query_one(HintPanel)
         hints.display = self.show_hints
-        hints.border_title = "Hints (h)"
         if self.show_hints:
             hints.show(view, seat, names, self.hint, self.hint_version != self.client.version,
                        self.advice if self.hint_version == self.client.version else None)
@@ -225,7 +232,9 @@ class TableScreen(Screen[None]):
         if action == "results":
             return self.client.view().phase is Phase.OVER
         if action == "pass_bid":
-            return self.client.view().may_pass
+            # Listed all through the bidding, so the footer stays put from bid
+            # to bid; a pass the rules refuse says why in the bidding panel.
+            return self.client.view().phase is Phase.BID
         return True
 
     async def action_digit(self, n: int) -> None:

@@ -10,6 +10,8 @@ from fivetowers.tui.look import name_text
 
 
 class BidPanel(Static):
+    shown: Text | None = None
+
     def show(self, view: PlayerView, names: list[str], acting: int | None,
              notice: str, hot_seat: bool = False) -> None:
         out = Text()
@@ -42,4 +44,6 @@ class BidPanel(Static):
                 out.append("  (you start: no pass)", style="dim")
         if notice:
             out.append(f"\n✗ {notice}", style="bold red")
-        self.update(out)
+        if out != self.shown:
+            self.shown = out
+            self.update(out)

@@ -21,8 +21,12 @@ def game_clock(view: PlayerView) -> str:
 
 
 class StatusBar(Static):
+    shown: Text | None = None
+
     def show(self, view: PlayerView, turn: Text, variant: str) -> None:
         line = Text()
         line.append_text(turn)
         line.append(f"  {game_clock(view)} · {variant.replace('-', ' ')}")
-        self.update(line)
+        if line != self.shown:  # one line, always: repaint, never relayout
+            self.shown = line
+            self.update(line, layout=False)

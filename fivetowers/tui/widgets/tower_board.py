@@ -32,9 +32,20 @@ class TowerBoard(Static):
         self.seat: SeatView | None = None
         self.own: tuple[Card, ...] | None = None
         self.show_breakdown = False
+        self.shown: tuple[object, ...] = ()
 
     def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
              show_breakdown: bool, acting: bool, note: str = "") -> None:
+        # Most moves change one or two boards: the others keep their lines
+        # (a refresh would redraw them for nothing, once per viewer).
+        shown = (seat, title, own, show_breakdown, acting, note)
+        if shown == self.shown:
+            return
+        # Your own board grows with its towers, the breakdown and your pile;
+        # the compact boards are a fixed size, so they only repaint.
+        relayout = self.large and (seat.towers, own, show_breakdown) != (
+            self.seat and self.seat.towers, self.own, self.show_breakdown)
+        self.shown = shown
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
         self.border_title = Text(safe(title))  # a Text: names are never read as markup
         self.set_class(acting, "acting")
@@ -45,7 +56,7 @@ class TowerBoard(Static):
                                         f"{seat.score.total} VP"])
         if show_breakdown and not self.large:  # no room inside a compact board
             self.border_subtitle = breakdown(seat.score, compact=True) + " VP"
-        self.refresh(layout=True)
+        self.refresh(layout=relayout)
 
     def render(self) -> Text:
         if self.seat is None:

@@ -1,0 +1,169 @@
+"""Server CPU per table change per session, without SSH or a second process.
+
+    python scripts/bench_sessions.py [--sessions 10] [--actions 40] [--size 80x24]
+
+Runs ``--sessions`` hosted sessions (the real LobbyApp, ServerTableScreen and
+SSHDriver, colour rewriting included) on fake SSH channels that only count
+bytes, seated at five-seat tables like ``scripts/loadtest_ssh.py``. Then it
+plays ``--actions`` actions per table (bid 0 when starting, else pass, as the
+load test's players do; builds are whatever the engine allows with no card)
+and prints, per action: the time until every screen at the table had new
+output (p50/p99), and the server CPU spent per session per table change
+(mean), plus the bytes sent per session per change. The load test measures
+the same thing end to end over SSH; this one isolates the screen's cost and
+is quick enough to iterate on (cProfile with ``--profile FILE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fivetowers.rules import Bid, Pass, Phase, Variant  # noqa: E402
+from fivetowers.server.driver import SessionTerminal  # noqa: E402
+from fivetowers.server.lobby import HostedTable, Lobby  # noqa: E402
+from fivetowers.server.lobby_app import LobbyApp  # noqa: E402
+from fivetowers.server.session import Visitor, prepare_app  # noqa: E402
+from fivetowers.tables.seats import Seat  # noqa: E402
+
+SEATS = 5
+
+
+class FakeChannel:
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+
+class FakeStdout:
+    def __init__(self) -> None:
+        self.bytes = 0
+        self.writes = 0
+        self.last = 0.0
+
+    def write(self, data: bytes) -> None:
+        self.bytes += len(data)
+        self.writes += 1
+        self.last = time.perf_counter()
+
+
+class FakeStdin:
+    async def read(self, n: int) -> bytes:
+        await asyncio.Event().wait()  # no keys: the bench acts through the table
+        return b""
+
+
+class FakeProcess:
+    def __init__(self) -> None:
+        self.stdout = FakeStdout()
+        self.stdin = FakeStdin()
+        self.channel = FakeChannel()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def run(sessions: int, actions: int, size: tuple[int, int],
+              profiler: cProfile.Profile | None = None) -> None:
+    tables = max(sessions // SEATS, 1)
+    lobby = Lobby(hints=False, bot_delay=0.0, absence_bot_after=3600)
+    for t in range(tables):
+        lobby.tables[f"LT{t:03d}"] = HostedTable(f"LT{t:03d}", f"load {t}", Variant.BASE, False,
+                                                 [Seat("", None) for _ in range(SEATS)])
+    procs: list[FakeProcess] = []
+    tasks = []
+    for i in range(sessions):
+        proc = FakeProcess()
+        procs.append(proc)
+        visitor = Visitor(identity=f"key{i}", name=f"p{i}", address="127.0.0.1",
+                          join_code=f"LT{i % tables:03d}", term="xterm-256color", colorterm="")
+        terminal = SessionTerminal(proc, size, name=visitor.name)  # type: ignore[arg-type]
+        app = LobbyApp(lobby, visitor)
+        prepare_app(app, terminal, visitor, sys.stdout, sys.stderr)
+        tasks.append(asyncio.create_task(app.run_async(size=size)))
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(1.5)
+    while True:  # until every session has started and drawn: the server idles
+        c0, t0 = time.process_time(), time.perf_counter()
+        await asyncio.sleep(0.5)
+        if time.process_time() - c0 < 0.25 * (time.perf_counter() - t0):
+            break
+    gc.collect()
+    hosted = [lobby.tables[f"LT{t:03d}"] for t in range(tables)]
+    assert all(h.table is not None for h in hosted), "tables did not start"
+    c0, t0 = time.process_time(), time.perf_counter()
+    await asyncio.sleep(1.0)
+    idle = (time.process_time() - c0) / (time.perf_counter() - t0)
+    every: list[float] = []
+    cpu = 0.0
+    changes = 0
+    sent = sum(p.stdout.bytes for p in procs)
+    if profiler is not None:  # the table changes only, not the sessions starting
+        profiler.enable()
+    for _ in range(actions):
+        for t, h in enumerate(hosted):
+            table = h.table
+            assert table is not None
+            game = table.game
+            if game.phase is Phase.OVER:
+                continue
+            seat = game.to_move
+            assert seat is not None
+            action: Any = Pass(seat) if game.may_pass() else Bid(seat, min(game.legal_bids()))
+            if game.phase is Phase.BUILD:
+                session = game.build_session()
+                session.choose((), 0, None)
+                action = session.finish(seat)
+            mine = [procs[i] for i in range(sessions) if i % tables == t]
+            before = [p.stdout.writes for p in mine]
+            c0, t0 = time.process_time(), time.perf_counter()
+            await table.submit(seat, action)
+            # Until every screen at the table has drawn, then until the loop is quiet.
+            while any(p.stdout.writes == b for p, b in zip(mine, before)):
+                await asyncio.sleep(0.001)
+            every.append(max(p.stdout.last for p in mine) - t0)
+            await asyncio.sleep(0.12)
+            cpu += time.process_time() - c0
+            changes += 1
+    if profiler is not None:
+        profiler.disable()
+    sent = sum(p.stdout.bytes for p in procs) - sent
+    per_table = sessions / tables
+    print(f"{sessions} sessions at {tables} tables, {size[0]}x{size[1]}, {changes} table changes; "
+          f"idle server CPU {idle * 100:.0f}%")
+    print(f"key-to-every-screen (in process) p50 {pct(every, .5):.1f} ms "
+          f"p99 {pct(every, .99):.1f} ms mean {statistics.mean(every) * 1000:.1f} ms")
+    print(f"server CPU per session per change {cpu / changes / per_table * 1000:.2f} ms; "
+          f"output {sent / changes / per_table:.0f} bytes per session per change")
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--actions", type=int, default=40)
+    parser.add_argument("--size", default="80x24")
+    parser.add_argument("--profile", default=None, help="write cProfile stats of the run here")
+    args = parser.parse_args()
+    width, height = (int(n) for n in args.size.split("x"))
+    profiler = cProfile.Profile() if args.profile else None
+    asyncio.run(run(args.sessions, args.actions, (width, height), profiler))
+    if profiler is not None:
+        profiler.dump_stats(args.profile)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
