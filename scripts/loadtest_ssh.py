@@ -288,9 +288,18 @@ def main() -> int:
         os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
         profile = os.environ.get("LOADTEST_PROFILE")  # a file for the server's cProfile stats
         if profile:
+            # LOADTEST_PROFILE_AFTER=S: profile from S seconds on (the steady
+            # state once every session has connected), not the start-up.
             import cProfile
-            cProfile.runctx("asyncio.run(serve(args.tables, args.table_size, "
-                            "Path(args.data_dir)))", globals(), locals(), profile)
+            profiler = cProfile.Profile()
+            after = float(os.environ.get("LOADTEST_PROFILE_AFTER", "0"))
+
+            async def profiled() -> None:
+                asyncio.get_running_loop().call_later(after, profiler.enable)
+                await serve(args.tables, args.table_size, Path(args.data_dir))
+                profiler.disable()
+            asyncio.run(profiled())
+            profiler.dump_stats(profile)
         else:
             asyncio.run(serve(args.tables, args.table_size, Path(args.data_dir)))
         return 0

@@ -90,6 +90,7 @@ class TableScreen(Screen[None]):
         await opponents.mount(grid)
         await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))
         self.query_one(BidPanel).border_title = "Bidding"
+        self.query_one(BidPanel).make_room(count + 1)
         self.query_one(BuildPanel).border_title = "Building"
         self.query_one(HintPanel).border_title = "Hints (h)"
         self.client.subscribe(self._on_table_event)

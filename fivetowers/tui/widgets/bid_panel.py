@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Static
 
 from fivetowers.rules import PlayerView
 from fivetowers.tui.look import name_text
+from fivetowers.tui.shared_lines import shared_lines, text_key
 
 
 class BidPanel(Static):
+    """Tall enough for a whole round of bids from the start (``room`` lines), so
+    a new bid repaints the panel without moving the log below it."""
+
     shown: Text | None = None
+    shown_lines = 0
+
+    def make_room(self, seats: int) -> None:
+        # The title line, a line per seat, whose turn and your choices; plus borders.
+        self.room = seats + 2
+        self.styles.min_height = self.room + 2
 
     def show(self, view: PlayerView, names: list[str], acting: int | None,
              notice: str, hot_seat: bool = False) -> None:
@@ -45,5 +57,15 @@ class BidPanel(Static):
         if notice:
             out.append(f"\n✗ {notice}", style="bold red")
         if out != self.shown:
-            self.shown = out
-            self.update(out)
+            # Lay out again only when the panel must grow or shrink (a long
+            # name wraps, a refusal is added): otherwise it is a repaint.
+            width = self.content_region.width
+            lines = len(out.wrap(self.app.console, width)) if width else -1
+            lines = max(lines, getattr(self, "room", 0))
+            self.shown, relayout, self.shown_lines = out, lines != self.shown_lines, lines
+            self.update(out, layout=relayout)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The same for most viewers at a table: drawn once for all of them.
+        content = None if self.shown is None else text_key(self.shown)
+        return shared_lines(self, content, crop, super().render_lines)

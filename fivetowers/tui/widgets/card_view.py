@@ -13,6 +13,9 @@ from fivetowers.tui.look import COLOUR, NAME
 from fivetowers.tui.messages import DisplayCardClicked
 
 
+_TYPE_CLASSES = frozenset(t.value for t in TYPES)
+
+
 class CardView(Widget):
     """A slot of the display; ``card`` changes each round (updated in place, no
     remounting, so a new display appears at once); ``picked`` marks a taken card."""
@@ -33,8 +36,10 @@ class CardView(Widget):
         self.display = card is not None
         if card is None or not self.is_mounted:
             return
-        for t in TYPES:
-            self.set_class(t is card.type, t.value)
+        # One style update for the new type (set_class per type would be two).
+        classes = {c for c in self.classes if c not in _TYPE_CLASSES} | {card.type.value}
+        if classes != set(self.classes):
+            self.set_classes(classes)
         self.query_one(Digits).update(str(card.value))
         self.query_one(Label).update(NAME[card.type])
         self._draw_border()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import RichLog
 
 from fivetowers.rules import LogEntry
@@ -13,7 +15,13 @@ _STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "
 
 
 class GameLog(RichLog):
-    """Appends the entries it has not shown yet (never re-renders the lot)."""
+    """Appends the entries it has not shown yet (never re-renders the lot).
+
+    A new line repaints and scrolls the log only: RichLog would lay out the
+    whole screen again for every line (its virtual size is a layout
+    reactive), once per viewer of every move."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def __init__(self) -> None:
         super().__init__(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
@@ -26,6 +34,22 @@ class GameLog(RichLog):
         if len(entries) < self.shown:  # a new game at the same widget
             self.clear()
             self.shown = 0
-        for entry in entries[self.shown:]:
-            self.write(Text(safe(entry.text), style=_STYLE.get(entry.kind, "")))
+        new = entries[self.shown:]
         self.shown = len(entries)
+        if not new:
+            return
+        if not self._size_known:  # written once the log has a size
+            for entry in new:
+                self.write(Text(safe(entry.text), style=_STYLE.get(entry.kind, "")))
+            return
+        for entry in new:
+            self.write(Text(safe(entry.text), style=_STYLE.get(entry.kind, "")),
+                       scroll_end=False)
+        scrollbar = self.show_vertical_scrollbar
+        self._scroll_update(self.virtual_size)  # the scrollbar's thumb
+        if self.show_vertical_scrollbar != scrollbar:  # it appeared: the text narrows
+            self.refresh(layout=True)
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+        # Should a layout change the log's size after all, scroll again after
+        # it (when the log already ends at the bottom this repaints nothing).
+        self.scroll_end(animate=False, immediate=False, x_axis=False)

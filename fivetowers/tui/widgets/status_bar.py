@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Static
 
 from fivetowers.rules import Phase, PlayerView
+from fivetowers.tui.shared_lines import shared_lines, text_key
 
 
 def game_clock(view: PlayerView) -> str:
@@ -30,3 +33,8 @@ class StatusBar(Static):
         if line != self.shown:  # one line, always: repaint, never relayout
             self.shown = line
             self.update(line, layout=False)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The same for most viewers at a table: drawn once for all of them.
+        content = None if self.shown is None else text_key(self.shown)
+        return shared_lines(self, content, crop, super().render_lines)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Static
 
 from fivetowers.rules import TYPES, Card, Score, SeatView, TowerType
 from fivetowers.tui.look import COLOUR, MAIN_MARK, NAME, TAG, card_text, chip, safe
+from fivetowers.tui.shared_lines import shared_lines
 
 
 def main_tower(towers: dict[TowerType, tuple[int, ...]]) -> TowerType | None:
@@ -33,6 +36,7 @@ class TowerBoard(Static):
         self.own: tuple[Card, ...] | None = None
         self.show_breakdown = False
         self.shown: tuple[object, ...] = ()
+        self.shown_key = ""
 
     def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
              show_breakdown: bool, acting: bool, note: str = "") -> None:
@@ -45,7 +49,7 @@ class TowerBoard(Static):
         # the compact boards are a fixed size, so they only repaint.
         relayout = self.large and (seat.towers, own, show_breakdown) != (
             self.seat and self.seat.towers, self.own, self.show_breakdown)
-        self.shown = shown
+        self.shown, self.shown_key = shown, repr(shown)
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
         self.border_title = Text(safe(title))  # a Text: names are never read as markup
         self.set_class(acting, "acting")
@@ -57,6 +61,10 @@ class TowerBoard(Static):
         if show_breakdown and not self.large:  # no room inside a compact board
             self.border_subtitle = breakdown(seat.score, compact=True) + " VP"
         self.refresh(layout=relayout)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Every viewer at a table sees the same board for a seat: drawn once.
+        return shared_lines(self, (self.large, self.shown_key), crop, super().render_lines)
 
     def render(self) -> Text:
         if self.seat is None:
