@@ -25,6 +25,7 @@ from fivetowers.tables.history import GameHistory
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat
 from fivetowers.tables.store_writer import StoreWriter
+from fivetowers.tui.widgets.game_log import GameLog
 from fivetowers.tui.widgets.tower_board import TowerBoard
 
 from tests.server.history_helpers import (
@@ -116,6 +117,8 @@ async def test_replay_steps_through_a_finished_game_to_its_end(tmp_path: Path) -
             assert screen.position == 0
             await pilot.press("end", "left", "p")
             assert screen.position == len(history) - 3
+            # the log holds what happened up to this step, not the lines stepped back over
+            assert screen.query_one(GameLog).shown == len(history.view(screen.position).log)
             await pilot.press("escape")
             assert isinstance(app.screen, MyGamesScreen)
     finally:
