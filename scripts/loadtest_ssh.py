@@ -210,7 +210,8 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir: Path) -> int:
+async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir: Path,
+               warmup: float = 2.0) -> int:
     tables = sessions // seats
     server = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--serve", "--tables", str(tables), "--table-size", str(seats),
@@ -239,7 +240,7 @@ async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir:
         await asyncio.sleep(0.02)  # a crowd arriving, not one burst
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
     connect_time = time.monotonic() - started
-    await asyncio.sleep(2)
+    await asyncio.sleep(warmup)  # the sessions' start-up work settles first
     results.actor.clear()
     results.everyone.clear()
     cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
@@ -255,7 +256,7 @@ async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir:
     per_session = (rss_full - base_rss) / sessions / 1024
     every99 = pct(results.everyone, 0.99) * 1000
     print(f"sessions {sessions} at {tables} tables of {seats}, pace {pace:.2f}s, measured {seconds:.0f}s "
-          f"(all connected in {connect_time:.1f}s)")
+          f"(all connected in {connect_time:.1f}s, then {warmup:.0f}s warm-up)")
     print(f"actions {len(results.everyone)}  "
           f"key-to-screen p50 {pct(results.actor, 0.5) * 1000:.0f} ms "
           f"p99 {pct(results.actor, 0.99) * 1000:.0f} ms  "
@@ -277,6 +278,9 @@ def main() -> int:
                         help="seats per table, 2-5 (default 5); --sessions must be a multiple")
     parser.add_argument("--pace", type=float, default=1.0,
                         help="seconds a player waits before acting (default 1)")
+    parser.add_argument("--warmup", type=float, default=2.0,
+                        help="seconds between the last session connecting and measuring "
+                             "(default 2; start-up of many sessions takes longer)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tables", type=int, default=1, help=argparse.SUPPRESS)
@@ -309,7 +313,7 @@ def main() -> int:
               file=sys.stderr)
         return 2
     return asyncio.run(load(args.sessions, args.table_size, args.seconds, args.pace,
-                            Path(args.data_dir)))
+                            Path(args.data_dir), args.warmup))
 
 
 if __name__ == "__main__":
