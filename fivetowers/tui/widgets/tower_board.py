@@ -26,6 +26,10 @@ def breakdown(score: Score, compact: bool = False) -> str:
             f"−{-score.teardown} pile = {score.total}")
 
 
+ACTING_BORDER = "#ffd75f"
+"""The border of the board whose seat is to act (the others: styles/app.tcss)."""
+
+
 class TowerBoard(Static):
     """One seat's towers; ``large`` for your own (full names, every card)."""
 
@@ -37,6 +41,7 @@ class TowerBoard(Static):
         self.show_breakdown = False
         self.shown: tuple[object, ...] = ()
         self.shown_key = ""
+        self.acting = False
 
     def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
              show_breakdown: bool, acting: bool, note: str = "") -> None:
@@ -52,7 +57,11 @@ class TowerBoard(Static):
         self.shown, self.shown_key = shown, repr(shown)
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
         self.border_title = Text(safe(title))  # a Text: names are never read as markup
-        self.set_class(acting, "acting")
+        if acting != self.acting:
+            # The border as an inline style: a class would match the whole
+            # stylesheet against the board again, twice a move per viewer.
+            self.acting = acting
+            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
         pile = "teardown" if self.large else "pile"
         sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
         self.border_subtitle = sep.join(
