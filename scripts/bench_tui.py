@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fivetowers.rules import Game, Phase, Variant  # noqa: E402
 from fivetowers.tables.client import new_local_game  # noqa: E402
-from fivetowers.tables.fallback import RandomFallbackBot, fallback_hint  # noqa: E402
+from fivetowers.bots.random_bot import RandomBot  # noqa: E402
+from fivetowers.solver import exhaustive_hint  # noqa: E402
 from fivetowers.tui.app import create_app  # noqa: E402
 from fivetowers.tui.screens.table import TableScreen  # noqa: E402
 
@@ -53,8 +54,8 @@ async def keyboard_games(games: int, size: tuple[int, int]) -> tuple[list[float]
     try:
         for g in range(games):
             client = new_local_game(3, 2, Variant.BASE, seed=g, bot_delay=0, advice=False,
-                                    hinter=fallback_hint,
-                                    bots_by_seat={1: RandomFallbackBot(), 2: RandomFallbackBot()})
+                                    hinter=exhaustive_hint,
+                                    bots_by_seat={1: RandomBot(), 2: RandomBot()})
             app = create_app(client)
             async with app.run_test(size=size) as pilot:
                 while not client.table.over:
@@ -79,7 +80,7 @@ async def keyboard_games(games: int, size: tuple[int, int]) -> tuple[list[float]
 
 def direct_games(games: int, actions: float, spent: float) -> tuple[float, float]:
     for g in range(games):
-        game, bot, rng = Game(list("ABC"), Variant.BASE, seed=g), RandomFallbackBot(), random.Random(g)
+        game, bot, rng = Game(list("ABC"), Variant.BASE, seed=g), RandomBot(), random.Random(g)
         start = time.perf_counter()
         while game.phase is not Phase.OVER:
             assert game.to_move is not None
@@ -98,7 +99,7 @@ async def table_overhead(games: int) -> tuple[float, float]:
     table_actions = table_time = 0.0
     for g in range(games):
         client = new_local_game(3, 3, Variant.BASE, seed=g, bot_delay=0, advice=False,
-                                bots_by_seat={i: RandomFallbackBot() for i in range(3)})
+                                bots_by_seat={i: RandomBot() for i in range(3)})
         stored: list[object] = []
         client.table.on_action = stored.append
         client.table.subscribe(lambda event: None)
