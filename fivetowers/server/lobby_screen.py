@@ -28,6 +28,8 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "sit", "sit", priority=True),
         Binding("w", "watch", "watch"),
         Binding("j", "join", "join by code"),
+        Binding("g", "my_games", "games"),
+        Binding("l", "leaderboard", "ratings"),
         Binding("q", "quit", "leave"),
     ]
 
@@ -53,7 +55,7 @@ class LobbyScreen(Screen[None]):
         yield Static(Text.assemble(
             "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
                                                    "bold")), id="lobby-help")
-        yield Footer()
+        yield Footer(compact=True)  # compact: every key fits in 80 columns
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -151,6 +153,20 @@ class LobbyScreen(Screen[None]):
     def _join(self, code: str | None) -> None:
         if code:
             self.lobby_app.open_table(code, watch=None)
+
+    def action_my_games(self) -> None:
+        from fivetowers.server.archive import Archive
+        from fivetowers.server.my_games_screen import MyGamesScreen
+        app = self.lobby_app
+        archive = Archive(app.lobby.store, app.lobby.writer)
+        self.app.push_screen(MyGamesScreen(archive, app.visitor.identity))
+
+    def action_leaderboard(self) -> None:
+        from fivetowers.server.archive import Archive
+        from fivetowers.server.leaderboard_screen import LeaderboardScreen
+        app = self.lobby_app
+        archive = Archive(app.lobby.store, app.lobby.writer)
+        self.app.push_screen(LeaderboardScreen(archive, app.visitor.identity))
 
     def action_quit(self) -> None:
         self.app.exit()
