@@ -216,9 +216,9 @@ async def test_the_default_hint_is_the_solvers_and_its_plans_are_legal() -> None
     assert table.game.round == 2
 
 
-async def test_an_async_commit_shows_nothing_until_it_is_kept() -> None:
-    """The hook awaits the disk: meanwhile the table shows the game before,
-    tells nobody, and takes the next action only once this one is kept."""
+def slow_store_table() -> tuple[Table, list[TableEvent], asyncio.Event, list[int]]:
+    """Two humans at a table whose store keeps an action only once ``release``
+    is set; ``kept`` lists the action counts it has kept."""
     table = two_humans()
     events: list[TableEvent] = []
     table.subscribe(events.append)
@@ -230,6 +230,13 @@ async def test_an_async_commit_shows_nothing_until_it_is_kept() -> None:
         kept.append(len(game.actions))
 
     table.on_action = slow_store
+    return table, events, release, kept
+
+
+async def test_an_async_commit_shows_nothing_until_it_is_kept() -> None:
+    """The hook awaits the disk: meanwhile the table shows the game before,
+    tells nobody, and takes the next action only once this one is kept."""
+    table, events, release, kept = slow_store_table()
     first = asyncio.create_task(table.submit(0, Bid(0, 1)))
     await asyncio.sleep(0.01)
     assert (table.game.actions, table.version, events, kept) == ([], 0, [], [])
@@ -280,17 +287,7 @@ async def test_bot_tasks_do_not_inherit_the_callers_context() -> None:
 async def test_a_submitter_gone_mid_commit_leaves_table_and_store_agreeing() -> None:
     """The session closes while its action is being kept: the store keeps it,
     so the table takes it too (and tells everyone)."""
-    table = two_humans()
-    events: list[TableEvent] = []
-    table.subscribe(events.append)
-    release = asyncio.Event()
-    kept: list[int] = []
-
-    async def slow_store(game: Game) -> None:
-        await release.wait()
-        kept.append(len(game.actions))
-
-    table.on_action = slow_store
+    table, events, release, kept = slow_store_table()
     submit = asyncio.create_task(table.submit(0, Bid(0, 1)))
     await asyncio.sleep(0.01)
     submit.cancel()
