@@ -95,7 +95,7 @@ class ReplayScreen(Screen[None]):
         status = Text(f" game {self.kept.info.id} · step {i}/{self.last} ",
                       style="bold reverse")
         self.query_one(StatusBar).show(view, status, view.variant.value)
-        await self.query_one(DisplayRow).show(view.display, set())
+        self.query_one(DisplayRow).show(view.display, set())
         self.draw_boards(view)
         self.draw_step(i, view)
         bids, build = self.query_one(BidPanel), self.query_one(BuildPanel)

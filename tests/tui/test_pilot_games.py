@@ -181,7 +181,7 @@ async def test_a_spectator_watches_bots_play_to_the_end() -> None:
 async def test_the_mouse_picks_display_cards_and_cards_to_place() -> None:
     from textual.widgets import OptionList
 
-    from fivetowers.tui.widgets.card_view import CardView
+    from fivetowers.tui.widgets.display_row import NARROW, DisplayRow
     from tests.tui.helpers import app_for, passive_client
 
     client = passive_client(Variant.BASE, seed=4)
@@ -192,14 +192,19 @@ async def test_the_mouse_picks_display_cards_and_cards_to_place() -> None:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, TableScreen) and screen.guide is not None
-        cards = list(screen.query(CardView))
-        await pilot.click(cards[0])
-        await pilot.click(cards[4])
-        await pilot.click(cards[4])  # a second click puts it back
-        await pilot.click(cards[3])
+        row = screen.query_one(DisplayRow)
+        assert row.card_width() == NARROW
+
+        def card(slot: int) -> tuple[int, int]:
+            return slot * NARROW + 4, 2  # the middle of the card
+
+        await pilot.click(row, offset=card(0))
+        await pilot.click(row, offset=card(4))
+        await pilot.click(row, offset=card(4))  # a second click puts it back
+        await pilot.click(row, offset=card(3))
         await settle(pilot)
         assert screen.guide.picked == {0, 3}
-        assert cards[0].picked and cards[3].picked and not cards[4].picked
+        assert row.picked == {0, 3}
         await pilot.press("enter")
         await settle(pilot)
         assert screen.guide.chosen

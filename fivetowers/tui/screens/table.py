@@ -135,7 +135,7 @@ class TableScreen(Screen[None]):
             turn = Text(f" {problem} (q quits) ", style="bold white on red")
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
-        await self.query_one(DisplayRow).show(view.display, picked)
+        self.query_one(DisplayRow).show(view.display, picked)
         self.draw_boards(view, seat, names)
         self.draw_panels(view, seat, names)
         self.query_one(GameLog).show(view.log)

@@ -3,53 +3,83 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.geometry import Size
-from textual.reactive import Reactive
-from textual.widgets import RichLog
+from textual.events import MouseScrollDown, MouseScrollUp
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 
 from fivetowers.rules import LogEntry
 from fivetowers.tui.look import safe
+from fivetowers.tui.shared_lines import shared_lines
 
 _STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "yellow",
           "end": "bold magenta", "no-build": "dim"}
 
 
-class GameLog(RichLog):
-    """Appends the entries it has not shown yet (never re-renders the lot).
+class GameLog(Widget):
+    """The newest entries that fit, newest at the bottom; the mouse wheel goes
+    back through older ones.
 
-    A new line repaints and scrolls the log only: RichLog would lay out the
-    whole screen again for every line (its virtual size is a layout
-    reactive), once per viewer of every move."""
-
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    One plain widget, not a scrolling one: a new entry repaints the log's own
+    lines only, and every viewer at a table (they read the same log) shares
+    one rendering of them. A scrolling log with a scrollbar cost each viewer
+    a full re-render of the log and its scrollbar for every move."""
 
     def __init__(self) -> None:
-        super().__init__(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True,
-                         min_width=20)
-        self.shown = 0
+        super().__init__(id="log")
+        self.entries: tuple[LogEntry, ...] = ()
+        self.back = 0
+        """Entries hidden below the bottom line (the wheel went back)."""
         self.border_title = "Log"
-        self.can_focus = False
+
+    @property
+    def shown(self) -> int:
+        """How many entries the log has been given."""
+        return len(self.entries)
 
     def show(self, entries: tuple[LogEntry, ...]) -> None:
-        if len(entries) < self.shown:  # a new game at the same widget
-            self.clear()
-            self.shown = 0
-        new = entries[self.shown:]
-        self.shown = len(entries)
-        if not new:
+        if entries == self.entries:
             return
-        if not self._size_known:  # written once the log has a size
-            for entry in new:
-                self.write(Text(safe(entry.text), style=_STYLE.get(entry.kind, "")))
-            return
-        for entry in new:
-            self.write(Text(safe(entry.text), style=_STYLE.get(entry.kind, "")),
-                       scroll_end=False)
-        scrollbar = self.show_vertical_scrollbar
-        self._scroll_update(self.virtual_size)  # the scrollbar's thumb
-        if self.show_vertical_scrollbar != scrollbar:  # it appeared: the text narrows
-            self.refresh(layout=True)
-        self.scroll_end(animate=False, immediate=True, x_axis=False)
-        # Should a layout change the log's size after all, scroll again after
-        # it (when the log already ends at the bottom this repaints nothing).
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        if self.back and entries[:len(self.entries)] == self.entries:
+            self.back += len(entries) - len(self.entries)  # reading back: stay put
+        else:
+            self.back = 0
+        self.entries = entries
+        self._update()
+
+    def _update(self) -> None:
+        self.border_subtitle = f"↓ {self.back} newer (wheel)" if self.back else ""
+        self.refresh()
+
+    def window(self) -> tuple[LogEntry, ...]:
+        """The entries that can be on screen: no more than the log has lines."""
+        end = len(self.entries) - self.back
+        return self.entries[max(0, end - max(self.content_region.height, 1)):end]
+
+    def render(self) -> Text:
+        width, height = self.content_region.width, self.content_region.height
+        if width <= 0 or height <= 0:
+            return Text("")
+        lines: list[Text] = []
+        for entry in reversed(self.window()):
+            text = Text(safe(entry.text), style=_STYLE.get(entry.kind, ""))
+            lines[:0] = list(text.wrap(self.app.console, width))
+            if len(lines) >= height:
+                break
+        return Text("\n").join(lines[-height:])
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The same log for every viewer of a hosted table: rendered once.
+        return shared_lines(self, tuple(self.window()), crop, super().render_lines)
+
+    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        event.stop()
+        if self.back < len(self.entries) - 1:
+            self.back += 1
+            self._update()
+
+    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        event.stop()
+        if self.back:
+            self.back -= 1
+            self._update()
