@@ -43,6 +43,7 @@ TURN = b"YOUR TURN to bid"
 START = b"you start"
 # The status line says whose turn it is; these mean "not mine".
 OTHERS = (b" is bidding", b" is building", b"game over")
+REFUSED = "✗".encode()  # the bidding panel's mark for a key the rules refused
 
 
 # -- the server side ---------------------------------------------------------
@@ -53,6 +54,9 @@ async def serve(tables: int, seats: int, data_dir: Path) -> None:
     from fivetowers.server.serve import GameServer, ServerConfig
     from fivetowers.tables.seats import Seat
 
+    if os.environ.get("LOADTEST_LOG"):  # the server's own log lines, to stderr
+        from fivetowers.server.serve import configure_logging
+        configure_logging(sys.stderr)
     lobby = Lobby(hints=False, bot_delay=0.0, absence_bot_after=3600)
     for t in range(tables):
         code = f"LT{t:03d}"
@@ -83,6 +87,10 @@ class Results:
     actor: list[float] = field(default_factory=list)
     everyone: list[float] = field(default_factory=list)
     actions: int = 0
+    retries: int = 0
+    since: float = float("inf")
+    """Keys pressed before this (monotonic time) are not measured."""
+    """Keys refused (the client misread "you start"): not measured as actions."""
 
 
 class Player:
@@ -92,8 +100,9 @@ class Player:
         self.results = results
         self.pace = pace
         self.tail = b""
-        self.turn_at = self.other_at = self.start_at = -1
-        """Where in the output the last turn / someone else's turn / "you start" was."""
+        self.turn_at = self.other_at = self.start_at = self.refused_at = -1
+        """Where in the output the last turn / someone else's turn / "you start" /
+        a refusal was."""
         self.waiting: dict[int, float] = {}
         """Action id -> key time, for actions this screen has not shown yet."""
         self.total = 0
@@ -107,7 +116,8 @@ class Player:
             del self.waiting[action]
             self.table.pending.pop(f"{action}:{self.name}", None)
             if not any(k.startswith(f"{action}:") for k in self.table.pending):
-                self.results.everyone.append(now - t0)
+                if t0 >= self.results.since:
+                    self.results.everyone.append(now - t0)
         # Scan only the new bytes (and a little overlap for split markers).
         overlap = self.tail + data
         base = self.total - len(self.tail)
@@ -122,22 +132,34 @@ class Player:
         found = lowered.rfind(START)
         if found >= 0:
             self.start_at = base + found
+        found = overlap.rfind(REFUSED)
+        if found >= 0:
+            self.refused_at = max(self.refused_at, base + found)
         self.total += len(data)
         self.tail = overlap[-32:]
 
     def key_to_press(self) -> bytes | None:
         """The key for my turn to bid (bid 0 when starting, else pass), or None.
 
-        The status line says whose turn it is. A key the table refused leaves
-        the status as it was; after a while the other key is tried.
+        The status line says whose turn it is. Raw output shows only what
+        changed, so "you start" can be missed; a key the table refuses is
+        marked refused on screen, and the other key goes at once (a key with
+        no answer at all is tried again after 3 s).
         """
         if self.turn_at <= self.other_at:
             return None
         if self.turn_at <= self.acted_total:  # the status I already acted on
-            if time.monotonic() - self.acted_time < 2.0:
+            if self.refused_at <= self.acted_total \
+                    and time.monotonic() - self.acted_time < 3.0:
                 return None
             return b"p" if self.last_key == b"0" else b"0"
         return b"0" if self.start_at > self.other_at else b"p"
+
+    def forget(self, action: int) -> None:
+        """A refused key: its action never happened, so nobody waits for it."""
+        for other in self.table.players:
+            other.waiting.pop(action, None)
+            self.table.pending.pop(f"{action}:{other.name}", None)
 
     async def play(self, process: object, stop: asyncio.Event) -> None:
         import asyncssh
@@ -147,10 +169,14 @@ class Player:
             await asyncio.sleep(0.02)
             if self.key_to_press() is None:
                 continue
-            await asyncio.sleep(self.pace * rng.uniform(0.8, 1.2))
+            if self.turn_at > self.acted_total:  # a new turn: think first (a retry goes at once)
+                await asyncio.sleep(self.pace * rng.uniform(0.8, 1.2))
             key = self.key_to_press()
             if key is None:
                 continue
+            if self.turn_at <= self.acted_total:  # a retry: the last key was refused
+                self.forget(self.actor_t0[0])
+                self.results.retries += 1
             self.acted_total, self.acted_time, self.last_key = self.total, time.monotonic(), key
             self.results.actions += 1
             action = self.results.actions
@@ -183,7 +209,8 @@ async def run_session(port: int, code: str, player: Player, results: Results,
             now = time.monotonic()
             actor = getattr(player, "actor_t0", None)
             if actor is not None and actor[0] in player.waiting:
-                results.actor.append(now - actor[1])
+                if actor[1] >= results.since:
+                    results.actor.append(now - actor[1])
             player.on_output(data, now)
             if first:
                 first = False
@@ -241,12 +268,15 @@ async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir:
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
     connect_time = time.monotonic() - started
     await asyncio.sleep(warmup)  # the sessions' start-up work settles first
-    results.actor.clear()
-    results.everyone.clear()
+    # Only keys pressed from now on count: a key pressed while sessions were
+    # still starting measures their start-up, not play.
+    results.since = time.monotonic()
     cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+    mine0 = time.process_time()
     rss_full = rss_kib(server.pid)
     await asyncio.sleep(seconds)
     cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
+    client_cpu = (time.process_time() - mine0) / (time.monotonic() - t0)
     rss_full = max(rss_full, rss_kib(server.pid))
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -257,14 +287,14 @@ async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir:
     every99 = pct(results.everyone, 0.99) * 1000
     print(f"sessions {sessions} at {tables} tables of {seats}, pace {pace:.2f}s, measured {seconds:.0f}s "
           f"(all connected in {connect_time:.1f}s, then {warmup:.0f}s warm-up)")
-    print(f"actions {len(results.everyone)}  "
+    print(f"actions {len(results.everyone)} (refused keys retried {results.retries})  "
           f"key-to-screen p50 {pct(results.actor, 0.5) * 1000:.0f} ms "
           f"p99 {pct(results.actor, 0.99) * 1000:.0f} ms  "
           f"key-to-every-screen p50 {pct(results.everyone, 0.5) * 1000:.0f} ms "
           f"p99 {every99:.0f} ms (goal 250, ratio {every99 / 250:.2f})")
     print(f"server RSS {base_rss / 1024:.1f} MiB idle, {rss_full / 1024:.1f} MiB loaded: "
           f"{per_session:.2f} MiB per session (goal 3, ratio {per_session / 3:.2f})  "
-          f"server CPU {cpu * 100:.0f}% of one core")
+          f"server CPU {cpu * 100:.0f}% of one core (this client {client_cpu * 100:.0f}%)")
     if results.everyone:
         print(f"mean key-to-every-screen {statistics.mean(results.everyone) * 1000:.0f} ms")
     return 0

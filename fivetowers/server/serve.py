@@ -14,6 +14,7 @@ from typing import Any, TextIO
 import asyncssh
 
 from fivetowers.server.auth import AuthPolicy, GameSSHServer
+from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
 from fivetowers.server.session import AppFactory, Session
 
@@ -77,6 +78,8 @@ class GameServer:
         self._per_address: Counter[str] = Counter()
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._watchdog: asyncio.Task[None] | None = None
+        self.collector = QuietCollector()
+        self._collecting: asyncio.Task[None] | None = None
         self._stopping = False
 
     # -- life ----------------------------------------------------------------
@@ -96,6 +99,7 @@ class GameServer:
         )
         self.port = self._acceptor.get_port()
         self._watchdog = asyncio.create_task(self._watch_idle(), name="fivetowers-idle")
+        self._collecting = asyncio.create_task(self.collector.run(), name="fivetowers-gc")
         log.info("serving on %s port %d", self.config.host, self.port)
 
     async def stop(self, message: str = "the server is shutting down") -> None:
@@ -107,6 +111,8 @@ class GameServer:
             self._acceptor.close()
         if self._watchdog is not None:
             self._watchdog.cancel()
+        if self._collecting is not None:
+            self._collecting.cancel()
         sessions = list(self.sessions)
         log.info("stopping: %d sessions open", len(sessions))
         for session in sessions:
@@ -123,6 +129,7 @@ class GameServer:
             conn.disconnect(asyncssh.DISC_BY_APPLICATION, message)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        self.collector.reclaim()
         log.info("stopped")
 
     # -- connections (auth.Gate) ---------------------------------------------
@@ -163,6 +170,7 @@ class GameServer:
 
     def session_ended(self, session: Session) -> None:
         self.sessions.discard(session)
+        self.collector.session_ended(len(self.sessions))
 
     async def _watch_idle(self) -> None:
         limit = self.config.idle_timeout

@@ -1,0 +1,72 @@
+"""The server's garbage collection: frozen survivors are left alone until a
+reclaim, which happens when sessions end."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from fivetowers.server.collector import QuietCollector
+
+
+class Node:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture(autouse=True)
+def unfrozen() -> Iterator[None]:
+    yield
+    gc.unfreeze()  # the process's collector as it was for the other tests
+
+
+def test_a_settle_freezes_survivors_until_a_reclaim() -> None:
+    collector = QuietCollector()
+    node = Node()
+    ref = weakref.ref(node)
+    collector.settle()
+    assert collector.frozen and gc.get_freeze_count() > 0
+    del node
+    gc.collect()
+    assert ref() is not None  # frozen: the full collection did not walk it
+    collector.reclaim()
+    assert not collector.frozen
+    collector.settle()  # the first settle after a reclaim collects in full
+    assert ref() is None
+
+
+def test_young_cycles_are_collected_by_a_settle() -> None:
+    collector = QuietCollector()
+    collector.settle()
+    ref = weakref.ref(Node())  # garbage at once, never frozen
+    collector.settle()
+    assert ref() is None
+
+
+def test_the_last_session_ending_reclaims_at_once() -> None:
+    collector = QuietCollector()
+    collector.settle()
+    collector.session_ended(live=3)
+    assert collector.frozen and collector.ended == 1  # three others still play
+    collector.session_ended(live=0)
+    assert not collector.frozen and collector.ended == 0
+
+
+def test_many_ended_sessions_reclaim_but_not_more_than_once_a_minute() -> None:
+    collector = QuietCollector(reclaim_sessions=10)
+    collector.settle()
+    collector.last_reclaim -= 120  # the last reclaim was two minutes ago
+    for _ in range(9):
+        collector.session_ended(live=15)
+    assert collector.frozen  # 9 of max(10, 15 // 2) needed
+    collector.session_ended(live=15)
+    assert not collector.frozen
+    collector.settle()
+    for _ in range(30):  # a crowd leaving right after: waits for the minute
+        collector.session_ended(live=20)
+    assert collector.frozen and collector.ended == 30
