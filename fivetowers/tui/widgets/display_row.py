@@ -17,8 +17,8 @@ from fivetowers.tui.shared_lines import shared_lines
 NARROW, WIDE = 9, 11
 """Card widths: 9 fits five cards beside the side column at 80 columns."""
 
-_ROUND = "╭─╮│╰╯"
-_HEAVY = "┏━┓┃┗┛"  # a card you have picked
+_ROUND = ("╭", "─", "╮", "│", "╰", "╯")
+_HEAVY = ("┏", "━", "┓", "┃", "┗", "┛")  # a card you have picked
 
 
 def big_value(value: int) -> list[str]:
