@@ -13,9 +13,15 @@ from typing import Any, Iterable
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from fivetowers.server.shared_css import share_parsed_css
+
 
 class HostedApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self) -> None:
+        share_parsed_css()  # the sessions' CSS parsed once for all of them
+        super().__init__()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         return ()

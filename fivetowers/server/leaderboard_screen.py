@@ -7,13 +7,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from fivetowers.server.archive import Archive
 from fivetowers.server.my_games_screen import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
 from fivetowers.tables.store import Rating, StoreError
 from fivetowers.tables.seats import clean_name
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 SHOWN = 20
 
@@ -55,7 +56,7 @@ class LeaderboardScreen(Screen[None]):
             "every finished game rated, bots too"), id="history-title", classes="title")
         yield DataTable(id="leaderboard", cursor_type="none", zebra_stripes=True)
         yield Static("Loading the ratings…", id="history-note", classes="note")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -44,15 +44,15 @@ class LobbyApp(HostedApp):
         return here is not None and here.started and not here.over and not self.watching
 
     def on_mount(self) -> None:
-        self.push_screen(LobbyScreen())
         code = self.visitor.join_code
+        resume = self.lobby.resumable(self.visitor.identity) if code is None else None
         if code is not None:
             self.open_table(code, watch=None)
-            return
-        resume = self.lobby.resumable(self.visitor.identity)
-        if resume is not None:
+        elif resume is not None:
             self.notify(f"Welcome back: your seat at {resume.code} was kept.")
             self.open_table(resume.code, watch=False)
+        if len(self.screen_stack) == 1:  # no table to go to: the lobby
+            self.push_screen(LobbyScreen())
 
     # -- moving between screens ----------------------------------------------
     def open_table(self, code: str, watch: bool | None) -> None:
@@ -107,15 +107,15 @@ class LobbyApp(HostedApp):
 
     def back_to_lobby(self) -> None:
         self._leave_here()
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        if not isinstance(self.screen, LobbyScreen):
-            self.pop_screen()
+        if not isinstance(self.screen_stack[-1], LobbyScreen) or len(self.screen_stack) > 2:
+            self._show(LobbyScreen())
 
     def _show(self, screen: Screen[Any]) -> None:
+        # One screen of ours at a time (dialogs go on top): a lobby kept under
+        # a game was a megabyte per session for nothing; it is made anew.
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        if isinstance(self.screen, LobbyScreen):
+        if len(self.screen_stack) == 1:
             self.push_screen(screen)
         else:
             self.switch_screen(screen)

@@ -11,7 +11,9 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
+
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from fivetowers.server.lobby_app import LobbyApp
@@ -55,7 +57,7 @@ class LobbyScreen(Screen[None]):
         yield Static(Text.assemble(
             "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
                                                    "bold")), id="lobby-help")
-        yield Footer(compact=True)  # compact: every key fits in 80 columns
+        yield KeyFooter(compact=True)  # compact: every key fits in 80 columns
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -10,11 +10,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from fivetowers.server.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.seats import clean_name
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 SHOWN = 50  # games listed at most, the newest
 HISTORY_CSS = str(files("fivetowers.styles") / "history.tcss")
@@ -73,7 +74,7 @@ class MyGamesScreen(Screen[None]):
                                    "a finished one"), id="history-title", classes="title")
         yield DataTable(id="my-games", cursor_type="row", zebra_stripes=True)
         yield Static("Loading your games…", id="history-note", classes="note")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("game", "date (UTC)", "rules", "result",

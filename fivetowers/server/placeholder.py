@@ -11,10 +11,11 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import Visitor
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 
 class PlaceholderLobbyApp(HostedApp):
@@ -46,7 +47,7 @@ class PlaceholderLobbyApp(HostedApp):
         with Middle():
             with Center():
                 yield Static("\n".join(lines), id="card")
-        yield Footer()
+        yield KeyFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#size", Static).update(f"terminal {event.size.width}x{event.size.height}")

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from fivetowers.rules import Phase, PlayerView
 from fivetowers.server.archive import KeptGame
@@ -25,6 +25,7 @@ from fivetowers.tui.widgets.display_row import DisplayRow
 from fivetowers.tui.widgets.game_log import GameLog
 from fivetowers.tui.widgets.status_bar import StatusBar
 from fivetowers.tui.widgets.tower_board import TowerBoard
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 # As the game log styles them (tui/widgets/game_log.py).
 STEP_STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "yellow",
@@ -81,7 +82,7 @@ class ReplayScreen(Screen[None]):
                 yield BidPanel(id="bids")
                 yield BuildPanel()
                 yield GameLog()
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     async def on_mount(self) -> None:
         self.query_one(BidPanel).border_title = "Bidding"

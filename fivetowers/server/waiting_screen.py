@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from fivetowers.server.lobby import ChatLine, HostedTable
 from fivetowers.server.lobby_screen import LobbyChanged
 from fivetowers.tables.client import TableClient
 from fivetowers.tui.screens.table import TableScreen
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from fivetowers.server.lobby_app import LobbyApp
@@ -38,7 +39,7 @@ class WaitingScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="waiting")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.lobby_app.lobby.subscribe(self._on_lobby_change)

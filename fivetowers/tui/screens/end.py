@@ -8,11 +8,12 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from fivetowers.tables.client import TableClient
 from fivetowers.tui.look import name_text
 from fivetowers.tui.widgets.tower_board import TowerBoard
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 
 class EndScreen(Screen[None]):
@@ -47,7 +48,7 @@ class EndScreen(Screen[None]):
             yield Static(Text.assemble(("n", "bold green"), " play again   ",
                                        ("b", "bold green"), " look at the table   ",
                                        ("q", "bold green"), " quit"), id="end-keys")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         try:

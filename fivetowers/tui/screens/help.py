@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
+
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 HELP = """\
 # 5 Towers — the rules in short
@@ -79,7 +81,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Markdown(HELP)
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def action_close(self) -> None:
         self.dismiss()

@@ -11,7 +11,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from fivetowers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
 from fivetowers.tables.client import TableClient
@@ -26,6 +25,7 @@ from fivetowers.tui.widgets.game_log import GameLog
 from fivetowers.tui.widgets.hint_panel import HintPanel
 from fivetowers.tui.widgets.status_bar import StatusBar
 from fivetowers.tui.widgets.tower_board import TowerBoard
+from fivetowers.tui.widgets.key_footer import KeyFooter
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
 
@@ -78,7 +78,7 @@ class TableScreen(Screen[None]):
                 yield BuildPanel()
                 yield HintPanel(id="hints")
                 yield GameLog()
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     async def on_mount(self) -> None:
         opponents = self.query_one("#opponents", VerticalScroll)

@@ -1,0 +1,22 @@
+"""Textual's footer, without the keys it forgets to let go of."""
+
+from __future__ import annotations
+
+from textual.widgets import Footer
+
+
+class KeyFooter(Footer):
+    """Footer whose rebuilt keys do not keep every earlier set alive.
+
+    In Textual 8.2 each rebuild binds the new keys' ``compact`` to the footer's,
+    and the footer drops the old keys' watchers only when ``compact`` itself
+    changes, which it never does here: every change of the keys shown (a
+    new phase, a screen) kept the old key widgets, some 20 KiB each, for as
+    long as the session lasted."""
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        watchers = getattr(self, "__watchers", {}).get("compact")
+        if watchers:
+            watchers[:] = [(node, callback) for node, callback in watchers
+                           if not (node._closing or node._closed)]
