@@ -273,11 +273,12 @@ async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir:
     results.since = time.monotonic()
     cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
     mine0 = time.process_time()
-    rss_full = rss_kib(server.pid)
+    rss_full = rss_start = rss_kib(server.pid)
     await asyncio.sleep(seconds)
     cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
     client_cpu = (time.process_time() - mine0) / (time.monotonic() - t0)
-    rss_full = max(rss_full, rss_kib(server.pid))
+    rss_end = rss_kib(server.pid)
+    rss_full = max(rss_full, rss_end)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     server.send_signal(signal.SIGTERM)
@@ -295,6 +296,8 @@ async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir:
     print(f"server RSS {base_rss / 1024:.1f} MiB idle, {rss_full / 1024:.1f} MiB loaded: "
           f"{per_session:.2f} MiB per session (goal 3, ratio {per_session / 3:.2f})  "
           f"server CPU {cpu * 100:.0f}% of one core (this client {client_cpu * 100:.0f}%)")
+    print(f"server RSS grew {(rss_end - rss_start) / 1024:.1f} MiB while measuring "
+          f"({(rss_end - rss_start) / 1024 / seconds * 60:.1f} MiB a minute)")
     if results.everyone:
         print(f"mean key-to-every-screen {statistics.mean(results.everyone) * 1000:.0f} ms")
     return 0

@@ -25,7 +25,7 @@ from fivetowers.tui.widgets.game_log import GameLog
 from fivetowers.tui.widgets.hint_panel import HintPanel
 from fivetowers.tui.widgets.status_bar import StatusBar
 from fivetowers.tui.widgets.tower_board import TowerBoard
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.tui.widgets.key_bar import KeyBar
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
 
@@ -78,7 +78,7 @@ class TableScreen(Screen[None]):
                 yield BuildPanel()
                 yield HintPanel(id="hints")
                 yield GameLog()
-        yield KeyFooter(compact=True)
+        yield KeyBar()
 
     async def on_mount(self) -> None:
         opponents = self.query_one("#opponents", VerticalScroll)
