@@ -311,9 +311,9 @@ def main() -> int:
                         help="seats per table, 2-5 (default 5); --sessions must be a multiple")
     parser.add_argument("--pace", type=float, default=1.0,
                         help="seconds a player waits before acting (default 1)")
-    parser.add_argument("--warmup", type=float, default=2.0,
+    parser.add_argument("--warmup", type=float, default=None,
                         help="seconds between the last session connecting and measuring "
-                             "(default 2; start-up of many sessions takes longer)")
+                             "(default 5 + N/4: every session's start-up is done by then)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tables", type=int, default=1, help=argparse.SUPPRESS)
@@ -346,7 +346,8 @@ def main() -> int:
               file=sys.stderr)
         return 2
     return asyncio.run(load(args.sessions, args.table_size, args.seconds, args.pace,
-                            Path(args.data_dir), args.warmup))
+                            Path(args.data_dir),
+                            5 + args.sessions / 4 if args.warmup is None else args.warmup))
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ moves what has survived into the permanent generation every few seconds
 What is frozen is never collected, so a finished session's App would stay.
 ``reclaim`` unfreezes everything and the next settle collects it all, one full
 pause, at a time that costs little: when the last session ends (nobody
-waits), when many sessions ended since the last time, or at the latest some
-minutes after the first one did.
+waits), when many sessions ended since the last time, and at the latest every
+ten minutes (for cycles that die old in running sessions; the renders the
+screens share are freed without one, see ``tui/shared_lines.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class QuietCollector:
         self.every = every
         """Seconds between settles (collect what is new, freeze what survives)."""
         self.reclaim_after = reclaim_after
-        """At the latest this long after a session ended, its objects are collected."""
+        """Seconds between reclaims at the most."""
         self.reclaim_sessions = reclaim_sessions
         """This many ended sessions are collected a minute after the last reclaim."""
         self.ended = 0
@@ -44,8 +45,8 @@ class QuietCollector:
     async def run(self) -> None:
         while True:
             await asyncio.sleep(self.every)
-            if self.ended and time.monotonic() - self.last_reclaim >= self.reclaim_after:
-                self.reclaim()
+            if time.monotonic() - self.last_reclaim >= self.reclaim_after:
+                self.reclaim()  # whatever died frozen, at the latest this often
             self.settle()
 
     def settle(self) -> None:

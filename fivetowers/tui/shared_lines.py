@@ -13,17 +13,51 @@ classes and pseudo-classes, and the screen's classes.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable, Hashable
+from typing import Any, Callable, Hashable
+from weakref import WeakSet
 
 from rich.text import Text
+from textual.app import App
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-KEPT = 2048
-"""Renders kept: a few hundred tables' worth of boards and panels."""
+KEPT = 256
+"""Renders kept at the least."""
+PER_APP = 6
+"""Renders kept per App drawing with them: a five-seat table shows about 20
+at a time. Old logs and status lines never come back, so more is waste."""
 
 _lines: OrderedDict[Hashable, list[Strip]] = OrderedDict()
+_apps: WeakSet[App[Any]] = WeakSet()
+
+_STRIP_CACHES = ("_divide_cache", "_crop_cache", "_style_cache", "_filter_cache",
+                 "_line_length_cache", "_crop_extend_cache", "_offsets_cache")
+
+
+def _release(lines: list[Strip]) -> None:
+    """Empty the caches of ``lines`` and of every Strip in them.
+
+    A Strip caches itself (divided at no cut, it is its own only piece), so
+    a dropped Strip is a reference cycle only a full garbage collection
+    frees, and the server freezes survivors so full collections stay rare:
+    emptied caches let reference counting free it at once. A widget that
+    still shows these lines loses only their caches, which refill."""
+    seen: set[int] = set()
+    todo: list[Any] = list(lines)
+    while todo:
+        strip = todo.pop()
+        if not isinstance(strip, Strip) or id(strip) in seen:
+            continue
+        seen.add(id(strip))
+        for name in _STRIP_CACHES:
+            cache = getattr(strip, name, None)
+            if cache is None:
+                continue
+            for key in list(cache.keys()):
+                value = cache.get(key)
+                todo.extend(value if isinstance(value, list) else (value,))
+            cache.clear()
 
 
 def text_key(text: Text) -> Hashable:
@@ -43,8 +77,9 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
     lines = _lines.get(key)
     if lines is None:
         lines = _lines[key] = render(crop)
-        if len(_lines) > KEPT:
-            _lines.popitem(last=False)
+        _apps.add(app)
+        if len(_lines) > max(KEPT, PER_APP * len(_apps)):
+            _release(_lines.popitem(last=False)[1])
     else:
         _lines.move_to_end(key)
     return lines
