@@ -24,9 +24,11 @@ from textual.widget import Widget
 
 KEPT = 256
 """Renders kept at the least."""
-PER_APP = 6
-"""Renders kept per App drawing with them: a five-seat table shows about 20
-at a time. Old logs and status lines never come back, so more is waste."""
+PER_APP = 16
+"""Renders kept per App drawing with them: about 80 for a five-seat table,
+which shows some 20 at a time. Fewer made viewers render again what another
+had drawn (at 100 sessions, 6 per App cost 80% of a core against 52%); more
+keeps old logs and status lines that never come back."""
 
 _lines: OrderedDict[Hashable, list[Strip]] = OrderedDict()
 _apps: WeakSet[App[Any]] = WeakSet()
