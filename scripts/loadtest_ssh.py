@@ -19,7 +19,15 @@ this project's 2-core machine: p99 key-to-every-screen <= 250 ms and
 <= 3 MiB per session at N = 100.
 
 Clients detect "my turn" in the raw output (no terminal emulator), so the
-load generator costs little next to the server it measures.
+load generator costs little next to the server it measures. Only keys pressed
+after the warm-up count (start-up of many sessions is not play); a key the
+table refuses (the client misread "you start") is retried at once and not
+counted. It also prints how fast the server's RSS grew while measuring.
+
+For the server process: LOADTEST_LOG=1 shows its log on stderr (garbage
+collections over 100 ms are logged); LOADTEST_RECLAIM_AT=S makes it do a
+full collection S seconds after start, as when sessions end;
+LOADTEST_PROFILE=FILE (with LOADTEST_PROFILE_AFTER=S) writes cProfile stats.
 """
 
 from __future__ import annotations
@@ -67,6 +75,9 @@ async def serve(tables: int, seats: int, data_dir: Path) -> None:
                           idle_timeout=3600)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
+    reclaim_at = os.environ.get("LOADTEST_RECLAIM_AT")
+    if reclaim_at:  # a full garbage collection at S seconds, as when sessions end
+        asyncio.get_running_loop().call_later(float(reclaim_at), server.collector.reclaim)
     print(server.port, flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)

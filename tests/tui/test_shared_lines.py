@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+from collections import OrderedDict
+from weakref import WeakSet
 
 from textual.app import App, ComposeResult
 from textual.strip import Strip
@@ -28,6 +30,9 @@ async def test_dropped_renders_are_freed_without_a_full_collection(monkeypatch) 
 
     monkeypatch.setattr(shared, "KEPT", 32)  # a small cache: quick to fill
     monkeypatch.setattr(shared, "PER_APP", 1)
+    # This test's App alone (others still alive in this process would count).
+    monkeypatch.setattr(shared, "_lines", OrderedDict())
+    monkeypatch.setattr(shared, "_apps", WeakSet())
     game = Game(["A", "B"], Variant.BASE, seed=1)
     app = Host()
     async with app.run_test(size=(60, 5)) as pilot:
