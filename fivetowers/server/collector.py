@@ -11,8 +11,10 @@ What is frozen is never collected, so a finished session's App would stay.
 ``reclaim`` unfreezes everything and the next settle collects it all, one full
 pause, at a time that costs little: when the last session ends (nobody
 waits), when many sessions ended since the last time, and at the latest every
-ten minutes (for cycles that die old in running sessions; the renders the
-screens share are freed without one, see ``tui/shared_lines.py``).
+half hour (for cycles that die old in running sessions, about 2 MiB a minute
+at 100 sessions; the renders the screens share are freed without one, see
+``tui/shared_lines.py``). With 100 sessions that one collection takes about
+a second, so it is kept rare.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ log = logging.getLogger("fivetowers.server")
 
 
 class QuietCollector:
-    def __init__(self, every: float = 5.0, reclaim_after: float = 600.0,
+    def __init__(self, every: float = 5.0, reclaim_after: float = 1800.0,
                  reclaim_sessions: int = 10) -> None:
         self.every = every
         """Seconds between settles (collect what is new, freeze what survives)."""
