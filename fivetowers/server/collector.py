@@ -39,8 +39,6 @@ class QuietCollector:
         self.ended = 0
         """Sessions ended since the last reclaim."""
         self.last_reclaim = time.monotonic()
-        self.last_pause = 0.0
-        """Seconds the last settle took."""
         self.frozen = False
         """Whether anything is frozen (since the last reclaim)."""
 
@@ -63,9 +61,9 @@ class QuietCollector:
         collected = gc.collect(1 if self.frozen else 2)
         gc.freeze()
         self.frozen = True
-        self.last_pause = time.perf_counter() - start
-        if self.last_pause > 0.1:
-            log.info("collected %d objects in %.0f ms", collected, self.last_pause * 1000)
+        pause = time.perf_counter() - start
+        if pause > 0.1:
+            log.info("collected %d objects in %.0f ms", collected, pause * 1000)
 
     def session_ended(self, live: int) -> None:
         """A session ended; ``live`` are still running."""
