@@ -7,33 +7,62 @@ start without loading textual (and ``replay`` without ortools).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator, Sequence
+
+from fivetowers.rules.errors import shown  # tiny: no game code loads with it
 
 if TYPE_CHECKING:
     from fivetowers.tables.client import TableClient
 
 
+MAX_INPUT_BYTES = 1 << 20
+"""The largest record, position or batch line read (1 MiB): a whole 5-player
+game's record is about 30 kB, so this refuses only what no game could write,
+before any of it is parsed (issue 18)."""
+MAX_MESSAGE = 300
+"""The longest error line written (echoed input is cut shorter still)."""
+
+
 def _die(message: str) -> int:
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + "…"
     print(f"fivetowers: {message}", file=sys.stderr)
     return 2
 
 
+def _shown(where: str) -> str:
+    """A path or argument as a message repeats it: short, controls escaped."""
+    return where if len(where) <= 60 and where.isprintable() else shown(where)
+
+
+def _too_big(where: str) -> str:
+    return f"{where} is larger than {MAX_INPUT_BYTES // 1024} KiB, far more than any " \
+           "record or position"
+
+
 def _read_json(path: str) -> Any:
     """Read JSON from a path or ``-`` (stdin); ValueError with a one-line reason."""
+    where = _shown(path)
     try:
         if path == "-":
-            text = sys.stdin.read()
+            stream = getattr(sys.stdin, "buffer", None)
+            data: bytes | str = (stream.read(MAX_INPUT_BYTES + 1) if stream is not None
+                                 else sys.stdin.read(MAX_INPUT_BYTES + 1))
         else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise ValueError(_too_big(where))
+        text = data if isinstance(data, str) else data.decode("utf-8")
     except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot read {where}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text") from None
-    return _loads(text, path)
+        raise ValueError(f"{where} is not UTF-8 text") from None
+    return _loads(text, where)
 
 
 def _loads(text: str, where: str) -> Any:
@@ -44,6 +73,31 @@ def _loads(text: str, where: str) -> Any:
                          f"column {exc.colno}") from None
     except RecursionError:
         raise ValueError(f"{where} is nested too deeply to be a record or a position") from None
+    except ValueError:  # a number of thousands of digits (int_max_str_digits)
+        raise ValueError(f"{where} is not valid JSON: a number is too long") from None
+
+
+def _batch_lines(stream: BinaryIO) -> Iterator[str | ValueError]:
+    """The lines of a JSON Lines stream, split on "\\n" only (a "\\r\\n" ending
+    too), never on the other line breaks of Unicode, which JSON strings may
+    hold. A line too long or not UTF-8 comes as a ValueError, without being
+    held whole in memory."""
+    while True:
+        raw = stream.readline(MAX_INPUT_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_INPUT_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # skip to the line's end
+                raw = stream.readline(1 << 16)
+            yield ValueError(f"the line is larger than {MAX_INPUT_BYTES // 1024} KiB, far "
+                             "more than any position")
+            continue
+        raw = raw[:-1] if raw.endswith(b"\n") else raw
+        raw = raw[:-1] if raw.endswith(b"\r") else raw
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield ValueError("the line is not UTF-8 text")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -54,9 +108,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         record = Record.from_json(_read_json(args.record))
         game, error = replay(record)
     except (ValueError, FormatError) as exc:
-        return _die(f"{args.record}: {exc}")
+        return _die(f"{_shown(args.record)}: {exc}")
     if error is not None:
-        print(json.dumps({"error": {"action": error.action, "message": error.message}}))
+        print(json.dumps({"error": {"action": error.action, "message": _cut(error.message)}}))
         return 1
     print(json.dumps(result_json(game)))
     return 0
@@ -86,11 +140,18 @@ def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
             raise ValueError(f"action {error.action} of the record is illegal: {error.message}")
         return Position.from_game(game, seat)
     if kind != POSITION_FORMAT:
-        raise ValueError(f'unknown format {kind!r}: expected "{POSITION_FORMAT}" or '
+        raise ValueError(f'unknown format {shown(kind)}: expected "{POSITION_FORMAT}" or '
                          f'"{RECORD_FORMAT}"')
     if seat is not None:
         raise ValueError("--seat is for a game record, and this is a position")
     return Position.from_json(data)
+
+
+def _not_proven(where: str) -> None:
+    """Say on stderr that a hint is not proven best (FORMATS.md fixes stdout's shape)."""
+    print(f"fivetowers: {_shown(where)}: hint not proven optimal: the solver's time ran "
+          f"out; its plans are legal but may not be the best, and max_bid may be low",
+          file=sys.stderr)
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -105,30 +166,50 @@ def cmd_hint(args: argparse.Namespace) -> int:
         try:
             position = _hint_position(_read_json(args.input), args.seat)
         except ValueError as exc:
-            return _die(f"{args.input}: {exc}")
-        print(json.dumps(hint(position).to_json(args.explain)))
+            return _die(f"{_shown(args.input)}: {exc}")
+        answer = hint(position)
+        print(json.dumps(answer.to_json(args.explain)))
+        if not answer.proven:
+            _not_proven(args.input)
         return 0
     try:
         if args.batch == "-":
-            lines = sys.stdin.read().splitlines()
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream (tests): the same bytes
+                stream = io.BytesIO(sys.stdin.read().encode("utf-8"))
+            failed = _hint_batch(stream, args.explain)
         else:
-            with open(args.batch, encoding="utf-8") as f:
-                lines = f.read().splitlines()
+            with open(args.batch, "rb") as f:
+                failed = _hint_batch(f, args.explain)
     except OSError as exc:
-        return _die(f"cannot read {args.batch}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        return _die(f"{args.batch} is not UTF-8 text")
+        return _die(f"cannot read {_shown(args.batch)}: {exc.strerror or exc}")
+    return 1 if failed else 0
+
+
+def _hint_batch(stream: BinaryIO, explain: bool) -> bool:
+    """One result line per input line; True when some line was refused."""
+    from fivetowers.solver import hint
+
     failed = False
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_batch_lines(stream), 1):
         try:
+            if isinstance(line, ValueError):
+                raise line
             data = _loads(line, f"line {number}")
-            out = hint(_hint_position(data, None, records=False)).to_json(args.explain)
+            answer = hint(_hint_position(data, None, records=False))
+            out = answer.to_json(explain)
+            if not answer.proven:
+                _not_proven(f"line {number}")
         except ValueError as exc:
             failed = True
-            out = {"error": {"line": number, "message": str(exc)}}
+            out = {"error": {"line": number, "message": _cut(str(exc))}}
         print(json.dumps(out), flush=False)
     sys.stdout.flush()
-    return 1 if failed else 0
+    return failed
+
+
+def _cut(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -139,7 +220,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if not 0 < table_id < 2**63:
             raise ValueError
     except ValueError:
-        return _die(f"{args.game!r} is not a game number (see \"my games\" in the lobby)")
+        return _die(f"{shown(args.game)} is not a game number (see \"my games\" in the lobby)")
     try:
         store = open_store(args.data_dir, create=False)
         try:

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable
 
-from fivetowers.rules.errors import CardError, FormatError
+from fivetowers.rules.errors import CardError, FormatError, shown
 
 
 class TowerType(enum.Enum):
@@ -42,7 +42,7 @@ def tower_type(name: str) -> TowerType:
         return _BY_NAME[name]
     except (KeyError, TypeError):
         raise CardError(
-            f"unknown tower type {name!r}: expected one of {', '.join(_BY_NAME)}"
+            f"unknown tower type {shown(name)}: expected one of {', '.join(_BY_NAME)}"
         ) from None
 
 
@@ -68,11 +68,11 @@ class Card:
     def from_str(cls, text: object) -> Card:
         """Parse the written form ``TYPE-VALUE`` (``candy-11``)."""
         if not isinstance(text, str):
-            raise CardError(f"a card must be written TYPE-VALUE, not {text!r}")
+            raise CardError(f"a card must be written TYPE-VALUE, not {shown(text)}")
         card = _PARSED.get(text)
         if card is None:
             raise CardError(
-                f"{text!r} is not a card: expected TYPE-VALUE with TYPE one of "
+                f"{shown(text)} is not a card: expected TYPE-VALUE with TYPE one of "
                 f"{', '.join(_BY_NAME)} and VALUE 0..{MAX_VALUE}"
             )
         return card

@@ -42,3 +42,22 @@ class FormatError(RulesError):
 
 class MalformedAction(IllegalAction):
     """An action object that does not have the shape FORMATS.md gives."""
+
+
+ECHO_LIMIT = 60
+"""The most characters of an offending input value an error message repeats."""
+
+
+def shown(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``value`` as an error message quotes it: its ``repr`` (which escapes
+    control and format characters), cut to ``limit`` characters and marked
+    ``…`` when cut, so a huge or hostile input never makes a huge message."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + "…"
+    if isinstance(value, (list, dict)) and len(value) > limit:
+        value = list(value)[:limit]  # repr of the start only: bounded work
+        return repr(value)[:limit] + "…"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return "a number too long to show"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"

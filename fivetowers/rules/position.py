@@ -8,14 +8,24 @@ from typing import Any
 
 from fivetowers.rules.board import Board
 from fivetowers.rules.cards import TYPES, Card, cards_from_json, full_deck, tower_type
-from fivetowers.rules.errors import CardError, FormatError
+from fivetowers.rules.errors import CardError, FormatError, shown
 from fivetowers.rules.game import Game
 from fivetowers.rules.towers import tower_error
 from fivetowers.rules.variant import Variant
 from fivetowers.rules.view import PlayerView
 
 POSITION_FORMAT = "fivetowers-position/1"
-_ALL_CARDS = Counter(full_deck(5))
+_ALL_CARDS_LIST = full_deck(5)
+_ALL_CARDS = Counter(_ALL_CARDS_LIST)
+_PER_TYPE = len(_ALL_CARDS_LIST) // len(TYPES)
+
+
+def _cards(value: object, name: str, most: int) -> list[Card]:
+    """A list of cards of at most ``most``, refused by its length before it is read."""
+    if isinstance(value, list) and len(value) > most:
+        what = "a display holds" if name == "display" else f'"{name}" may hold'
+        raise FormatError(f"{what} at most {most} cards, not {len(value)}")
+    return cards_from_json(value, name)
 
 
 @dataclass
@@ -35,7 +45,7 @@ class Position:
         if not isinstance(data, dict):
             raise FormatError("a position must be a JSON object")
         if data.get("format") != POSITION_FORMAT:
-            raise FormatError(f'unknown format {data.get("format")!r}: expected '
+            raise FormatError(f'unknown format {shown(data.get("format"))}: expected '
                               f'"{POSITION_FORMAT}"')
         variant = Variant.from_str(data.get("variant"))
         towers_in = data.get("towers", {})
@@ -47,6 +57,9 @@ class Position:
                 t = tower_type(name)
             except CardError as exc:
                 raise FormatError(f'"towers": {exc}') from None
+            if isinstance(values, list) and len(values) > _PER_TYPE:
+                raise FormatError(f"the {name} tower holds {len(values)} cards; the game has "
+                                  f"{_PER_TYPE} of each type")
             if not isinstance(values, list) or not all(
                     isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 15
                     for v in values):
@@ -55,10 +68,8 @@ class Position:
             if problem:
                 raise FormatError(f"the {name} tower breaks the building rules: {problem}")
             board.towers[t] = list(values)
-        board.teardown = cards_from_json(data.get("teardown", []), "teardown")
-        display = cards_from_json(data.get("display", []), "display")
-        if len(display) > 5:
-            raise FormatError(f"a display holds at most 5 cards, not {len(display)}")
+        board.teardown = _cards(data.get("teardown", []), "teardown", len(_ALL_CARDS_LIST))
+        display = _cards(data.get("display", []), "display", 5)
         used = Counter(display) + Counter(board.teardown) + Counter(
             Card(t, v) for t in TYPES for v in board.towers[t])
         extra = used - _ALL_CARDS

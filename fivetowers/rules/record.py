@@ -8,11 +8,18 @@ from typing import Any
 
 from fivetowers.rules.actions import action_from_json
 from fivetowers.rules.cards import TYPES, Card, cards_from_json, full_deck
-from fivetowers.rules.errors import FormatError, IllegalAction
+from fivetowers.rules.errors import FormatError, IllegalAction, shown
 from fivetowers.rules.game import Game, Phase
 from fivetowers.rules.variant import Variant
 
 RECORD_FORMAT = "fivetowers-record/1"
+
+# Size limits, checked before anything large is read (issue 18: a 50 MB name
+# or deck took gigabytes or seconds). Far above any real game: names on a
+# server are at most 16 characters, a 5-player game has about 270 actions.
+MAX_NAME_LENGTH = 100
+MAX_CARDS = len(full_deck(5))
+MAX_ACTIONS = 10_000
 
 
 @dataclass
@@ -35,18 +42,23 @@ class Record:
         if not isinstance(data, dict):
             raise FormatError("a record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
-            raise FormatError(f'unknown format {data.get("format")!r}: expected '
+            raise FormatError(f'unknown format {shown(data.get("format"))}: expected '
                               f'"{RECORD_FORMAT}"')
         variant = Variant.from_str(data.get("variant"))
         players = data.get("players")
-        if (not isinstance(players, list)
-                or not all(isinstance(p, str) and p for p in players)):
+        if not isinstance(players, list):
             raise FormatError('"players" must be a list of names')
-        if not 2 <= len(players) <= 5:
+        if not 2 <= len(players) <= 5:  # before looking at names: the list may be huge
             raise FormatError(f"5 Towers is for 2 to 5 players, not {len(players)}")
+        if not all(isinstance(p, str) and p for p in players):
+            raise FormatError('"players" must be a list of names')
+        for p in players:
+            if len(p) > MAX_NAME_LENGTH:
+                raise FormatError(f"the player name {shown(p, 20)} is {len(p)} characters "
+                                  f"long; at most {MAX_NAME_LENGTH}")
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise FormatError(f'"seed" must be a whole number, not {seed!r}')
+            raise FormatError(f'"seed" must be a whole number, not {shown(seed)}')
         deck = _card_list(data.get("deck"), "deck")
         reshuffle = _card_list(data.get("reshuffle"), "reshuffle")
         if deck is None and seed is None:
@@ -57,6 +69,9 @@ class Record:
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise FormatError('"actions" must be a list')
+        if len(actions) > MAX_ACTIONS:
+            raise FormatError(f'"actions" holds {len(actions)} actions; a game has far fewer '
+                              f"(at most {MAX_ACTIONS} are read)")
         return cls(variant, list(players), deck, reshuffle, seed, list(actions))
 
     def to_json(self) -> dict[str, Any]:
@@ -84,7 +99,12 @@ class Record:
 
 
 def _card_list(value: object, name: str) -> list[Card] | None:
-    return None if value is None else cards_from_json(value, name)
+    if value is None:
+        return None
+    if isinstance(value, list) and len(value) > MAX_CARDS:  # refuse before reading cards
+        raise FormatError(f'"{name}" holds {len(value)} cards; the largest card set has '
+                          f"{MAX_CARDS}")
+    return cards_from_json(value, name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from fivetowers.rules.errors import FormatError
+from fivetowers.rules.errors import FormatError, shown
 
 
 class Variant(enum.Enum):
@@ -20,7 +20,7 @@ class Variant(enum.Enum):
         for v in cls:
             if v.value == text:
                 return v
-        raise FormatError(f'unknown variant {text!r}: expected "base" or "great-powers"')
+        raise FormatError(f'unknown variant {shown(text)}: expected "base" or "great-powers"')
 
     def __str__(self) -> str:
         return self.value

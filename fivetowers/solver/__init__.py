@@ -75,8 +75,8 @@ _cache = _Cache(CACHE_SIZE)
 def _solve_cpsat(problem: Problem) -> Hint:
     from fivetowers.solver.cpsat import cpsat_plans  # loads OR-Tools on first use
 
-    plans = cpsat_plans(problem)
-    return Hint(len(plans) - 1, plans)
+    plans, proven = cpsat_plans(problem)
+    return Hint(len(plans) - 1, plans, proven)
 
 
 def hint(position: Position) -> Hint:

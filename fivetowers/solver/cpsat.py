@@ -40,6 +40,7 @@ Variables and constraints (RULES.md A2, A3.4, Part B):
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Union
 
@@ -49,11 +50,16 @@ from fivetowers.rules.cards import TOWER_TOP
 from fivetowers.rules.scoring import PAIR_BONUS
 from fivetowers.rules.towers import can_place
 from fivetowers.solver.plans import Link, Plan, make_plan, nothing_plan, order_steps
+from fivetowers.solver.rebuilds import rebuild_candidates
 from fivetowers.solver.problem import (
     CANDY, SAND, SCARY, SCRAP, TREE, Problem, top_openness,
 )
 
 W_SCORE, W_NO_TEARDOWN, W_OPEN = 8192, 4096, 32  # rank levels; pay weighs 1
+SECONDS = 20.0
+"""The time one hint (every bid) may take; a pile of 60 needs about a second."""
+LP_FROM = 10
+"""Rebuild candidates from which the LP relaxation pays (scripts/bench_hint.py)."""
 LinearExpr = Union[cp_model.LinearExpr, int]
 Literal = cp_model.LiteralT
 
@@ -137,12 +143,16 @@ class HintModel:
             cands[ti].append(c)
         self.rebuilt: list[_Cand] = []
         if rebuild:
-            for j, (ti, v) in enumerate(problem.pile):
-                if towers[ti] and towers[ti][-1] == TOWER_TOP:
-                    continue
+            offered = rebuild_candidates(problem)
+            from_pile: list[_Cand] = []
+            for j, (ti, v) in enumerate(offered.cards):
                 c = _Cand(ti, v, True, m.new_bool_var(f"pile{j}"))
-                self.rebuilt.append(c)
+                from_pile.append(c)
                 cands[ti].append(c)
+            for group in offered.ordered:  # highest first: no symmetric choices
+                for a, b in zip(group, group[1:]):
+                    m.add_implication(from_pile[b].placed, from_pile[a].placed)
+            self.rebuilt += from_pile
             for ti, td in self.td.items():
                 tower = towers[ti]
                 if ti == TREE and max_pay:
@@ -163,7 +173,6 @@ class HintModel:
         lengths: list[LinearExpr] = []
         points: list[LinearExpr] = []
         opens: list[LinearExpr] = []
-        scrap_added: LinearExpr = 0
         self.next: list[dict[int, list[tuple[int, cp_model.IntVar]]]] = []
         for ti, tower in enumerate(towers):
             cs = cands[ti]
@@ -202,13 +211,15 @@ class HintModel:
                 points.append(length + doubled)
             else:
                 points.append(length)
-            if ti == SCRAP:
-                scrap_added = sum(c.placed for c in cs)
 
         # -- counts, scrap rebuilds, score -------------------------------------
         rebuilt_count: LinearExpr = sum(c.placed for c in self.rebuilt)
         if self.rebuilt:
-            m.add(rebuilt_count <= scrap_added)
+            # one rebuild per scrap card added; a rebuilt scrap card brings its
+            # own, so the other types' rebuilds are at most the scrap cards from
+            # hand (the same constraint, stated so that it propagates early)
+            others = sum(c.placed for c in self.rebuilt if c.ti != SCRAP)
+            m.add(others <= sum(c.placed for c in self.hand if c.ti == SCRAP))
         self.bid = m.new_int_var(0, len(problem.display) + max_pay, "bid")
         m.add(self.bid == sum(c.placed for c in self.hand) + pay)
 
@@ -238,10 +249,12 @@ class HintModel:
         params.num_workers = 1
         params.cp_model_presolve = False
         params.symmetry_level = 0
-        params.linearization_level = 0
+        # Except with many pile cards to rebuild: without the LP relaxation
+        # the search cannot bound the pile penalty (issue 18: a pile of 60
+        # ran out of time; with it, it takes well under a second).
+        params.linearization_level = 1 if len(self.rebuilt) >= LP_FROM else 0
         params.cp_model_probing_level = 0
         params.catch_sigint_signal = False
-        params.max_time_in_seconds = 30.0
         self._bid_index = self.bid.index
 
     def _tower(self, ti: int, tower: tuple[int, ...], cs: list[_Cand], cuts: list[_Cut],
@@ -335,17 +348,25 @@ class HintModel:
             total = total + pv
         return total
 
-    def solve(self, bid: int) -> Plan | None:
-        """The best plan for ``bid``, or None when no build of that bid exists."""
+    def solve(self, bid: int, seconds: float = SECONDS) -> tuple[Plan | None, bool]:
+        """The best plan for ``bid`` (None when no build of that bid exists)
+        found within ``seconds``, and whether it is proven: the best plan, or
+        that there is none. Unproven: the best plan found, or None when the
+        time ran out before any was found."""
         domain = self.model.proto.variables[self._bid_index].domain
         domain[0] = bid  # the domain [0, most] becomes [bid, bid]
         domain[1] = bid
+        self.solver.parameters.max_time_in_seconds = max(seconds, 0.0)
         status = self.solver.solve(self.model)
+        if status == cp_model.OPTIMAL:
+            return self._plan(), True
+        if status == cp_model.FEASIBLE:
+            return self._plan(), False
         if status == cp_model.INFEASIBLE:
-            return None
-        if status != cp_model.OPTIMAL:
-            raise RuntimeError(f"CP-SAT stopped with status {self.solver.status_name(status)}")
-        return self._plan()
+            return None, True
+        if status == cp_model.UNKNOWN:
+            return None, False
+        raise RuntimeError(f"CP-SAT stopped with status {self.solver.status_name(status)}")
 
     def _plan(self) -> Plan:
         value = self.solver.boolean_value
@@ -378,15 +399,25 @@ class HintModel:
         return plan
 
 
-def cpsat_plans(problem: Problem) -> tuple[Plan, ...]:
-    """The best plan of every bid ``0..max_bid``, by the CP-SAT model."""
+def cpsat_plans(problem: Problem, seconds: float = SECONDS) -> tuple[tuple[Plan, ...], bool]:
+    """The best plan of every bid ``0..max_bid``, by the CP-SAT model, and
+    whether all of it is proven (every plan the best, and ``max_bid`` the
+    highest buildable bid).
+
+    ``seconds`` bounds the whole solve (every bid). When it runs out, the
+    plans found so far are kept — each legal, but perhaps not the best — and
+    the bids from the first one without a plan found are left out.
+    """
     plans = [nothing_plan()]
     if not problem.display and not problem.max_pay:
-        return tuple(plans)
+        return tuple(plans), True
     model = HintModel(problem)
+    deadline = time.monotonic() + seconds
+    proven = True
     for bid in range(1, len(problem.display) + problem.max_pay + 1):
-        plan = model.solve(bid)
+        plan, exact = model.solve(bid, deadline - time.monotonic())
+        proven = proven and exact
         if plan is None:
             break
         plans.append(plan)
-    return tuple(plans)
+    return tuple(plans), proven

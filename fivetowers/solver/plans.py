@@ -67,10 +67,14 @@ class Hint:
     """The highest bid a player can carry out and the best plan for each bid.
 
     ``plans[b]`` is the plan for bid ``b``, for every ``b`` in ``0..max_bid``.
+    ``proven`` is False when the solver's time ran out first: every plan is
+    still legal, but a plan may not be the best, and ``max_bid`` may be low.
+    (Not part of :meth:`to_json`, whose format FORMATS.md fixes.)
     """
 
     max_bid: int
     plans: tuple[Plan, ...]
+    proven: bool = True
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         return {"max_bid": self.max_bid,

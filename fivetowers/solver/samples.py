@@ -8,18 +8,22 @@ Two sources, both seeded and deterministic:
 * :func:`game_positions` — the positions players actually meet: a game played
   by random legal moves (random bids, random builds, frequent teardowns and
   rebuilds) and the position of every seat at every bidding turn.
+* :func:`large_pile_position` and :func:`with_pile` — Great Powers positions
+  with a teardown pile of a chosen size (up to every unused card), where the
+  scrap rebuilds make the model large (issue 18).
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from typing import Iterator
 
 from fivetowers.rules.actions import Bid, Build, Pass, Source
 from fivetowers.rules.board import Board
 from fivetowers.rules.building import BuildSession
-from fivetowers.rules.cards import TYPES, Card, TowerType, full_deck
+from fivetowers.rules.cards import TOWER_TOP, TYPES, Card, TowerType, full_deck
 from fivetowers.rules.errors import IllegalBuild
 from fivetowers.rules.game import Game, Phase
 from fivetowers.rules.position import Position
@@ -117,3 +121,36 @@ def game_positions(seed: int, variant: Variant, players: int) -> Iterator[Positi
             game.apply(Pass(seat))
         else:
             game.apply(Bid(seat, rng.choice(bids[-3:])))
+
+
+def unused_cards(position: Position, players: int = 5) -> list[Card]:
+    """The cards of the ``players`` card set in none of the position's towers,
+    pile or display, without the 0s (a 0 is never torn down), sorted."""
+    rest = Counter(full_deck(players)) - Counter(position.display)
+    rest -= Counter(position.board.teardown)
+    rest -= Counter(Card(t, v) for t in TYPES for v in position.board.towers[t])
+    return sorted(c for c in rest.elements() if c.value != TOWER_TOP)
+
+
+def with_pile(position: Position, size: int, rng: random.Random) -> Position:
+    """``position`` with a teardown pile of ``size`` cards drawn from the unused ones."""
+    pool = unused_cards(position) + list(position.board.teardown)
+    board = Board({t: list(position.board.towers[t]) for t in TYPES},
+                  rng.sample(sorted(pool), min(size, len(pool))))
+    return Position(position.variant, board, list(position.display))
+
+
+ISSUE_18 = {"format": "fivetowers-position/1", "variant": "great-powers",
+            "towers": {"candy": [15, 14, 13, 12, 11, 10, 9], "tree": [15, 13, 11, 9],
+                       "sand": [8, 7]},
+            "display": ["scrap-15", "scrap-14", "scrap-9", "scrap-8", "candy-2"]}
+"""The Great Powers position of issue 18 whose large teardown piles stalled the hint."""
+
+
+def large_pile_position(rng: random.Random, size: int) -> Position:
+    """A random Great Powers position (5-player card set) whose display holds a
+    scrap card, with a teardown pile of ``size`` cards: scrap rebuilds matter."""
+    while True:
+        position = random_position(rng, Variant.GREAT_POWERS, 5)
+        if any(c.type is TowerType.SCRAP for c in position.display):
+            return with_pile(position, size, rng)
