@@ -14,6 +14,13 @@ a thread pool (each call builds its own model; CP-SAT releases the GIL while
 it solves) and caches its answers per position: the same towers, teardown
 pile and display (in any order) and variant give the same :class:`Hint`
 object, computed once even when threads ask for it at the same time.
+
+A hint is exact or says it is not: CP-SAT has a time budget per hint
+(:data:`fivetowers.solver.cpsat.SECONDS`); when it runs out, ``hint``
+returns the legal plans found so far with ``Hint.proven`` false (and does
+not cache them). A large teardown pile no longer gets near the budget: the
+model offers only the pile cards a best plan may need
+(:mod:`fivetowers.solver.rebuilds`).
 """
 
 from __future__ import annotations
@@ -54,10 +61,11 @@ class _Cache:
             waiting.wait()  # another thread computes it; it may fail, so look again
         try:
             result = compute(key)
-            with self._lock:
-                self._done[key] = result
-                while len(self._done) > self.size:
-                    self._done.popitem(last=False)
+            if result.proven:  # an unproven hint may be bettered by the next try
+                with self._lock:
+                    self._done[key] = result
+                    while len(self._done) > self.size:
+                        self._done.popitem(last=False)
             return result
         finally:
             with self._lock:

@@ -348,7 +348,7 @@ class HintModel:
             total = total + pv
         return total
 
-    def solve(self, bid: int, seconds: float = SECONDS) -> tuple[Plan | None, bool]:
+    def solve(self, bid: int, seconds: float) -> tuple[Plan | None, bool]:
         """The best plan for ``bid`` (None when no build of that bid exists)
         found within ``seconds``, and whether it is proven: the best plan, or
         that there is none. Unproven: the best plan found, or None when the
@@ -399,20 +399,22 @@ class HintModel:
         return plan
 
 
-def cpsat_plans(problem: Problem, seconds: float = SECONDS) -> tuple[tuple[Plan, ...], bool]:
+def cpsat_plans(problem: Problem,
+                seconds: float | None = None) -> tuple[tuple[Plan, ...], bool]:
     """The best plan of every bid ``0..max_bid``, by the CP-SAT model, and
     whether all of it is proven (every plan the best, and ``max_bid`` the
     highest buildable bid).
 
-    ``seconds`` bounds the whole solve (every bid). When it runs out, the
-    plans found so far are kept — each legal, but perhaps not the best — and
-    the bids from the first one without a plan found are left out.
+    ``seconds`` (default :data:`SECONDS`) bounds the whole solve, every bid
+    together. When it runs out, the plans found so far are kept — each legal,
+    but perhaps not the best — and the bids from the first one without a plan
+    found are left out.
     """
     plans = [nothing_plan()]
     if not problem.display and not problem.max_pay:
         return tuple(plans), True
     model = HintModel(problem)
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + (SECONDS if seconds is None else seconds)
     proven = True
     for bid in range(1, len(problem.display) + problem.max_pay + 1):
         plan, exact = model.solve(bid, deadline - time.monotonic())
