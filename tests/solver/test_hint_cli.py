@@ -126,3 +126,76 @@ def test_bad_positions_from_a_real_process(text: str, words: str) -> None:
                           input=text, capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+
+
+# -- issue 18 --------------------------------------------------------------------
+
+def _pile_position(size: int) -> str:
+    import random
+
+    from fivetowers.solver.samples import ISSUE_18, with_pile
+
+    position = with_pile(Position.from_json(ISSUE_18), size, random.Random(0))
+    return json.dumps(position.to_json())
+
+
+def test_issue_18_pile_of_60_is_hinted(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """It printed "internal error: RuntimeError: CP-SAT stopped with status FEASIBLE"."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(_pile_position(60)))
+    status, out, err = run(capsys, "-")
+    assert status == 0 and err == ""
+    assert json.loads(out)["max_bid"] == 9
+
+
+def test_out_of_time_says_so_on_stderr(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint not proven best keeps FORMATS.md's output and says so on stderr."""
+    import fivetowers.solver.cpsat as cpsat
+    from fivetowers.solver import cache_clear
+
+    cache_clear()
+    monkeypatch.setattr(cpsat, "SECONDS", 0.0)
+    text = _pile_position(60)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    status, out, err = run(capsys, "-")
+    assert status == 0
+    assert set(json.loads(out)) == {"max_bid", "plans"}
+    assert err.count("\n") == 1 and "not proven optimal" in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text + "\n" + text + "\n"))
+    status, out, err = run(capsys, "--batch", "-")
+    assert status == 0 and len(out.splitlines()) == 2
+    assert err.splitlines() == [line for line in err.splitlines()
+                                if "not proven optimal" in line] and err.count("\n") == 2
+    assert "line 1" in err and "line 2" in err
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])
+def test_batch_lines_end_only_at_newline(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         separator: str) -> None:
+    """A JSON string may hold U+2028, U+0085...: the line stays one line (issue 18)."""
+    data = json.loads(POSITION.read_text())
+    data["note"] = f"a{separator}b"
+    line = json.dumps(data, ensure_ascii=False)
+    assert separator in line
+    batch = tmp_path / "in.jsonl"
+    batch.write_bytes((line + "\r\n" + line + "\n").encode("utf-8"))
+    status, out, err = run(capsys, "--batch", str(batch))
+    assert status == 0 and err == ""
+    results = [json.loads(x) for x in out.splitlines()]
+    assert [r["max_bid"] for r in results] == [2, 2]
+
+
+def test_batch_line_too_long_is_refused_alone(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    good = json.dumps(json.loads(POSITION.read_text()))
+    huge = json.dumps({"format": "fivetowers-position/1", "pad": "x" * (3 << 20)})
+    batch = tmp_path / "in.jsonl"
+    batch.write_text("\n".join([good, huge, good]) + "\n")
+    status, out, err = run(capsys, "--batch", str(batch))
+    assert status == 1 and err == ""
+    results = [json.loads(x) for x in out.splitlines()]
+    assert len(results) == 3 and results[0] == results[2]
+    assert results[1]["error"]["line"] == 2
+    assert "larger than" in results[1]["error"]["message"]
+    assert len(out) < 20_000
