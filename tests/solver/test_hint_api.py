@@ -8,6 +8,8 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from fivetowers.rules import Position, Variant
 from fivetowers.solver import Hint, _Cache, cache_clear, exhaustive_hint, hint
 from fivetowers.solver.problem import Problem
@@ -104,3 +106,17 @@ def test_cache_is_bounded() -> None:
     for key in keys:
         cache.get(key, lambda key: answer)
     assert len(cache._done) == 3
+
+
+def test_an_unproven_hint_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint cut short by the time budget is tried again next time, not kept."""
+    import fivetowers.solver.cpsat as cpsat
+    from fivetowers.solver.samples import ISSUE_18, with_pile
+
+    position = with_pile(Position.from_json(ISSUE_18), 60, random.Random(0))
+    cache_clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(cpsat, "SECONDS", 0.0)
+        assert not hint(position).proven
+    again = hint(position)
+    assert again.proven and again.max_bid == 9
