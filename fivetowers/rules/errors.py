@@ -7,6 +7,8 @@ action never changes the game.
 
 from __future__ import annotations
 
+import reprlib
+
 
 class RulesError(ValueError):
     """Base class of every error raised by :mod:`fivetowers.rules`."""
@@ -47,17 +49,19 @@ class MalformedAction(IllegalAction):
 ECHO_LIMIT = 60
 """The most characters of an offending input value an error message repeats."""
 
+_REPR = reprlib.Repr()  # bounded work on lists and objects however large or deep
+_REPR.maxstring = _REPR.maxother = ECHO_LIMIT
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8
+_REPR.maxlevel = 3
+
 
 def shown(value: object, limit: int = ECHO_LIMIT) -> str:
     """``value`` as an error message quotes it: its ``repr`` (which escapes
     control and format characters), cut to ``limit`` characters and marked
     ``…`` when cut, so a huge or hostile input never makes a huge message."""
-    if isinstance(value, str) and len(value) > limit:
-        return repr(value[:limit]) + "…"
-    if isinstance(value, (list, dict)) and len(value) > limit:
-        value = list(value)[:limit]  # repr of the start only: bounded work
-        return repr(value)[:limit] + "…"
+    if isinstance(value, str):
+        return repr(value[:limit]) + ("…" if len(value) > limit else "")
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
         return "a number too long to show"
-    text = repr(value)
+    text = _REPR.repr(value)
     return text if len(text) <= limit else text[:limit] + "…"
