@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # textual must not be imported before run_serve sets its environment
-    from fivetowers.server.lobby import LobbyLimits
+    from fivetowers.server.lobby_limits import LobbyLimits
     from fivetowers.server.serve import ServerConfig
 
 log = logging.getLogger("fivetowers.server")
@@ -85,7 +85,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _lobby_limits(args: argparse.Namespace) -> LobbyLimits | str:
     """The lobby's limits from the options, or what is wrong with one."""
-    from fivetowers.server.lobby import LobbyLimits
+    from fivetowers.server.lobby_limits import LobbyLimits
 
     for option, value in (("--max-tables", args.max_tables),
                           ("--tables-per-address", args.tables_per_address)):

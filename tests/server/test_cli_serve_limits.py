@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fivetowers.cli import build_parser
 from fivetowers.server.command import _lobby_limits
-from fivetowers.server.lobby import LobbyLimits
+from fivetowers.server.lobby_limits import LobbyLimits
 
 
 def test_the_options_set_the_lobby_limits() -> None:

@@ -14,7 +14,8 @@ import pytest
 from textual.widgets import Static
 
 from fivetowers.rules import Variant
-from fivetowers.server.lobby import HostedTable, Lobby, LobbyError, LobbyLimits, address_group
+from fivetowers.server.lobby import HostedTable, Lobby, LobbyError
+from fivetowers.server.lobby_limits import LobbyLimits, address_group
 from fivetowers.server.lobby_app import LobbyApp, lobby_factory
 from fivetowers.server.my_games_screen import result_text
 from fivetowers.server.new_table_screen import NewTableScreen

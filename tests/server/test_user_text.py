@@ -44,6 +44,10 @@ besides the BEL ending its pointer-shape requests (OSC 22)."""
 POINTER_SHAPE = re.compile("\x1b]22;[a-z-]*\x07")
 
 
+WAIT = 30.0
+"""Seconds a screen may take to show something (the machine is shared)."""
+
+
 def paste(screen: Screen, text: str) -> None:
     screen.press(b"\x1b[200~" + text.encode() + b"\x1b[201~")
 
@@ -69,32 +73,32 @@ async def test_titles_names_and_chat_reach_others_cleaned(start_server: StartSer
     server = await start_server(lobby_factory(lobby), password="pw")
     bob_conn = await connect(server, username="bob")
     bob = await Screen.open(bob_conn, 100, 30)
-    await bob.wait_for("lobby — you are bob")
+    await bob.wait_for("lobby — you are bob", WAIT)
 
     # A key login with a hostile name opens a table with a hostile title.
     ann_conn = await connect(server, username=KEY_NAME)
     ann = await Screen.open(ann_conn, 100, 30)
-    await ann.wait_for(f"you are {KEY_NAME_SHOWN}")
+    await ann.wait_for(f"you are {KEY_NAME_SHOWN}", WAIT)
     ann.press(b"n")
-    await ann.wait_for("New table")
+    await ann.wait_for("New table", WAIT)
     paste(ann, TITLE)
     await press_slowly(ann, b"\t", b"\t", b"\x7f", b"0", b"\r")  # 3 seats, no bots
-    await ann.wait_for("Waiting for 2 players")
+    await ann.wait_for("Waiting for 2 players", WAIT)
     (code,) = lobby.tables
 
     # A password login with a hostile name opens another.
     cy_conn = await connect(server, client_keys=[], password="pw", username=PASSWORD_NAME)
     cy = await Screen.open(cy_conn, 100, 30)
-    await cy.wait_for(f"you are {PASSWORD_NAME_SHOWN}")
+    await cy.wait_for(f"you are {PASSWORD_NAME_SHOWN}", WAIT)
     cy.press(b"n")
-    await cy.wait_for("New table")
+    await cy.wait_for("New table", WAIT)
     paste(cy, OTHER_TITLE)
     cy.press(b"\r")
-    await cy.wait_for("Waiting for 1 player")
+    await cy.wait_for("Waiting for 1 player", WAIT)
 
     # Bob, in the lobby, sees both titles as text; his screen is his own.
-    await bob.wait_for(TITLE_SHOWN)
-    await bob.wait_for(OTHER_TITLE_SHOWN)
+    await bob.wait_for(TITLE_SHOWN, WAIT)
+    await bob.wait_for(OTHER_TITLE_SHOWN, WAIT)
     assert "5 Towers lobby" in bob.screen.display[0]
     assert "OWNED" not in bob.screen.display[0]
     cy_conn.close()  # cy's table closes with cy
@@ -102,28 +106,28 @@ async def test_titles_names_and_chat_reach_others_cleaned(start_server: StartSer
 
     # Bob sits at ann's table: the waiting screen shows her title and name.
     bob.press(b"j")
-    await bob.wait_for("Join a table by its code")
+    await bob.wait_for("Join a table by its code", WAIT)
     bob.press(code.encode() + b"\r")
-    await bob.wait_for("seat 3")
-    await bob.wait_for(TITLE_SHOWN)
-    await bob.wait_for(KEY_NAME_SHOWN)
+    await bob.wait_for("seat 3", WAIT)
+    await bob.wait_for(TITLE_SHOWN, WAIT)
+    await bob.wait_for(KEY_NAME_SHOWN, WAIT)
 
     # Cy comes back by password and takes the last seat: the game starts.
     async with await connect(server, client_keys=[], password="pw",
                              username=PASSWORD_NAME) as cy_again:
         cy = await Screen.open(cy_again, 100, 30, command=f"join {code}")
-        await bob.wait_for("bob — your towers")
-        await bob.wait_for(KEY_NAME_SHOWN)
-        await bob.wait_for(PASSWORD_NAME_SHOWN)
+        await bob.wait_for("bob — your towers", WAIT)
+        await bob.wait_for(KEY_NAME_SHOWN, WAIT)
+        await bob.wait_for(PASSWORD_NAME_SHOWN, WAIT)
 
         # Ann says something hostile to the table.
-        await ann.wait_for("your towers")
+        await ann.wait_for("your towers", WAIT)
         ann.press(b"c")
-        await ann.wait_for("Say to the table")
+        await ann.wait_for("Say to the table", WAIT)
         paste(ann, CHAT)
         ann.press(b"\r")
-        await bob.wait_for(CHAT_SHOWN)
-        await cy.wait_for(CHAT_SHOWN)
+        await bob.wait_for(CHAT_SHOWN, WAIT)
+        await cy.wait_for(CHAT_SHOWN, WAIT)
         for screen in (bob, cy):
             assert_clean(bytes(screen.raw))
         cy_again.close()
@@ -137,11 +141,11 @@ async def test_a_clean_session_sends_only_these_controls(start_server: StartServ
     server = await start_server(lobby_factory(lobby))
     async with await connect(server, username="ann") as conn:
         ann = await Screen.open(conn, 100, 30)
-        await ann.wait_for("you are ann")
+        await ann.wait_for("you are ann", WAIT)
         ann.press(b"n")
-        await ann.wait_for("New table")
+        await ann.wait_for("New table", WAIT)
         paste(ann, "plain [b]x[/]")
         ann.press(b"\r")
-        await ann.wait_for("Waiting for")
-        await ann.wait_for("plain [b]x[/]")
+        await ann.wait_for("Waiting for", WAIT)
+        await ann.wait_for("plain [b]x[/]", WAIT)
         assert_clean(bytes(ann.raw))
