@@ -184,6 +184,8 @@ class Lobby:
         self._clock = clock
         """Measures unattended time; injected by tests."""
         self._checking: asyncio.TimerHandle | None = None
+        self._abandoning: set[asyncio.Task[Any]] = set()
+        """Closed tables being marked abandoned: :meth:`close` waits for them."""
         self.tables: dict[str, HostedTable] = {}
         self._listeners: list[Callable[[], None]] = []
 
@@ -414,7 +416,9 @@ class Lobby:
         log.info("table %s closed: nobody there for %.0f s", hosted.code,
                  self.limits.close_after)
         if hosted.table is not None:
-            _spawn(self._abandon(hosted, hosted.table))
+            task = _spawn(self._abandon(hosted, hosted.table))
+            self._abandoning.add(task)
+            task.add_done_callback(self._abandoning.discard)
         self._changed()
 
     async def _abandon(self, hosted: HostedTable, table: Table) -> None:
@@ -515,6 +519,8 @@ class Lobby:
         if self._checking is not None:
             self._checking.cancel()
             self._checking = None
+        if self._abandoning:  # their marks go in before the store closes
+            await asyncio.wait(set(self._abandoning))
         for hosted in list(self.tables.values()):
             if hosted.table is not None:
                 await hosted.table.close()

@@ -115,16 +115,15 @@ async def test_a_table_nobody_comes_back_to_is_closed_and_kept_as_abandoned(
     assert lobby.find(hosted.code) is None and lobby.resumable("SHA256:ann") is None
     assert not hosted._takeovers
 
-    def abandoned() -> bool:
-        (info,) = store.games_of("SHA256:ann")
-        return info.finished is not None
-    await until(abandoned, "marked abandoned in the store")
+    await lobby.close()  # waits for the mark, then closes the store
+
+    store = open_store(tmp_path)
     (info,) = store.games_of("SHA256:ann")
-    assert info.id == table_id and info.scores is None and info.winners is None
+    assert info.id == table_id and info.finished is not None
+    assert info.scores is None and info.winners is None
     assert result_text(info, 0).plain == "abandoned"
     assert store.leaderboard() == []  # not rated
-    await lobby.close()
-
+    store.close()
     again = Lobby(bot_kind="random", store=open_store(tmp_path))
     assert again.restore().live == []  # a restart does not serve it again
     await again.close()
@@ -214,3 +213,26 @@ async def test_through_a_session_an_abandoned_solo_table_closes(
             await screen.wait_for("abandoned")
     finally:
         await lobby.close()
+
+
+async def test_games_served_again_at_start_are_unattended_until_someone_comes(
+        tmp_path: Path) -> None:
+    lobby = Lobby(bot_kind="random", bot_delay=60.0, hints=False, store=open_store(tmp_path))
+    hosted = _solo(lobby, "SHA256:ann", bots=1)
+    assert hosted.kept is not None
+    await hosted.kept
+    await lobby.close()
+
+    clock = Clock()
+    again = Lobby(bot_kind="random", bot_delay=60.0, hints=False, limits=BY_HAND,
+                  clock=clock, store=open_store(tmp_path))
+    assert len(again.restore().live) == 1
+    (back,) = again.tables.values()
+    assert back.unattended_since == clock.now
+    clock.now += BY_HAND.close_after
+    again.check_unattended()
+    assert not again.tables
+    await again.close()
+    last = Lobby(store=open_store(tmp_path))
+    assert last.restore().live == []  # kept as abandoned
+    await last.close()
