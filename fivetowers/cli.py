@@ -406,6 +406,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--away", type=float, default=60.0, metavar="SECONDS",
                    help="how long a seat waits for a dropped player before a bot plays it "
                         "until they return (default 60)")
+    p.add_argument("--max-tables", type=int, default=100, metavar="N",
+                   help="unfinished tables served at once; then no new ones (default 100)")
+    p.add_argument("--tables-per-address", type=int, default=8, metavar="N",
+                   help="unfinished tables that may be opened from one address, an IPv6 "
+                        "/64 (default 8; each key may also sit at 3)")
+    p.add_argument("--pause-unattended", type=float, default=120.0, metavar="SECONDS",
+                   help="a table with no player or watcher connected pauses its bots "
+                        "after this long (default 120)")
+    p.add_argument("--close-unattended", type=float, default=12 * 3600.0, metavar="SECONDS",
+                   help="...and is closed after this long, its game kept as abandoned "
+                        "(default 43200, 12 hours)")
     p.set_defaults(func=cmd_serve)
     return parser
 

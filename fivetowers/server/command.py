@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # textual must not be imported before run_serve sets its environment
+    from fivetowers.server.lobby_limits import LobbyLimits
     from fivetowers.server.serve import ServerConfig
 
 log = logging.getLogger("fivetowers.server")
 
 
-async def serve_with_store(config: ServerConfig, away: float = 60.0) -> None:
+async def serve_with_store(config: ServerConfig, away: float = 60.0,
+                           limits: LobbyLimits | None = None) -> None:
     """The lobby, keeping every game in the store of the data directory and
     serving again, at start, the games that were going on at the last stop."""
     from fivetowers.server.lobby import Lobby
@@ -25,7 +27,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0) -> None:
     from fivetowers.tables.store import open_store
 
     store = open_store(config.data_dir, exclusive=True)
-    lobby = Lobby(store=store, absence_bot_after=away)
+    lobby = Lobby(store=store, absence_bot_after=away, limits=limits)
     try:
         report = lobby.restore()
         if report.live or report.finished:
@@ -54,6 +56,10 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"fivetowers: serve: --away {args.away:g} is not a number of seconds "
               "(0 to a week)", file=sys.stderr)
         return 2
+    limits = _lobby_limits(args)
+    if isinstance(limits, str):
+        print(f"fivetowers: serve: {limits}", file=sys.stderr)
+        return 2
     if args.password is not None and not args.password:
         print("fivetowers: serve: --password must not be empty", file=sys.stderr)
         return 2
@@ -65,7 +71,7 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     configure_logging(sys.stderr)
     try:
-        asyncio.run(serve_with_store(config, args.away))
+        asyncio.run(serve_with_store(config, args.away, limits))
     except (HostKeyError, ConfigError, StoreError) as exc:
         reason = " ".join(str(exc).split())  # one line, whatever the library said
         print(f"fivetowers: serve: {reason}", file=sys.stderr)
@@ -75,3 +81,19 @@ def run_serve(args: argparse.Namespace) -> int:
               f"{exc.strerror or exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _lobby_limits(args: argparse.Namespace) -> LobbyLimits | str:
+    """The lobby's limits from the options, or what is wrong with one."""
+    from fivetowers.server.lobby_limits import LobbyLimits
+
+    for option, value in (("--max-tables", args.max_tables),
+                          ("--tables-per-address", args.tables_per_address)):
+        if not 1 <= value <= 100_000:
+            return f"{option} {value} is not a number of tables (1 to 100000)"
+    for option, seconds in (("--pause-unattended", args.pause_unattended),
+                            ("--close-unattended", args.close_unattended)):
+        if not 0 < seconds <= 30 * 24 * 3600:  # also refuses nan
+            return f"{option} {seconds:g} is not a number of seconds (above 0, up to 30 days)"
+    return LobbyLimits(max_tables=args.max_tables, tables_per_address=args.tables_per_address,
+                       pause_after=args.pause_unattended, close_after=args.close_unattended)

@@ -6,6 +6,14 @@ identity (a key fingerprint): the same key coming back gets the same seat,
 mid-game included. A player who drops out keeps the seat; after
 ``absence_bot_after`` seconds a bot plays it until they return.
 
+Keys cost nothing, so a table must not cost the host for long once no human
+is there (seated and connected, or watching): after ``pause_after`` seconds
+its stand-in bots step back, so the game stops at the first absent player's
+turn; a human arriving sets them on again. After ``close_after`` seconds it
+is closed: it leaves the lobby and memory, and its stored game is marked
+abandoned (shown in "my games", replayable, never served again). Tables are
+also limited per key, per address and in all (:class:`LobbyLimits`).
+
 DESIGN.md puts the lobby in ``fivetowers/tables/``; it lives here until that
 package grows one, and imports nothing above ``tables``.
 """
@@ -23,7 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine
 
 from fivetowers.rules import Game, Phase, Record, Variant
-from fivetowers.tables.seats import BOT_NAMES, clean_text, unique_name
+from fivetowers.server.lobby_limits import LobbyLimits, address_group
+from fivetowers.server.lobby_limits import (  # re-exported: the limit per key lived here
+    MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
+from fivetowers.tables.seats import BOT_NAMES, clean_name, clean_text, unique_name
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore
@@ -41,6 +52,8 @@ CHAT_KEPT = 50
 CHAT_BURST = 3
 """Chat lines a player may send at once; then one more every CHAT_EVERY seconds."""
 CHAT_EVERY = 2.0
+TITLE_LENGTH = 24
+"""Longest table title kept (the new-table form allows as much)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +81,15 @@ class HostedTable:
     kept: asyncio.Future[int] | None = None
     """The store's answer to keeping the new table (its id), while it is due."""
     finished: bool = False
+    opened_from: str | None = None
+    """The address (group, see :func:`address_group`) the table was created
+    from; None for tables served again from the store."""
+    unattended_since: float | None = None
+    """Since when (the lobby's clock) no human is here; None while one is."""
+    paused: bool = False
+    """Its stand-in bots stepped back: nobody is here to see the game."""
+    _paused_seats: set[int] = field(default_factory=set)
+    """Seats that had a stand-in (or were waiting for one) when it paused."""
     _takeovers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
     chat_listeners: list[Callable[[ChatLine], None]] = field(default_factory=list)
@@ -80,6 +102,7 @@ class HostedTable:
     def say(self, identity: str, name: str, raw: str, now: float | None = None) -> str | None:
         """Send a chat line to everyone at the table; None, or why it was not sent."""
         text = clean_text(raw, CHAT_LENGTH)
+        name = clean_name(name)
         if not text:
             return "nothing to send"
         now = time.monotonic() if now is None else now
@@ -123,14 +146,17 @@ class HostedTable:
         if self.over:
             return "game over"
         away = sum(1 for i in self.humans if not self.seats[i].connected)
-        return f"playing, round {self.table.game.round}" + (f", {away} away" if away else "")
+        return (f"playing, round {self.table.game.round}" + (f", {away} away" if away else "")
+                + (", paused" if self.paused else ""))
+
+    @property
+    def attended(self) -> bool:
+        """Whether a human is here: a seated player connected, or a watcher."""
+        return self.watchers > 0 or any(self.seats[i].connected for i in self.humans)
 
     def taken(self) -> str:
         sitting = sum(1 for s in self.seats if s.bot is not None or s.identity is not None)
         return f"{sitting}/{len(self.seats)}"
-
-
-MAX_TABLES_PER_PLAYER = 3
 
 
 class Lobby:
@@ -138,7 +164,9 @@ class Lobby:
 
     def __init__(self, *, bot_kind: str = "strong", bot_delay: float = 0.8,
                  absence_bot_after: float = 60.0, hints: bool = True,
-                 rng: random.Random | None = None, store: Store | None = None) -> None:
+                 rng: random.Random | None = None, store: Store | None = None,
+                 limits: LobbyLimits | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         """Where started games are kept, action by action, before anyone sees
         them (DESIGN.md "the log is the truth"); None keeps nothing."""
@@ -152,6 +180,12 @@ class Lobby:
         self.bot_delay = bot_delay
         self.absence_bot_after = absence_bot_after
         self._rng = rng or random.Random()
+        self.limits = limits if limits is not None else LobbyLimits()
+        self._clock = clock
+        """Measures unattended time; injected by tests."""
+        self._checking: asyncio.TimerHandle | None = None
+        self._abandoning: set[asyncio.Task[Any]] = set()
+        """Closed tables being marked abandoned: :meth:`close` waits for them."""
         self.tables: dict[str, HostedTable] = {}
         self._listeners: list[Callable[[], None]] = []
 
@@ -178,29 +212,54 @@ class Lobby:
         return self.tables.get(code.strip().upper())
 
     def create(self, identity: str, name: str, *, title: str, players: int, bots: int,
-               variant: Variant, private: bool) -> HostedTable:
-        """A new table with its creator in seat 0 and bots in the last ``bots`` seats."""
+               variant: Variant, private: bool, address: str | None = None) -> HostedTable:
+        """A new table with its creator in seat 0 and bots in the last ``bots`` seats.
+        ``address`` (the creator's) counts against :attr:`LobbyLimits.tables_per_address`."""
         if not 2 <= players <= 5:
             raise LobbyError("a table has 2 to 5 seats")
         if not 0 <= bots < players:
             raise LobbyError(f"bots: 0 to {players - 1} (one seat is yours)")
-        self._check_quota(identity)
+        refusal = self.refusal(identity, address)
+        if refusal is not None:
+            raise LobbyError(refusal)
+        name = clean_name(name)
         code = self._new_code()
         seats = [Seat("", None) for _ in range(players - bots)]
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=self.bot_kind) for i in range(bots)]
-        hosted = HostedTable(code, title.strip()[:24] or f"{name}'s table", variant,
-                             private, seats)
+        hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or f"{name}'s table",
+                             variant, private, seats,
+                             opened_from=None if address is None else address_group(address))
         self.tables[code] = hosted
         self.sit(hosted, identity, name)
         self._changed()
         return hosted
+
+    def refusal(self, identity: str, address: str | None = None) -> str | None:
+        """Why this player may not open a new table now; None if they may."""
+        limits = self.limits
+        running = sum(1 for t in self.tables.values() if not t.over)
+        if running >= limits.max_tables:
+            return (f"the server is full ({running} tables, its most): "
+                    "join a table, or try again later")
+        if address is not None:
+            group = address_group(address)
+            opened = sum(1 for t in self.tables.values()
+                         if not t.over and t.opened_from == group)
+            if opened >= limits.tables_per_address:
+                return (f"{opened} unfinished tables were opened from your address, "
+                        "its most: finish one first")
+        try:
+            self._check_quota(identity)
+        except LobbyError as exc:
+            return str(exc)
+        return None
 
     def _check_quota(self, identity: str) -> None:
         """Refuse a seat at yet another unfinished table: a running table costs
         the host bot and hint thinking even while its players are away."""
         mine = sum(1 for t in self.tables.values()
                    if not t.over and t.seat_of(identity) is not None)
-        if mine >= MAX_TABLES_PER_PLAYER:
+        if mine >= self.limits.tables_per_player:
             raise LobbyError(f"you already sit at {mine} unfinished tables; "
                              "finish one before taking another seat")
 
@@ -223,12 +282,13 @@ class Lobby:
             self._check_quota(identity)
             seat = free[0]
             others = {s.name for s in hosted.seats}
-            hosted.seats[seat].name = unique_name(name, others)
+            hosted.seats[seat].name = unique_name(clean_name(name), others)
             hosted.seats[seat].identity = identity
         hosted.seats[seat].connected = True
         if session is not None:
             hosted._present.setdefault(identity, weakref.WeakSet()).add(session)
         self._back(hosted, seat)
+        self._presence(hosted)
         if not hosted.started and not hosted.free_seats:
             self._start(hosted)
         self._changed()
@@ -254,22 +314,125 @@ class Lobby:
             hosted.seats[seat].connected = False
             self._tidy(hosted)
             if not hosted.over:
-                loop = asyncio.get_running_loop()
-                # A fresh context: the timer (and a bot task it starts) must not
-                # carry the leaving session's App along (see _detached).
-                hosted._takeovers[seat] = loop.call_later(
-                    self.absence_bot_after, self._stand_in, hosted, seat,
-                    context=contextvars.Context())
+                self._await_player(hosted, seat)
+            self._presence(hosted)
         self._changed()
+
+    def _await_player(self, hosted: HostedTable, seat: int) -> None:
+        """A stand-in for this absent seat after ``absence_bot_after``."""
+        # A fresh context: the timer (and a bot task it starts) must not
+        # carry the leaving session's App along (see _detached).
+        hosted._takeovers[seat] = asyncio.get_running_loop().call_later(
+            self.absence_bot_after, self._stand_in, hosted, seat,
+            context=contextvars.Context())
 
     def watch(self, hosted: HostedTable) -> None:
         hosted.watchers += 1
+        self._presence(hosted)
         self._changed()
 
     def unwatch(self, hosted: HostedTable) -> None:
         hosted.watchers = max(0, hosted.watchers - 1)
         self._tidy(hosted)
+        self._presence(hosted)
         self._changed()
+
+    # -- tables nobody is at -------------------------------------------------
+    def _presence(self, hosted: HostedTable) -> None:
+        """Someone came or went: start or stop the table's unattended clock."""
+        if hosted.attended:
+            hosted.unattended_since = None
+            if hosted.paused:
+                self._resume(hosted)
+        elif hosted.unattended_since is None and hosted.started and not hosted.over:
+            hosted.unattended_since = self._clock()
+            self._check_later()
+
+    def _check_later(self) -> None:
+        if self._checking is None:
+            delay = min(self.limits.check_every, self.limits.pause_after,
+                        self.limits.close_after)
+            self._checking = asyncio.get_running_loop().call_later(
+                max(delay, 0.0), self._check_tick, context=contextvars.Context())
+
+    def _check_tick(self) -> None:
+        self._checking = None
+        self.check_unattended()
+        if any(t.unattended_since is not None for t in self.tables.values()):
+            self._check_later()
+
+    def check_unattended(self, now: float | None = None) -> None:
+        """Pause or close the tables nobody has been at for long enough (the
+        lobby calls this every ``check_every`` seconds while there are any)."""
+        now = self._clock() if now is None else now
+        for hosted in list(self.tables.values()):
+            since = hosted.unattended_since
+            if since is None or hosted.attended or hosted.over:
+                continue
+            if now - since >= self.limits.close_after:
+                self._close_table(hosted)
+            elif now - since >= self.limits.pause_after and not hosted.paused:
+                self._pause(hosted)
+
+    def _pause(self, hosted: HostedTable) -> None:
+        """Stand-ins step back: the game goes on to the first absent player's
+        turn and waits there (every table has a human seat), so its bots
+        think no more until someone comes."""
+        hosted.paused = True
+        table = hosted.table
+        for seat in hosted.humans:
+            timer = hosted._takeovers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+                hosted._paused_seats.add(seat)
+            elif table is not None and table.is_bot(seat):
+                table.stand_in(seat, None)
+                hosted._paused_seats.add(seat)
+        log.info("table %s paused: nobody there", hosted.code)
+        self._changed()
+
+    def _resume(self, hosted: HostedTable) -> None:
+        """Someone came: the seats whose stand-in stepped back get it again at
+        once (their players have long been away), as the game was going."""
+        hosted.paused = False
+        seats, hosted._paused_seats = hosted._paused_seats, set()
+        table = hosted.table
+        if table is None or hosted.over:
+            return
+        for seat in sorted(seats):
+            if not hosted.seats[seat].connected:
+                table.stand_in(seat, make_bot(self.bot_kind))
+        self._changed()
+
+    def _close_table(self, hosted: HostedTable) -> None:
+        """Nobody came for ``close_after``: out of the lobby and memory; the
+        stored game is marked abandoned, so no restart serves it again."""
+        if self.tables.get(hosted.code) is hosted:
+            del self.tables[hosted.code]
+        for timer in hosted._takeovers.values():
+            timer.cancel()
+        hosted._takeovers.clear()
+        hosted.chat_listeners.clear()
+        log.info("table %s closed: nobody there for %.0f s", hosted.code,
+                 self.limits.close_after)
+        if hosted.table is not None:
+            task = _spawn(self._abandon(hosted, hosted.table))
+            self._abandoning.add(task)
+            task.add_done_callback(self._abandoning.discard)
+        self._changed()
+
+    async def _abandon(self, hosted: HostedTable, table: Table) -> None:
+        await table.close()  # its last commit (if any) is in before the mark
+        if self.writer is None or hosted.over:
+            return
+        try:
+            table_id = hosted.table_id
+            if table_id is None and hosted.kept is not None:
+                table_id = await asyncio.shield(hosted.kept)
+            if table_id is not None:
+                await self.writer.call(self.writer.store.abandon_table, table_id)
+        except Exception as exc:  # a task of its own: say it, never drop it silently
+            log.error("table %s could not be marked abandoned: %s", hosted.code, exc)
 
     def _tidy(self, hosted: HostedTable) -> None:
         """A finished game nobody is looking at any more leaves the lobby."""
@@ -353,6 +516,11 @@ class Lobby:
 
     async def close(self) -> None:
         """Stop every table's bots (their commits finish), then the store."""
+        if self._checking is not None:
+            self._checking.cancel()
+            self._checking = None
+        if self._abandoning:  # their marks go in before the store closes
+            await asyncio.wait(set(self._abandoning))
         for hosted in list(self.tables.values()):
             if hosted.table is not None:
                 await hosted.table.close()
@@ -371,8 +539,12 @@ class Lobby:
         loop = asyncio.get_running_loop()
         for live in report.live:
             info = live.info
-            seats = [Seat(s.name, bot=s.bot, identity=s.fingerprint) for s in info.seats]
-            hosted = HostedTable(info.code, info.name, info.variant, info.private, seats,
+            # Cleaned again as they come out of a file (an older server kept
+            # titles as typed).
+            seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
+                     for s in info.seats]
+            hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
+                                 info.variant, info.private, seats,
                                  created=info.created, table_id=info.id)
             self.tables[hosted.code] = hosted
             self._serve(hosted, live.game)
@@ -380,6 +552,7 @@ class Lobby:
                 hosted._takeovers[seat] = loop.call_later(
                     self.absence_bot_after, self._stand_in, hosted, seat,
                     context=contextvars.Context())
+            self._presence(hosted)  # nobody is here yet
         self._changed()
         return report
 
@@ -389,6 +562,9 @@ class Lobby:
         table = hosted.table
         if table is None or hosted.seats[seat].connected or hosted.over:
             return
+        if hosted.paused:  # the stand-in comes when someone does
+            hosted._paused_seats.add(seat)
+            return
         table.stand_in(seat, make_bot(self.bot_kind))
         self._changed()
 
@@ -396,6 +572,7 @@ class Lobby:
         timer = hosted._takeovers.pop(seat, None)
         if timer is not None:
             timer.cancel()
+        hosted._paused_seats.discard(seat)
         if hosted.table is not None and hosted.table.is_bot(seat) \
                 and hosted.seats[seat].bot is None:
             hosted.table.stand_in(seat, None)

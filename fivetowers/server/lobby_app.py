@@ -49,7 +49,7 @@ class LobbyApp(HostedApp):
         if code is not None:
             self.open_table(code, watch=None)
         elif resume is not None:
-            self.notify(f"Welcome back: your seat at {resume.code} was kept.")
+            self.notify(f"Welcome back: your seat at {resume.code} was kept.", markup=False)
             self.open_table(resume.code, watch=False)
         if len(self.screen_stack) == 1:  # no table to go to: the lobby
             self.push_screen(LobbyScreen())
@@ -59,7 +59,7 @@ class LobbyApp(HostedApp):
         """Sit at (``watch`` False), watch (True), or sit-else-watch (None) a table."""
         hosted = self.lobby.find(code)
         if hosted is None:
-            self.notify(f"There is no table {code}.", severity="error")
+            self.notify(f"There is no table {code}.", severity="error", markup=False)
             return
         seat: int | None = None
         if not watch:
@@ -68,11 +68,11 @@ class LobbyApp(HostedApp):
                                       session=self)
             except LobbyError as exc:
                 if watch is False or not hosted.started:
-                    self.notify(str(exc), severity="error")
+                    self.notify(str(exc), severity="error", markup=False)
                     return
         if seat is None and not hosted.started:
             self.notify("That table has not started yet: sit down, or watch later.",
-                        severity="warning")
+                        severity="warning", markup=False)
             return
         self._leave_here()
         self.here, self.watching = hosted, seat is None
@@ -99,11 +99,16 @@ class LobbyApp(HostedApp):
         try:
             hosted = self.lobby.create(self.visitor.identity, self.visitor.name,
                                        title=form.title, players=form.players, bots=form.bots,
-                                       variant=form.variant, private=form.private)
-        except LobbyError as exc:
-            self.notify(str(exc), severity="error")
+                                       variant=form.variant, private=form.private,
+                                       address=self.visitor.address)
+        except LobbyError as exc:  # taken meanwhile: the form said it could
+            self.notify(str(exc), severity="error", markup=False)
             return
         self.open_table(hosted.code, watch=False)
+
+    def new_table_refusal(self) -> str | None:
+        """Why this player may not open a table now (the form says it); None."""
+        return self.lobby.refusal(self.visitor.identity, self.visitor.address)
 
     def back_to_lobby(self) -> None:
         self._leave_here()

@@ -136,7 +136,8 @@ class LobbyScreen(Screen[None]):
 
     def action_new_table(self) -> None:
         from fivetowers.server.new_table_screen import NewTableScreen
-        self.app.push_screen(NewTableScreen(), self.lobby_app.create_table)
+        app = self.lobby_app
+        self.app.push_screen(NewTableScreen(app.new_table_refusal), app.create_table)
 
     def action_sit(self) -> None:
         code = self.selected_code()

@@ -34,9 +34,12 @@ def ordinal(n: int) -> str:
 
 
 def result_text(info: TableInfo, seat: int | None) -> Text:
-    """``won, 52 VP``, ``=2nd of 4, 30 VP``, or ``going on`` for an unfinished game."""
-    if info.finished is None or info.scores is None:
+    """``won, 52 VP``, ``=2nd of 4, 30 VP``, ``going on`` for an unfinished game,
+    ``abandoned`` for one the server closed when nobody came back to it."""
+    if info.finished is None:
         return Text("going on", style="italic")
+    if info.scores is None:
+        return Text("abandoned", style="dim italic")
     if seat is None:
         return Text("finished", style="dim")
     mine = info.scores[seat]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -11,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static, Switch
 
 from fivetowers.rules import Variant
+from fivetowers.server.lobby import TITLE_LENGTH
 
 
 @dataclass(frozen=True)
@@ -25,16 +28,35 @@ class NewTable:
 
 
 class NewTableScreen(ModalScreen[NewTable | None]):
-    """Enter in any field creates the table; Escape cancels."""
+    """Enter in any field creates the table; Escape cancels.
+
+    ``refusal`` says why no table may be opened now (the server's or this
+    player's limit), or None: the form shows it at once and on Enter."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, refusal: Callable[[], str | None] | None = None) -> None:
+        super().__init__()
+        self._refusal = refusal
+
+    def on_mount(self) -> None:
+        self._refused()
+
+    def _refused(self) -> bool:
+        """Show why no table can be opened, if so; True then."""
+        reason = self._refusal() if self._refusal is not None else None
+        if reason is not None:
+            self.query_one("#form-error", Static).update(
+                Text(f"No new table: {reason}.", style="bold red"))
+        return reason is not None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-table", classes="form"):
             yield Static("New table  (Tab: next field, Enter: create, Esc: cancel)",
                          classes="form-title")
             yield Label("Name")
-            yield Input(placeholder="a name for the table", id="title", max_length=24)
+            yield Input(placeholder="a name for the table", id="title",
+                        max_length=TITLE_LENGTH)
             with Horizontal(classes="form-row"):
                 yield Label("Seats (2-5)")
                 yield Input("3", id="players", max_length=1, restrict=r"[2-5]?")
@@ -53,6 +75,8 @@ class NewTableScreen(ModalScreen[NewTable | None]):
         if not players or not bots or int(bots) >= int(players):
             self.query_one("#form-error", Static).update(
                 "Seats 2-5, and fewer bots than seats (one seat is yours).")
+            return
+        if self._refused():
             return
         self.dismiss(NewTable(
             title=self.query_one("#title", Input).value,

@@ -305,6 +305,14 @@ class SqliteStore:
             raise StoreUnreadable(f"table {row[0]} in {self.path} is damaged: {exc}") from None
         return StoredTable(_info(row, seats, len(actions)), record)
 
+    def abandon_table(self, table_id: int) -> bool:
+        with self._transaction(write=True) as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (table_id,)).fetchone() is None:
+                raise UnknownTable(f"no table {table_id} in the store")
+            done = conn.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
+                                (self._clock(), table_id))
+        return done.rowcount == 1
+
 
 def _own(path: Path) -> IO[bytes]:
     """Lock ``<store>.lock`` for this process's life: two servers appending to

@@ -181,6 +181,14 @@ class Store(Protocol):
     def close(self) -> None:
         ...
 
+    def abandon_table(self, table_id: int) -> bool:
+        """Mark an unfinished game abandoned (nobody came back to it): it ends
+        where it stopped, without scores or rating changes, is no longer among
+        :meth:`unfinished_tables` and gives its code back. Its
+        :class:`TableInfo` then has ``finished`` set and ``scores`` None.
+        False (and nothing changes) if it was finished already."""
+        ...
+
 
 def default_data_dir() -> Path:
     """``$XDG_DATA_HOME/fivetowers``, else ``~/.local/share/fivetowers``."""

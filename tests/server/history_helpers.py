@@ -19,7 +19,8 @@ from fivetowers.tui.app import stylesheet
 
 ANN = "SHA256:annAnnAnnKeyOfTestsXXXXXXXXXXXXXXXXXXXXXXX"
 BOB = "SHA256:bobBobBobKeyOfTestsYYYYYYYYYYYYYYYYYYYYYYY"
-# A name with markup and an escape sequence in it: the screens must show it as text.
+# A name with markup and an escape sequence in it (as an older server may have
+# kept it): the screens show it cleaned, as every name is (no brackets, no escapes).
 BOB_NAME = "[red]bob\x1b[31m"
 START = 1_785_000_000  # 2026-07-25 17:20 UTC; each store call one hour later
 

@@ -71,7 +71,7 @@ async def test_my_games_lists_a_keys_games_newest_first(store: SqliteStore) -> N
             assert results[2].endswith(f" of 3, {ann_score} VP")
         # bob's name reaches the screen as the characters he typed, minus the escape
         # sequence (markup shown, not obeyed)
-        assert cells(table, 4) == ["Peter (bot)", "[red]bob, Hedda (bot)",
+        assert cells(table, 4) == ["Peter (bot)", "redbob, Hedda (bot)",
                                    "Hedda (bot), Peter (bot)"]
         assert "fivetowers export GAME" in note(app)
 
@@ -214,7 +214,7 @@ async def test_leaderboard_ranks_keys_and_bots_as_the_store_rates_them(
         assert numbers(4) == [r.games for r in ratings]
         assert numbers(5) == [r.wins for r in ratings]
         names = {r.identity: cells(table, 1)[i] for i, r in enumerate(ratings)}
-        assert names == {f"key:{ANN}": "ann (you)", f"key:{BOB}": "[red]bob",
+        assert names == {f"key:{ANN}": "ann (you)", f"key:{BOB}": "redbob",
                          "bot:random": "random bot"}
         keys = {r.identity: cells(table, 2)[i] for i, r in enumerate(ratings)}
         assert keys[f"key:{ANN}"] == "annAnnAn" and keys["bot:random"] == "bot"

@@ -137,7 +137,7 @@ async def test_hint_runs_in_a_thread_for_the_viewer() -> None:
 def test_names_lose_escape_sequences_and_control_characters() -> None:
     assert clean_name("\x1b[31mEvil\x1b[0m\n") == "Evil"
     assert clean_name("a\u202eb\u200bc") == "abc"
-    assert clean_name("[b]Bo") == "[b]Bo"  # drawn as plain text, never parsed
+    assert clean_name("[b]Bo") == "bBo"  # names carry no markup brackets (one cleaner)
     assert clean_name("  a   b ") == "a b"
     assert clean_name("\x07\x1b") == "player"
     assert len(clean_name("x" * 100)) == 16

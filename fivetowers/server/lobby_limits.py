@@ -1,0 +1,46 @@
+"""How many tables the lobby serves: per key, per address, in all, and how long
+one nobody is at is kept (see :class:`fivetowers.server.lobby.Lobby`)."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+MAX_TABLES_PER_PLAYER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyLimits:
+    """What one player, one address and everyone together may open.
+
+    A key costs nothing to make, so the per-key limit alone does not bound a
+    person; an address costs more. Unattended tables pause, then close, so
+    what is left to bound is memory and tables nobody plays at."""
+
+    tables_per_player: int = MAX_TABLES_PER_PLAYER
+    """Unfinished tables one key may sit at."""
+    tables_per_address: int = 8
+    """Unfinished tables opened from one address (an IPv6 /64) that are still
+    served: several people behind one NAT each open a table or two."""
+    max_tables: int = 100
+    """Unfinished tables the server serves at once; then no new ones."""
+    pause_after: float = 120.0
+    """Seconds without a human present before a table's bots pause."""
+    close_after: float = 12 * 3600.0
+    """Seconds without a human present before a table is closed (abandoned)."""
+    check_every: float = 15.0
+    """How often unattended tables are looked at (at most; seconds)."""
+
+
+def address_group(address: str) -> str:
+    """The unit an address limit counts: the address; for IPv6 its /64 (one
+    host is commonly given a whole /64), an IPv4-mapped one as IPv4."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
