@@ -29,6 +29,12 @@ STARTER = b"(you start"
 REFUSED = "✗".encode()  # the bidding panel's mark for a bid the rules refused
 THINKING = b"still thinking"  # `a` before the hint is ready
 LOWEST = re.compile(rb"You may bid (?:\x1b\[[0-9;]*m)*(\d+)")
+ROUND = re.compile(rb"Round (\d+) ")  # the status line
+ROUND_OVER = (b"nobody builds", b"the game is over")
+"""Log lines that end a round. At 80x24 the log shows four lines: the key
+that ends a round can scroll its own line out at once (a pass, then "nobody
+builds; the display is discarded" and the next round's two reveal lines),
+so a screen showing the round's end (or the next round's reveal) shows it."""
 RETRY_AFTER = 3.0
 """Seconds without an answer before a key is pressed again."""
 MISSED_AFTER = 10.0
@@ -121,6 +127,7 @@ class Player(Viewer):
         self.bid_at = self.build_at = self.other_at = self.start_at = -1
         self.refused_at = self.thinking_at = self.lowest_at = -1
         self.lowest = 0
+        self.round = 0
         self.mine: Action | None = None
         """My last action, until my own screen shows it."""
         self.key_at = -1
@@ -143,6 +150,8 @@ class Player(Viewer):
         self.start_at = last(STARTER, self.start_at)
         self.refused_at = last(REFUSED, self.refused_at)
         self.thinking_at = last(THINKING, self.thinking_at)
+        for match in ROUND.finditer(data):
+            self.round = int(match.group(1))
         for match in LOWEST.finditer(data):
             self.lowest, self.lowest_at = int(match.group(1)), base + match.start()
 
@@ -168,11 +177,12 @@ class Player(Viewer):
 
     def markers(self, key: bytes) -> tuple[tuple[bytes, ...], str]:
         me = self.name.encode()
+        ended = (b"round %d:" % (self.round + 1),) + ROUND_OVER if self.round else ()
         if key == b"a\r":
-            return (me + b": build", me + b": tear", me + b": pay"), "build"
+            return (me + b": build", me + b": tear", me + b": pay") + ended, "build"
         if key == b"p":
-            return (me + b": pass",), "pass"
-        return (me + b": bid " + key,), "bid"
+            return (me + b": pass",) + ended, "pass"
+        return (me + b": bid " + key,) + ended, "bid"
 
     def press(self, process: Any, key: bytes, turn: int) -> None:
         markers, kind = self.markers(key)

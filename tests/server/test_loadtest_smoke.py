@@ -111,3 +111,23 @@ def test_a_screen_counts_for_an_action_only_when_it_shows_it() -> None:
         assert results.everyone == [pytest.approx(0.5)]
         assert not results.open
     asyncio.run(check())
+
+
+def test_a_key_that_ends_the_round_counts_when_the_next_round_shows() -> None:
+    """At 80x24 the log's four lines can scroll the last pass out at once
+    (then "nobody builds…" and the next round's reveal): the reveal counts."""
+    async def check() -> None:
+        results = Results(since=0.0)
+        actor = Player("ld001", results, 0.0, "bids", 0.0)
+        actor.table = [actor]
+        actor.on_output(b"\x1b[1;1H\x1b[1m YOUR TURN to bid \x1b[0mRound 5 \xc2\xb7 deck 55", 0.5)
+        markers, kind = actor.markers(b"p")
+        assert kind == "pass" and b"round 6:" in markers and b"round 5:" not in markers
+        action = Action(markers, 1.0, actor, {actor}, True)
+        results.open.add(action)
+        actor.expect(action)
+        actor.on_output(b"\x1b[19;50Hround 5: tree-6, sand-2\x1b[20;50Hnobody", 1.1)
+        assert results.everyone == []  # this round's reveal, redrawn: not the action
+        actor.on_output(b"\x1b[20;50Hround 6: candy-3, scary-7,", 1.3)
+        assert results.everyone == [pytest.approx(0.3)]
+    asyncio.run(check())
