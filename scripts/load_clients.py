@@ -89,6 +89,9 @@ class Viewer:
         self.tail = b""
         self.total = 0
         self.received = asyncio.Event()
+        """Set by the first output (the session is up)."""
+        self.woken = asyncio.Event()
+        """Set by any output: a player looks at its screen again."""
 
     def expect(self, action: Action) -> None:
         self.pending.add(action)
@@ -111,6 +114,7 @@ class Viewer:
         self.total += len(data)
         self.tail = scan[-40:]
         self.received.set()
+        self.woken.set()
 
     def scan(self, data: bytes, base: int) -> None:
         """What a player reads on its screen: nothing for a spectator."""
@@ -208,7 +212,13 @@ class Player(Viewer):
 
     async def play_table(self, process: Any, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            await asyncio.sleep(0.02)
+            # Wake on output, or now and then for the retry timers: no polling,
+            # so hundreds of players cost this process little.
+            try:
+                await asyncio.wait_for(self.woken.wait(), 0.25)
+            except asyncio.TimeoutError:
+                pass
+            self.woken.clear()
             turn = self.my_turn()
             mine = self.mine
             if mine is not None and self in mine.waiting:  # my key is not on my screen yet
