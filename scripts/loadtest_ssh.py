@@ -293,13 +293,14 @@ async def arrivals(plan: Plan, count: int, data_dir: Path) -> dict[str, object]:
         go, leave = asyncio.Event(), asyncio.Event()
         tasks = [asyncio.create_task(arrive(port, f"ar{i:03d}", keys[i], go, codes, leave, into))
                  for i in range(count)]
-        cpu0, t0 = cpu_seconds(server.pid, True), time.monotonic()
+        cpu0, t0, mine0 = cpu_seconds(server.pid, True), time.monotonic(), time.process_time()
         go.set()
         try:
             await asyncio.wait_for(into.done.wait(), 120)
         except asyncio.TimeoutError:
             pass
         cpu = (cpu_seconds(server.pid, True) - cpu0) / (time.monotonic() - t0)
+        client_cpu = (time.process_time() - mine0) / (time.monotonic() - t0)
         leave.set()
         await asyncio.wait(tasks, timeout=30)
         for task in tasks:
@@ -315,7 +316,7 @@ async def arrivals(plan: Plan, count: int, data_dir: Path) -> dict[str, object]:
     print(f"first full lobby screen p50 {pct(took, 0.5):.2f} s p99 {p99:.2f} s max "
           f"{max(took, default=float('nan')):.2f} s (goal {GOAL_ARRIVAL_S:g} s for 50, "
           f"{ratio(p99, GOAL_ARRIVAL_S)}); failed {failed}"
-          + (f" ({into.failed[0]})" if into.failed else "") + f"; server CPU {cpu:.0%} of one core")
+          + (f" ({into.failed[0]})" if into.failed else "") + f"; CPU (share of one core): server {cpu:.0%}, this load client {client_cpu:.0%}")
     figures: dict[str, object] = {"arrivals": count, "p50_s": pct(took, 0.5), "p99_s": p99,
                                   "failed": failed}
     print("RESULT " + json.dumps(figures), flush=True)
