@@ -45,9 +45,12 @@ class Mix:
         play = ("humans bid (starter 1, others raise "
                 f"{self.raise_chance:.0%} of the time) and build with the hint's plan (a, enter)"
                 if self.play == "build" else "humans bid 0 when starting, else pass")
+        watching = {0.0: "no spectators", 0.5: "a spectator at every other table",
+                    1.0: "a spectator at every table"}.get(
+            self.spectators, f"{self.spectators:g} spectators a table")
         return (f"mix {self.name}: hints {'on' if self.hints else 'off'}, {bots}"
                 f"{f' ({pace})' if self.bots else ''}, tables of {sizes} seats, "
-                f"{self.spectators:g} spectators a table, {play}")
+                f"{watching}, {play}")
 
 
 PRESETS = {

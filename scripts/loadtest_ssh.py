@@ -362,9 +362,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    if args.data_dir is None:
+    if args.data_dir is None and not args.serve:
         import tempfile
-        args.data_dir = tempfile.mkdtemp(prefix="fivetowers-load-")
+        with tempfile.TemporaryDirectory(prefix="fivetowers-load-") as data_dir:
+            return main([*(argv if argv is not None else sys.argv[1:]), "--data-dir", data_dir])
     if args.serve:
         run_server(Plan.from_json(args.plan), Path(args.data_dir))
         return 0
