@@ -71,8 +71,9 @@ async def serve(plan: Plan, data_dir: Path) -> None:
         from fivetowers.server.serve import configure_logging
         configure_logging(sys.stderr)
     mix = plan.mix
-    pacing = {} if mix.bot_delay is None else {"bot_delay": mix.bot_delay}
-    lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600, **pacing)
+    lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600)
+    if mix.bot_delay is not None:  # else the lobby's own pacing, as players get it
+        lobby.bot_delay = mix.bot_delay
     for t, table in enumerate(plan.tables):
         seats = [Seat("", None) for _ in range(table.humans)]
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=mix.bot) for i in range(table.bots)]
