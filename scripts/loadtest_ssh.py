@@ -1,32 +1,37 @@
-"""Load test of ``fivetowers serve``: N SSH sessions at N/5 tables, paced play.
+"""Load test of ``fivetowers serve``: the real game, played over SSH.
 
-    python scripts/loadtest_ssh.py --sessions 20 --seconds 30
+    python scripts/loadtest_ssh.py --sessions 40 --seconds 30
+    python scripts/loadtest_ssh.py --sessions 40 --mix bids-only
+    python scripts/loadtest_ssh.py --sessions 40 --flooders 1
+    python scripts/loadtest_ssh.py --arrivals 50
 
 A server process is started (this script with ``--serve``: the real server
-and lobby, hints off, five-seat tables prepared with known codes). This
-process then opens N SSH sessions with a pty (80x24), each joining its table
-with ``join CODE``, and plays like a paced bot: when its screen says it is
-its turn, it waits ``--pace`` seconds, then bids 0 (starting player) or
-passes. For every action it measures
+and lobby, tables prepared with known codes). This process then opens SSH
+sessions with a pty (80x24): players who ``join CODE`` their table and play
+at ``--pace``, and spectators who join a started table and watch. The mix
+(see scripts/load_mix.py) defaults to the game as players get it: hints on,
+a strong bot at each table with the lobby's pacing, humans who build with
+the hint's plan, a spectator at every other table, tables of 2-5 seats.
+``--mix bids-only`` is the old cheap mix (hints off, no bots, bid 0/pass).
 
-* key-to-screen: from the key to the acting player's next screen update;
-* key-to-every-screen: from the key until every player at that table has
-  received a screen update;
+For every key a player presses after the warm-up it measures
 
-and reports p50/p99 of both, the server's RSS per session (RSS at full load
-minus RSS before any session, over N) and the server's CPU use. Goals on
-this project's 2-core machine: p99 key-to-every-screen <= 250 ms and
-<= 3 MiB per session at N = 100.
+* key-to-screen: until the player's own screen shows the action;
+* key-to-every-screen: until every screen at the table (players and
+  spectators) shows it: the action's log line is in the bytes it received.
 
-Clients detect "my turn" in the raw output (no terminal emulator), so the
-load generator costs little next to the server it measures. Only keys pressed
-after the warm-up count (start-up of many sessions is not play); a key the
-table refuses (the client misread "you start") is retried at once and not
-counted. It also prints how fast the server's RSS grew while measuring.
+It reports p50/p99 of both, the server's RSS per session (loaded minus idle,
+over the sessions), worker processes under the server separately, RSS
+growth a minute after warm-up (least squares over samples), the server's,
+the workers' and this client's CPU, each with its ratio to the goal.
+``--flooders N`` adds N clients that flood input during the measurement
+(100 KB bursts of 'x', invalid UTF-8, broken escapes), half in the lobby,
+half watching a table: honest sessions' figures must still meet the goals.
+``--arrivals N`` instead connects N sessions at once to the lobby and
+reports the time to each one's first full lobby screen.
 
-For the server process: LOADTEST_LOG=1 shows its log on stderr (garbage
-collections over 100 ms are logged); LOADTEST_RECLAIM_AT=S makes it do a
-full collection S seconds after start, as when sessions end;
+Every loop is bounded in count and time; the server listens on 127.0.0.1.
+For the server process: LOADTEST_LOG=1 shows its log on stderr;
 LOADTEST_PROFILE=FILE (with LOADTEST_PROFILE_AFTER=S) writes cProfile stats.
 """
 
@@ -34,213 +39,100 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
-import random
 import signal
-import statistics
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
-SEATS = 5  # per table; --table-size changes it
-TURN = b"YOUR TURN to bid"
-START = b"you start"
-# The status line says whose turn it is; these mean "not mine".
-OTHERS = (b" is bidding", b" is building", b"game over")
-REFUSED = "✗".encode()  # the bidding panel's mark for a key the rules refused
+from load_mix import PRESETS, MixError, Plan, seat, with_overrides  # noqa: E402
+from load_proc import cpu_seconds, sample, slope_per_minute, workers_cpu  # noqa: E402
+
+GOAL_P99_MS = 250.0
+GOAL_MIB_PER_SESSION = 3.0
+GOAL_GROWTH_MIB_MIN = 2.0
+GOAL_ARRIVAL_S = 1.5
 
 
 # -- the server side ---------------------------------------------------------
-async def serve(tables: int, seats: int, data_dir: Path) -> None:
+async def serve(plan: Plan, data_dir: Path) -> None:
     from fivetowers.rules import Variant
     from fivetowers.server.lobby import HostedTable, Lobby
     from fivetowers.server.lobby_app import lobby_factory
     from fivetowers.server.serve import GameServer, ServerConfig
-    from fivetowers.tables.seats import Seat
+    from fivetowers.tables.seats import BOT_NAMES, Seat
 
     if os.environ.get("LOADTEST_LOG"):  # the server's own log lines, to stderr
         from fivetowers.server.serve import configure_logging
         configure_logging(sys.stderr)
-    lobby = Lobby(hints=False, bot_delay=0.0, absence_bot_after=3600)
-    for t in range(tables):
-        code = f"LT{t:03d}"
-        lobby.tables[code] = HostedTable(code, f"load {t}", Variant.BASE, False,
-                                         [Seat("", None) for _ in range(seats)])
-    config = ServerConfig(port=0, data_dir=data_dir, max_sessions=10_000,
+    mix = plan.mix
+    lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600)
+    if mix.bot_delay is not None:  # else the lobby's own pacing, as players get it
+        lobby.bot_delay = mix.bot_delay
+    for t, table in enumerate(plan.tables):
+        seats = [Seat("", None) for _ in range(table.humans)]
+        seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=mix.bot) for i in range(table.bots)]
+        lobby.tables[table.code] = HostedTable(table.code, f"load {t}", Variant.BASE, False,
+                                               seats, created=float(t))
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, max_sessions=10_000,
                           max_sessions_per_address=10_000, shutdown_grace=0,
                           idle_timeout=3600)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
-    reclaim_at = os.environ.get("LOADTEST_RECLAIM_AT")
-    if reclaim_at:  # a full garbage collection at S seconds, as when sessions end
-        asyncio.get_running_loop().call_later(float(reclaim_at), server.collector.reclaim)
     print(server.port, flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await stop.wait()
     await server.stop()
+    await lobby.close()
 
 
-# -- the client side ---------------------------------------------------------
-@dataclass
-class TableStats:
-    players: list[Player] = field(default_factory=list)
-    pending: dict[str, float] = field(default_factory=dict)
-    """Per action: key time; cleared as screens report."""
+def run_server(plan: Plan, data_dir: Path) -> None:
+    os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
+    profile = os.environ.get("LOADTEST_PROFILE")  # a file for the server's cProfile stats
+    if not profile:
+        asyncio.run(serve(plan, data_dir))
+        return
+    import cProfile
+    profiler = cProfile.Profile()
+    after = float(os.environ.get("LOADTEST_PROFILE_AFTER", "0"))
+
+    async def profiled() -> None:
+        asyncio.get_running_loop().call_later(after, profiler.enable)
+        await serve(plan, data_dir)
+        profiler.disable()
+    asyncio.run(profiled())
+    profiler.dump_stats(profile)
 
 
-@dataclass
-class Results:
-    actor: list[float] = field(default_factory=list)
-    everyone: list[float] = field(default_factory=list)
-    actions: int = 0
-    retries: int = 0
-    since: float = float("inf")
-    """Keys pressed before this (monotonic time) are not measured."""
-    """Keys refused (the client misread "you start"): not measured as actions."""
+async def start_server(plan: Plan, data_dir: Path) -> tuple[asyncio.subprocess.Process, int]:
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--serve", "--plan", plan.to_json(),
+        "--data-dir", str(data_dir), stdout=asyncio.subprocess.PIPE)
+    assert server.stdout is not None
+    line = await asyncio.wait_for(server.stdout.readline(), 60)
+    if not line.strip().isdigit():
+        raise RuntimeError("the load test's server did not start (see its stderr above)")
+    return server, int(line)
 
 
-class Player:
-    def __init__(self, name: str, table: TableStats, results: Results, pace: float) -> None:
-        self.name = name
-        self.table = table
-        self.results = results
-        self.pace = pace
-        self.tail = b""
-        self.turn_at = self.other_at = self.start_at = self.refused_at = -1
-        """Where in the output the last turn / someone else's turn / "you start" /
-        a refusal was."""
-        self.waiting: dict[int, float] = {}
-        """Action id -> key time, for actions this screen has not shown yet."""
-        self.total = 0
-        """Bytes received so far."""
-        self.acted_total = -1
-        self.acted_time = 0.0
-        self.last_key = b""
-
-    def on_output(self, data: bytes, now: float) -> None:
-        for action, t0 in list(self.waiting.items()):
-            del self.waiting[action]
-            self.table.pending.pop(f"{action}:{self.name}", None)
-            if not any(k.startswith(f"{action}:") for k in self.table.pending):
-                if t0 >= self.results.since:
-                    self.results.everyone.append(now - t0)
-        # Scan only the new bytes (and a little overlap for split markers).
-        overlap = self.tail + data
-        base = self.total - len(self.tail)
-        lowered = overlap.lower()
-        found = overlap.rfind(TURN)
-        if found >= 0:
-            self.turn_at = base + found
-        for marker in OTHERS:
-            found = overlap.rfind(marker)
-            if found >= 0:
-                self.other_at = max(self.other_at, base + found)
-        found = lowered.rfind(START)
-        if found >= 0:
-            self.start_at = base + found
-        found = overlap.rfind(REFUSED)
-        if found >= 0:
-            self.refused_at = max(self.refused_at, base + found)
-        self.total += len(data)
-        self.tail = overlap[-32:]
-
-    def key_to_press(self) -> bytes | None:
-        """The key for my turn to bid (bid 0 when starting, else pass), or None.
-
-        The status line says whose turn it is. Raw output shows only what
-        changed, so "you start" can be missed; a key the table refuses is
-        marked refused on screen, and the other key goes at once (a key with
-        no answer at all is tried again after 3 s).
-        """
-        if self.turn_at <= self.other_at:
-            return None
-        if self.turn_at <= self.acted_total:  # the status I already acted on
-            if self.refused_at <= self.acted_total \
-                    and time.monotonic() - self.acted_time < 3.0:
-                return None
-            return b"p" if self.last_key == b"0" else b"0"
-        return b"0" if self.start_at > self.other_at else b"p"
-
-    def forget(self, action: int) -> None:
-        """A refused key: its action never happened, so nobody waits for it."""
-        for other in self.table.players:
-            other.waiting.pop(action, None)
-            self.table.pending.pop(f"{action}:{other.name}", None)
-
-    async def play(self, process: object, stop: asyncio.Event) -> None:
-        import asyncssh
-        assert isinstance(process, asyncssh.SSHClientProcess)
-        rng = random.Random(self.name)
-        while not stop.is_set():
-            await asyncio.sleep(0.02)
-            if self.key_to_press() is None:
-                continue
-            if self.turn_at > self.acted_total:  # a new turn: think first (a retry goes at once)
-                await asyncio.sleep(self.pace * rng.uniform(0.8, 1.2))
-            key = self.key_to_press()
-            if key is None:
-                continue
-            if self.turn_at <= self.acted_total:  # a retry: the last key was refused
-                self.forget(self.actor_t0[0])
-                self.results.retries += 1
-            self.acted_total, self.acted_time, self.last_key = self.total, time.monotonic(), key
-            self.results.actions += 1
-            action = self.results.actions
-            t0 = time.monotonic()
-            for other in self.table.players:
-                other.waiting[action] = t0
-                self.table.pending[f"{action}:{other.name}"] = t0
-            self.actor_t0 = (action, t0)
-            process.stdin.write(key)
+async def stop_server(server: asyncio.subprocess.Process) -> None:
+    if server.returncode is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(server.wait(), 10)
+        except asyncio.TimeoutError:  # its loop is stuck (a flood): say so, and end it
+            print("the server did not stop within 10 s of SIGTERM: killed", file=sys.stderr)
+            server.kill()
+            await server.wait()
 
 
-async def run_session(port: int, code: str, player: Player, results: Results,
-                      ready: asyncio.Event, stop: asyncio.Event) -> None:
-    import asyncssh
-
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    async with asyncssh.connect("127.0.0.1", port, username=player.name, known_hosts=None,
-                                client_keys=[key], agent_path=None) as conn:
-        process = await conn.create_process(f"join {code}", term_type="xterm-256color",
-                                            term_size=(80, 24), encoding=None)
-        player_task = asyncio.create_task(player.play(process, stop))
-        first = True
-        while not stop.is_set():
-            try:
-                data = await asyncio.wait_for(process.stdout.read(65536), 0.5)
-            except asyncio.TimeoutError:
-                continue
-            if not data:
-                break
-            now = time.monotonic()
-            actor = getattr(player, "actor_t0", None)
-            if actor is not None and actor[0] in player.waiting:
-                if actor[1] >= results.since:
-                    results.actor.append(now - actor[1])
-            player.on_output(data, now)
-            if first:
-                first = False
-                ready.set()
-        player_task.cancel()
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
+# -- figures -----------------------------------------------------------------
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -248,78 +140,216 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def load(sessions: int, seats: int, seconds: float, pace: float, data_dir: Path,
-               warmup: float = 2.0) -> int:
-    tables = sessions // seats
-    server = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--serve", "--tables", str(tables), "--table-size", str(seats),
-        "--data-dir", str(data_dir), stdout=asyncio.subprocess.PIPE)
-    assert server.stdout is not None
-    port = int((await server.stdout.readline()).decode())
-    await asyncio.sleep(0.5)
-    base_rss = rss_kib(server.pid)
-    results = Results()
-    stop = asyncio.Event()
-    tasks = []
-    started = time.monotonic()
-    stats = [TableStats() for _ in range(tables)]
-    for i in range(sessions):
-        table = stats[i % tables]
-        player = Player(f"p{i}", table, results, pace)
-        table.players.append(player)
-    readies = []
-    for i in range(sessions):
-        ready = asyncio.Event()
-        readies.append(ready)
-        table_index = i % tables
-        player = stats[table_index].players[i // tables]
-        tasks.append(asyncio.create_task(
-            run_session(port, f"LT{table_index:03d}", player, results, ready, stop)))
-        await asyncio.sleep(0.02)  # a crowd arriving, not one burst
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
-    connect_time = time.monotonic() - started
-    await asyncio.sleep(warmup)  # the sessions' start-up work settles first
-    # Only keys pressed from now on count: a key pressed while sessions were
-    # still starting measures their start-up, not play.
-    results.since = time.monotonic()
-    cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
-    mine0 = time.process_time()
-    rss_full = rss_start = rss_kib(server.pid)
-    await asyncio.sleep(seconds)
-    cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
-    client_cpu = (time.process_time() - mine0) / (time.monotonic() - t0)
-    rss_end = rss_kib(server.pid)
-    rss_full = max(rss_full, rss_end)
-    stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    server.send_signal(signal.SIGTERM)
-    await server.wait()
-
-    per_session = (rss_full - base_rss) / sessions / 1024
-    every99 = pct(results.everyone, 0.99) * 1000
-    print(f"sessions {sessions} at {tables} tables of {seats}, pace {pace:.2f}s, measured {seconds:.0f}s "
-          f"(all connected in {connect_time:.1f}s, then {warmup:.0f}s warm-up)")
-    print(f"actions {len(results.everyone)} (refused keys retried {results.retries})  "
-          f"key-to-screen p50 {pct(results.actor, 0.5) * 1000:.0f} ms "
-          f"p99 {pct(results.actor, 0.99) * 1000:.0f} ms  "
-          f"key-to-every-screen p50 {pct(results.everyone, 0.5) * 1000:.0f} ms "
-          f"p99 {every99:.0f} ms (goal 250, ratio {every99 / 250:.2f})")
-    print(f"server RSS {base_rss / 1024:.1f} MiB idle, {rss_full / 1024:.1f} MiB loaded: "
-          f"{per_session:.2f} MiB per session (goal 3, ratio {per_session / 3:.2f})  "
-          f"server CPU {cpu * 100:.0f}% of one core (this client {client_cpu * 100:.0f}%)")
-    print(f"server RSS grew {(rss_end - rss_start) / 1024:.1f} MiB while measuring "
-          f"({(rss_end - rss_start) / 1024 / seconds * 60:.1f} MiB a minute)")
-    if results.everyone:
-        print(f"mean key-to-every-screen {statistics.mean(results.everyone) * 1000:.0f} ms")
-    return 0
+def ratio(value: float, goal: float) -> str:
+    return f"ratio {value / goal:.2f}" if value == value else "ratio n/a"
 
 
-def main() -> int:
+# -- the play measurement ----------------------------------------------------
+async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders: int,
+               data_dir: Path) -> dict[str, object]:
+    from load_clients import (
+        MISSED_AFTER, FloodReport, Player, Results, Viewer, run_flooder, run_viewer,
+    )
+
+    server, port = await start_server(plan, data_dir)
+    try:
+        await asyncio.sleep(0.5)
+        idle = sample(server.pid)
+        results = Results()
+        stop, flood_go = asyncio.Event(), asyncio.Event()
+        tasks: list[asyncio.Task[None]] = []
+        started = time.monotonic()
+        tables: list[list[Viewer]] = []
+        players: list[Viewer] = []
+        n = 0
+        for table in plan.tables:  # every table's first player first, and so on
+            viewers: list[Viewer] = []
+            for _ in range(table.humans):
+                viewers.append(Player(f"ld{n:03d}", results, pace, plan.mix.play,
+                                      plan.mix.raise_chance))
+                n += 1
+            tables.append(viewers)
+        for seat_no in range(max(t.humans for t in plan.tables)):
+            for table, viewers in zip(plan.tables, tables):
+                if seat_no < table.humans:
+                    players.append(viewers[seat_no])
+                    tasks.append(asyncio.create_task(
+                        run_viewer(port, table.code, viewers[seat_no], stop)))
+                    await asyncio.sleep(0.02)  # a crowd arriving, not one burst
+        await asyncio.wait_for(asyncio.gather(*(p.received.wait() for p in players)), 180)
+        await asyncio.sleep(1.0)  # every table has started: a join now watches
+        watchers: list[Viewer] = []
+        for table, viewers in zip(plan.tables, tables):
+            for _ in range(table.spectators):
+                watcher = Viewer(f"ld{n:03d}", results)
+                n += 1
+                viewers.append(watcher)
+                watchers.append(watcher)
+                tasks.append(asyncio.create_task(run_viewer(port, table.code, watcher, stop)))
+                await asyncio.sleep(0.02)
+        for viewers in tables:
+            for viewer in viewers:
+                viewer.table = viewers
+        if watchers:
+            await asyncio.wait_for(asyncio.gather(*(w.received.wait() for w in watchers)), 180)
+        connect_time = time.monotonic() - started
+        floods = [FloodReport() for _ in range(flooders)]
+        for i, report in enumerate(floods):  # half in the lobby, half watching a table
+            code = plan.tables[i % len(plan.tables)].code if i % 2 else None
+            tasks.append(asyncio.create_task(
+                run_flooder(port, i, code, flood_go, stop, report)))
+        await asyncio.sleep(warmup)  # the sessions' start-up work settles first
+
+        results.since = t0 = time.monotonic()
+        flood_go.set()
+        cpu0, wcpu0, mine0 = cpu_seconds(server.pid, True), workers_cpu(server.pid), \
+            time.process_time()
+        points: list[tuple[float, float, float]] = []
+        peak = idle
+        while (now := time.monotonic()) - t0 < seconds and server.returncode is None:
+            s = sample(server.pid)
+            points.append((now - t0, s.server_kib / 1024, s.workers_kib / 1024))
+            if s.server_kib > peak.server_kib:
+                peak = s
+            results.sweep(now)
+            await asyncio.sleep(min(2.0, max(0.05, seconds - (now - t0))))
+        elapsed = time.monotonic() - t0
+        cpu = (cpu_seconds(server.pid, True) - cpu0) / elapsed
+        wcpu = (workers_cpu(server.pid) - wcpu0) / elapsed
+        client_cpu = (time.process_time() - mine0) / elapsed
+        end = sample(server.pid)
+        results.sweep(time.monotonic(), after=1.0)  # still waiting at the end: missed
+        stop.set()
+        t_end = time.monotonic()
+        _, late = await asyncio.wait(tasks, timeout=10)  # a frozen server answers no goodbye
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if os.environ.get("LOADTEST_DEBUG"):
+            print(f"clients closed in {time.monotonic() - t_end:.1f}s", file=sys.stderr)
+    finally:
+        await stop_server(server)
+
+    sessions = plan.humans + plan.spectators
+    per_session = (peak.server_kib - idle.server_kib) / 1024 / (sessions + flooders)
+    growth = slope_per_minute([(t, v) for t, v, _ in points])
+    wgrowth = slope_per_minute([(t, w) for t, _, w in points])
+    every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
+    print(plan.mix.describe())
+    print(f"{plan.describe()}, pace {pace:g}s"
+          + (f", {flooders} flooder{'s' if flooders != 1 else ''}" if flooders else ""))
+    print(f"measured {elapsed:.0f}s (all connected in {connect_time:.1f}s, then "
+          f"{warmup:.0f}s warm-up)")
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(results.kinds.items())) or "none"
+    pressed = sum(results.kinds.values())
+    # A frozen server shows as few keys: players press only when their turn shows.
+    print(f"keys measured: {kinds} ({pressed / elapsed * 60 / max(plan.humans, 1):.1f} a minute "
+          f"a player); shown everywhere {len(results.everyone) - results.missed}, "
+          f"missed {results.missed} (not on every screen after {MISSED_AFTER:g}s, or at the end: "
+          f"counted at the time waited), keys withdrawn {results.retries} (refused or hint "
+          "not ready)")
+    print(f"key-to-screen p50 {pct(results.actor, 0.5) * 1000:.0f} ms "
+          f"p99 {pct(results.actor, 0.99) * 1000:.0f} ms  key-to-every-screen p50 "
+          f"{every50:.0f} ms p99 {every99:.0f} ms (goal {GOAL_P99_MS:.0f}, "
+          f"{ratio(every99, GOAL_P99_MS)})")
+    print(f"server RSS {idle.server_kib / 1024:.1f} MiB idle, {peak.server_kib / 1024:.1f} MiB "
+          f"loaded: {per_session:.2f} MiB a session (goal {GOAL_MIB_PER_SESSION:g}, "
+          f"{ratio(per_session, GOAL_MIB_PER_SESSION)}); workers: {end.workers} processes, "
+          f"{end.workers_kib / 1024:.1f} MiB (idle {idle.workers_kib / 1024:.1f})")
+    print(f"RSS growth after warm-up: server {growth:.1f} MiB/min (goal "
+          f"{GOAL_GROWTH_MIB_MIN:g}, {ratio(growth, GOAL_GROWTH_MIB_MIN)}), "
+          f"workers {wgrowth:.1f} MiB/min")
+    print(f"CPU (share of one core): server {cpu:.0%}, workers {wcpu:.0%}, "
+          f"this load client {client_cpu:.0%}")
+    if floods:
+        sent = sum(f.sent for f in floods) / 2**20
+        dropped = sum(f.dropped_by_server for f in floods)
+        print(f"flooders sent {sent:.1f} MiB in all; the server dropped {dropped} of "
+              f"{flooders}" + "".join(f" ({f.error})" for f in floods if f.error))
+    figures: dict[str, object] = {
+        "mix": plan.mix.name, "sessions": sessions, "flooders": flooders,
+        "actions": len(results.everyone), "pressed": pressed, "kinds": results.kinds, "missed": results.missed,
+        "actor_p99_ms": pct(results.actor, 0.99) * 1000,
+        "every_p50_ms": every50, "every_p99_ms": every99,
+        "mib_per_session": per_session, "growth_mib_min": growth,
+        "workers": end.workers, "workers_mib": end.workers_kib / 1024,
+        "server_cpu": cpu, "workers_cpu": wcpu, "client_cpu": client_cpu,
+        "flood_sent_mib": sum(f.sent for f in floods) / 2**20,
+    }
+    print("RESULT " + json.dumps(figures), flush=True)
+    return figures
+
+
+# -- the arrivals measurement ---------------------------------------------------
+async def arrivals(plan: Plan, count: int, data_dir: Path) -> dict[str, object]:
+    import asyncssh
+
+    from load_clients import Arrivals, arrive
+    server, port = await start_server(plan, data_dir)
+    into = Arrivals(count=count)
+    try:
+        await asyncio.sleep(0.5)
+        keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(count)]
+        codes = (plan.tables[-1].code.encode(),) if plan.tables else ()  # the newest row
+        go, leave = asyncio.Event(), asyncio.Event()
+        tasks = [asyncio.create_task(arrive(port, f"ar{i:03d}", keys[i], go, codes, leave, into))
+                 for i in range(count)]
+        cpu0, t0, mine0 = cpu_seconds(server.pid, True), time.monotonic(), time.process_time()
+        go.set()
+        try:
+            await asyncio.wait_for(into.done.wait(), 120)
+        except asyncio.TimeoutError:
+            pass
+        cpu = (cpu_seconds(server.pid, True) - cpu0) / (time.monotonic() - t0)
+        client_cpu = (time.process_time() - mine0) / (time.monotonic() - t0)
+        leave.set()
+        await asyncio.wait(tasks, timeout=30)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        await stop_server(server)
+    took = into.took
+    failed = count - len(took)
+    p99 = pct(took, 0.99)
+    print(f"arrivals: {count} sessions connecting at once to a lobby of "
+          f"{len(plan.tables)} tables ({plan.mix.name} mix)")
+    print(f"first full lobby screen p50 {pct(took, 0.5):.2f} s p99 {p99:.2f} s max "
+          f"{max(took, default=float('nan')):.2f} s (goal {GOAL_ARRIVAL_S:g} s for 50, "
+          f"{ratio(p99, GOAL_ARRIVAL_S)}); failed {failed}"
+          + (f" ({into.failed[0]})" if into.failed else "") + f"; CPU (share of one core): server {cpu:.0%}, this load client {client_cpu:.0%}")
+    figures: dict[str, object] = {"arrivals": count, "p50_s": pct(took, 0.5), "p99_s": p99,
+                                  "failed": failed}
+    print("RESULT " + json.dumps(figures), flush=True)
+    return figures
+
+
+# -- the command line ------------------------------------------------------------
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=20.0, help="measuring time")
-    parser.add_argument("--table-size", type=int, default=SEATS,
-                        help="seats per table, 2-5 (default 5); --sessions must be a multiple")
+    parser.add_argument("--sessions", type=int, default=20,
+                        help="players and spectators, together (default 20)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measuring time (max 3600)")
+    parser.add_argument("--mix", choices=sorted(PRESETS), default="realistic",
+                        help="the preset the knobs below change (default realistic)")
+    parser.add_argument("--hints", action=argparse.BooleanOptionalAction, default=None,
+                        help="hint panel shown to seated players")
+    parser.add_argument("--bots", type=int, default=None, help="bot seats per table")
+    parser.add_argument("--bot", default=None, help="strong, greedy or random")
+    parser.add_argument("--bot-delay", type=float, default=None,
+                        help="seconds a bot waits before moving (default: the lobby's)")
+    parser.add_argument("--sizes", default=None,
+                        help="seats per table, bots included, in turn: e.g. 4,3,5,2")
+    parser.add_argument("--spectators", type=float, default=None,
+                        help="spectators per table; 0.5 is one at every other table")
+    parser.add_argument("--play", default=None,
+                        help="build: bid and build with the hint's plan; bids: bid 0/pass")
+    parser.add_argument("--raise-chance", type=float, default=None,
+                        help="how often a non-starting human raises (build play)")
+    parser.add_argument("--flooders", type=int, default=0,
+                        help="extra clients that flood input while measuring (default 0)")
+    parser.add_argument("--arrivals", type=int, default=0,
+                        help="instead of play: N sessions connect at once; time to the lobby")
     parser.add_argument("--pace", type=float, default=1.0,
                         help="seconds a player waits before acting (default 1)")
     parser.add_argument("--warmup", type=float, default=None,
@@ -327,38 +357,44 @@ def main() -> int:
                              "(default 5 + N/4: every session's start-up is done by then)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tables", type=int, default=1, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.data_dir is None:
-        import tempfile
-        args.data_dir = tempfile.mkdtemp(prefix="fivetowers-load-")
-    if args.serve:
-        os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
-        profile = os.environ.get("LOADTEST_PROFILE")  # a file for the server's cProfile stats
-        if profile:
-            # LOADTEST_PROFILE_AFTER=S: profile from S seconds on (the steady
-            # state once every session has connected), not the start-up.
-            import cProfile
-            profiler = cProfile.Profile()
-            after = float(os.environ.get("LOADTEST_PROFILE_AFTER", "0"))
+    parser.add_argument("--plan", default=None, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
 
-            async def profiled() -> None:
-                asyncio.get_running_loop().call_later(after, profiler.enable)
-                await serve(args.tables, args.table_size, Path(args.data_dir))
-                profiler.disable()
-            asyncio.run(profiled())
-            profiler.dump_stats(profile)
-        else:
-            asyncio.run(serve(args.tables, args.table_size, Path(args.data_dir)))
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    if args.data_dir is None and not args.serve:
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="fivetowers-load-") as data_dir:
+            return main([*(argv if argv is not None else sys.argv[1:]), "--data-dir", data_dir])
+    if args.serve:
+        run_server(Plan.from_json(args.plan), Path(args.data_dir))
         return 0
-    if not 2 <= args.table_size <= 5 or args.sessions < args.table_size \
-            or args.sessions % args.table_size:
-        print("loadtest_ssh: --table-size must be 2-5 and --sessions a multiple of it",
+    try:
+        sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else None
+    except ValueError:
+        print(f"loadtest_ssh: --sizes {args.sizes!r}: numbers 2-5, comma-separated",
               file=sys.stderr)
         return 2
-    return asyncio.run(load(args.sessions, args.table_size, args.seconds, args.pace,
-                            Path(args.data_dir),
-                            5 + args.sessions / 4 if args.warmup is None else args.warmup))
+    try:
+        mix = with_overrides(PRESETS[args.mix], hints=args.hints, bots=args.bots, bot=args.bot,
+                             bot_delay=args.bot_delay, sizes=sizes, spectators=args.spectators,
+                             play=args.play, raise_chance=args.raise_chance)
+        if not 1 <= args.sessions <= 1000 or not 0 <= args.flooders <= 100 \
+                or not 0 <= args.arrivals <= 1000 or not 0 < args.seconds <= 3600:
+            raise MixError("--sessions 1-1000, --flooders 0-100, --arrivals 0-1000, "
+                           "--seconds up to 3600")
+        plan = seat(mix, args.sessions)
+    except MixError as exc:
+        print(f"loadtest_ssh: {exc}", file=sys.stderr)
+        return 2
+    if args.arrivals:
+        asyncio.run(arrivals(plan, args.arrivals, Path(args.data_dir)))
+        return 0
+    warmup = 5 + args.sessions / 4 if args.warmup is None else args.warmup
+    asyncio.run(load(plan, args.seconds, args.pace, warmup, args.flooders,
+                     Path(args.data_dir)))
+    return 0
 
 
 if __name__ == "__main__":

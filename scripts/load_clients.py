@@ -1,0 +1,389 @@
+"""The load test's SSH clients: players, spectators, flooders, arrivals.
+
+No terminal emulator: each client searches the raw bytes it receives. What
+a player did reaches every screen at its table as a log line ("NAME: bid 1",
+"NAME: pass", "NAME: build ..."), and Textual writes a line of one style as
+one run of text, so the bytes hold that text whole. A screen counts as
+updated for an action when that text arrives after the key, not when just
+any bytes arrive (bots move and hints arrive all the time). The game is
+turn-based, so the next log line a table shows after a key is that key's
+action: an older "NAME: pass" cannot show up in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncssh
+
+TERM = ("xterm-256color", (80, 24))
+BID_TURN = b"YOUR TURN to bid"
+BUILD_TURN = b"YOUR TURN to build"
+OTHERS = (b" is bidding", b" is building", b"game over")
+STARTER = b"(you start"
+REFUSED = "✗".encode()  # the bidding panel's mark for a bid the rules refused
+THINKING = b"still thinking"  # `a` before the hint is ready
+LOWEST = re.compile(rb"You may bid (?:\x1b\[[0-9;]*m)*(\d+)")
+ROUND = re.compile(rb"Round (\d+) ")  # the status line
+ROUND_OVER = (b"nobody builds", b"the game is over")
+"""Log lines that end a round. At 80x24 the log shows four lines: the key
+that ends a round can scroll its own line out at once (a pass, then "nobody
+builds; the display is discarded" and the next round's two reveal lines),
+so a screen showing the round's end (or the next round's reveal) shows it."""
+RETRY_AFTER = 3.0
+"""Seconds without an answer before a key is pressed again."""
+MISSED_AFTER = 10.0
+"""An action no screen showed within this is counted as missed."""
+
+
+@dataclass(eq=False)
+class Action:
+    markers: tuple[bytes, ...]
+    t0: float
+    actor: Viewer
+    waiting: set[Viewer]
+    measured: bool
+
+
+@dataclass
+class Results:
+    actor: list[float] = field(default_factory=list)
+    everyone: list[float] = field(default_factory=list)
+    kinds: dict[str, int] = field(default_factory=dict)
+    """Measured actions by kind: bid, pass, build."""
+    retries: int = 0
+    missed: int = 0
+    since: float = float("inf")
+    """Keys pressed before this (monotonic time) are not measured."""
+    open: set[Action] = field(default_factory=set)
+
+    def sweep(self, now: float, after: float = MISSED_AFTER) -> None:
+        """Actions some screen has not shown for ``after`` seconds: missed.
+        They count against p99 with the time waited so far (a lower bound)."""
+        for action in [a for a in self.open if now - a.t0 > after]:
+            self.close(action)
+            if action.measured:
+                self.missed += 1
+                self.everyone.append(now - action.t0)
+
+    def close(self, action: Action) -> None:
+        self.open.discard(action)
+        for viewer in action.waiting:
+            viewer.pending.discard(action)
+        action.waiting.clear()
+
+
+class Viewer:
+    """A screen at a table: it waits for the actions of that table."""
+
+    def __init__(self, name: str, results: Results) -> None:
+        self.name = name
+        self.results = results
+        self.table: list[Viewer] = []
+        self.pending: set[Action] = set()
+        self.tail = b""
+        self.total = 0
+        self.received = asyncio.Event()
+        """Set by the first output (the session is up)."""
+        self.woken = asyncio.Event()
+        """Set by any output: a player looks at its screen again."""
+
+    def expect(self, action: Action) -> None:
+        self.pending.add(action)
+        self.tail = b""  # bytes from before the key never count for it
+
+    def on_output(self, data: bytes, now: float) -> None:
+        scan = self.tail + data
+        for action in list(self.pending):
+            if any(m in scan for m in action.markers):
+                self.pending.discard(action)
+                action.waiting.discard(self)
+                if action.measured:
+                    if action.actor is self:
+                        self.results.actor.append(now - action.t0)
+                    if not action.waiting:
+                        self.results.everyone.append(now - action.t0)
+                if not action.waiting:
+                    self.results.open.discard(action)
+        self.scan(scan, self.total - len(self.tail))
+        self.total += len(data)
+        self.tail = scan[-40:]
+        self.received.set()
+        self.woken.set()
+
+    def scan(self, data: bytes, base: int) -> None:
+        """What a player reads on its screen: nothing for a spectator."""
+
+
+class Player(Viewer):
+    def __init__(self, name: str, results: Results, pace: float, play: str,
+                 raise_chance: float) -> None:
+        super().__init__(name, results)
+        self.pace = pace
+        self.play = play
+        self.raise_chance = raise_chance
+        self.rng = random.Random(name)
+        self.bid_at = self.build_at = self.other_at = self.start_at = -1
+        self.refused_at = self.thinking_at = self.lowest_at = -1
+        self.lowest = 0
+        self.round = 0
+        self.mine: Action | None = None
+        """My last action, until my own screen shows it."""
+        self.key_at = -1
+        """Where the output was when I pressed my last key."""
+        self.key_time = 0.0
+        self.turn = -1
+        """The turn (offset of its status line) my last key answered."""
+        self.fallback: bytes | None = None
+        self.last_key = b""
+        self.resent = 0
+
+    def scan(self, data: bytes, base: int) -> None:
+        def last(marker: bytes, old: int) -> int:
+            found = data.rfind(marker)
+            return base + found if found >= 0 else old
+        self.bid_at = last(BID_TURN, self.bid_at)
+        self.build_at = last(BUILD_TURN, self.build_at)
+        for marker in OTHERS:
+            self.other_at = max(self.other_at, last(marker, -1))
+        self.start_at = last(STARTER, self.start_at)
+        self.refused_at = last(REFUSED, self.refused_at)
+        self.thinking_at = last(THINKING, self.thinking_at)
+        for match in ROUND.finditer(data):
+            self.round = int(match.group(1))
+        for match in LOWEST.finditer(data):
+            self.lowest, self.lowest_at = int(match.group(1)), base + match.start()
+
+    def my_turn(self) -> tuple[str, int] | None:
+        turn = max(self.bid_at, self.build_at)
+        if turn <= self.other_at:
+            return None
+        return ("bid" if self.bid_at > self.build_at else "build"), turn
+
+    def choose(self, kind: str) -> tuple[bytes, bytes | None]:
+        """The key for this turn, and the one to press if the rules refuse it."""
+        starter = self.start_at > self.other_at
+        if self.play == "bids":
+            return (b"0", b"p") if starter else (b"p", b"0")
+        if kind == "build":
+            return b"a\r", None  # lay out the hint's plan, then build it
+        if starter:
+            return b"1", b"0"
+        fresh = self.lowest_at > self.other_at
+        if fresh and self.lowest and self.rng.random() < self.raise_chance:
+            return str(self.lowest).encode(), b"p"
+        return b"p", None
+
+    def markers(self, key: bytes) -> tuple[tuple[bytes, ...], str]:
+        me = self.name.encode()
+        ended = (b"round %d:" % (self.round + 1),) + ROUND_OVER if self.round else ()
+        if key == b"a\r":
+            return (me + b": build", me + b": tear", me + b": pay") + ended, "build"
+        if key == b"p":
+            return (me + b": pass",) + ended, "pass"
+        return (me + b": bid " + key,) + ended, "bid"
+
+    def press(self, process: Any, key: bytes, turn: int) -> None:
+        markers, kind = self.markers(key)
+        now = time.monotonic()
+        measured = now >= self.results.since
+        action = Action(markers, now, self, set(self.table), measured)
+        for viewer in self.table:
+            viewer.expect(action)
+        self.results.open.add(action)
+        if measured:
+            self.results.kinds[kind] = self.results.kinds.get(kind, 0) + 1
+        self.mine, self.turn = action, turn
+        self.key_at, self.key_time = self.total, now
+        self.last_key, self.resent = key, 0
+        process.stdin.write(key)
+
+    def withdraw(self) -> None:
+        """My last key did nothing (refused, or the hint was not ready)."""
+        if self.mine is not None:
+            self.results.close(self.mine)
+            self.results.retries += 1
+            self.mine = None
+
+    async def play_table(self, process: Any, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            # Wake on output, or now and then for the retry timers: no polling,
+            # so hundreds of players cost this process little.
+            try:
+                await asyncio.wait_for(self.woken.wait(), 0.25)
+            except asyncio.TimeoutError:
+                pass
+            self.woken.clear()
+            turn = self.my_turn()
+            mine = self.mine
+            if mine is not None and self in mine.waiting:  # my key is not on my screen yet
+                waited = time.monotonic() - self.key_time
+                if self.refused_at > self.key_at and self.fallback is not None:
+                    self.withdraw()
+                    key, self.fallback = self.fallback, None
+                    self.press(process, key, turn[1] if turn else self.turn)
+                elif self.thinking_at > self.key_at and waited > 0.5:
+                    self.withdraw()  # the hint is not ready: `a` again in a moment
+                    if turn is not None:
+                        self.press(process, b"a\r", turn[1])
+                elif waited > RETRY_AFTER and self.resent < 3:
+                    # No answer: press the key again, as a player would, but the
+                    # wait counts from the first press (a late key is ignored
+                    # once it is not this player's turn any more).
+                    self.resent += 1
+                    self.key_time = time.monotonic()
+                    process.stdin.write(self.last_key)
+                continue
+            if turn is None or turn[1] <= self.turn:
+                continue
+            await asyncio.sleep(self.pace * self.rng.uniform(0.8, 1.2))  # think first
+            turn = self.my_turn()
+            if turn is None or stop.is_set():
+                continue
+            key, self.fallback = self.choose(turn[0])
+            self.press(process, key, turn[1])
+
+
+async def connect(port: int, name: str, key: asyncssh.SSHKey) -> asyncssh.SSHClientConnection:
+    return await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
+                                  client_keys=[key], agent_path=None)
+
+
+async def pump(process: Any, viewer: Viewer, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            data = await asyncio.wait_for(process.stdout.read(65536), 0.5)
+        except asyncio.TimeoutError:
+            continue
+        if not data:
+            break
+        viewer.on_output(data, time.monotonic())
+
+
+async def run_viewer(port: int, code: str, viewer: Viewer, stop: asyncio.Event) -> None:
+    """A player (or spectator: the table has no free seat) at table ``code``."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with await connect(port, viewer.name, key) as conn:
+        process = await conn.create_process(f"join {code}", term_type=TERM[0],
+                                            term_size=TERM[1], encoding=None)
+        tasks = [asyncio.create_task(pump(process, viewer, stop))]
+        if isinstance(viewer, Player):
+            tasks.append(asyncio.create_task(viewer.play_table(process, stop)))
+        await stop.wait()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+# -- flooders -----------------------------------------------------------------
+BURST = 100 * 1024
+
+
+def flood_bursts(rng: random.Random) -> list[bytes]:
+    """100 KB of 'x'; 100 KB of invalid UTF-8; 100 KB of broken escapes.
+
+    None of it quits (no q, ^C, ^D, ^Q) or opens a bracketed paste.
+    """
+    invalid = bytes(rng.choice(b"\x80\x8f\x9b\xc0\xc3\xe2\xf0\xf8\xfe\xff")
+                    for _ in range(BURST))
+    pieces = [b"\x1b[", b"\x1b[1;", b"\x1b[<0;", b"\x1b]", b"\x1bO", b"\x1b[99999999999",
+              b"\x1b\x1b", b"\x1b[M", b"\x1b[?"]
+    broken = b""
+    while len(broken) < BURST:
+        broken += rng.choice(pieces) + bytes(rng.choice(b"0123456789;") for _ in range(5))
+    return [b"x" * BURST, invalid, broken[:BURST]]
+
+
+@dataclass
+class FloodReport:
+    sent: int = 0
+    dropped_by_server: bool = False
+    error: str = ""
+
+
+async def run_flooder(port: int, index: int, code: str | None, start: asyncio.Event,
+                      stop: asyncio.Event, report: FloodReport) -> None:
+    """Connect (to the lobby, or to watch ``code``), wait for ``start``, then
+    flood until ``stop``: each burst waits for the SSH window (drain), so the
+    flooder sends as fast as the server takes it, no faster."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    rng = random.Random(index)
+    bursts = flood_bursts(rng)
+    try:
+        async with await connect(port, f"flood{index:03d}", key) as conn:
+            command = f"join {code}" if code else None
+            process = await conn.create_process(command, term_type=TERM[0],
+                                                term_size=TERM[1], encoding=None)
+            sink = Viewer(f"flood{index:03d}", Results())
+            drain = asyncio.create_task(pump(process, sink, stop))
+            await start.wait()
+            i = 0
+            stopped = asyncio.create_task(stop.wait())
+            while not stop.is_set() and not drain.done():
+                process.stdin.write(bursts[i % len(bursts)])
+                # as fast as the server reads it, and no longer than the measurement
+                draining = asyncio.ensure_future(process.stdin.drain())
+                await asyncio.wait([draining, stopped, drain],
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if not draining.done():
+                    draining.cancel()
+                    break
+                draining.result()
+                report.sent += BURST
+                i += 1
+                await asyncio.sleep(0.01)
+            stopped.cancel()
+            report.dropped_by_server = drain.done() and not stop.is_set()
+            drain.cancel()
+    except (OSError, asyncssh.Error, asyncio.TimeoutError, BrokenPipeError) as exc:
+        report.dropped_by_server = not stop.is_set()
+        report.error = type(exc).__name__
+
+
+# -- arrivals -------------------------------------------------------------------
+LOBBY_MARKERS = (b"lobby \xe2\x80\x94 you are", b"Share a table", b"ratings")
+
+
+@dataclass
+class Arrivals:
+    took: list[float] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    count: int = 0
+
+    def record(self, took: float | None, why: str = "") -> None:
+        if took is None:
+            self.failed.append(why)
+        else:
+            self.took.append(took)
+        if len(self.took) + len(self.failed) >= self.count:
+            self.done.set()
+
+
+async def arrive(port: int, name: str, key: asyncssh.SSHKey, go: asyncio.Event,
+                 codes: tuple[bytes, ...], leave: asyncio.Event, into: Arrivals) -> None:
+    """Seconds from connecting to a first full lobby screen: title, help line,
+    keys and the newest table's row seen. Then stay until ``leave``: a crowd."""
+    await go.wait()
+    t0 = time.monotonic()
+    try:
+        async with await connect(port, name, key) as conn:
+            process = await conn.create_process(None, term_type=TERM[0], term_size=TERM[1],
+                                                encoding=None)
+            wanted = set(LOBBY_MARKERS + codes)
+            seen = b""
+            while wanted:
+                data = await asyncio.wait_for(process.stdout.read(65536), 60)
+                if not data:
+                    raise ConnectionError("the server closed before the lobby showed")
+                seen = seen[-64:] + data
+                wanted = {m for m in wanted if m not in seen}
+            into.record(time.monotonic() - t0)
+            await leave.wait()
+    except (OSError, asyncssh.Error, asyncio.TimeoutError) as exc:
+        into.record(None, f"{type(exc).__name__}: {exc}")
