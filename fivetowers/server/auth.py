@@ -36,7 +36,11 @@ class Gate(Protocol):
     policy: AuthPolicy
 
     def admit_connection(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
-        """None to admit, else the reason for refusing."""
+        """A new TCP connection: None to admit it as a login in progress, else
+        the reason for refusing."""
+
+    def login_completed(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
+        """It has authenticated: None to keep it as logged in, else why not."""
 
     def connection_closed(self, conn: asyncssh.SSHServerConnection, address: str) -> None: ...
 
@@ -65,6 +69,7 @@ class GameSSHServer(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._address = "?"
         self._admitted = False
+        self._logged_in = False
         self._username = ""
         self._key: asyncssh.SSHKey | None = None
         self._failures = 0
@@ -81,7 +86,16 @@ class GameSSHServer(asyncssh.SSHServer):
         else:
             log.warning("refused connection from %s: %s", self._address, refusal)
             # After the version exchange, so the client can read why.
-            _disconnect_soon(conn, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+            disconnect_soon(conn, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+
+    def auth_completed(self) -> None:
+        if not self._admitted or self._conn is None:
+            return
+        refusal = self._gate.login_completed(self._conn, self._address)
+        self._logged_in = refusal is None
+        if refusal is not None:
+            log.warning("refused login from %s: %s", self._address, refusal)
+            disconnect_soon(self._conn, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._admitted and self._conn is not None:
@@ -121,7 +135,7 @@ class GameSSHServer(asyncssh.SSHServer):
         if self._failures >= self._gate.policy.max_auth_attempts and self._conn is not None:
             log.warning("disconnecting %s: %d failed authentication attempts (last: %s)",
                         self._address, self._failures, why)
-            _disconnect_soon(self._conn, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+            disconnect_soon(self._conn, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
                                     "too many authentication attempts")
 
     @property
@@ -133,7 +147,7 @@ class GameSSHServer(asyncssh.SSHServer):
     # -- sessions ------------------------------------------------------------
     def session_requested(self) -> Any:
         # One session per connection, so connection limits are session limits.
-        if self._sessions:
+        if self._sessions or not self._logged_in:
             return False
         self._sessions += 1
         identity, name = self.identity, clean_name(self._username)
@@ -144,6 +158,6 @@ class GameSSHServer(asyncssh.SSHServer):
         return GameProcess(start, None, 0, False)
 
 
-def _disconnect_soon(conn: asyncssh.SSHServerConnection, code: int, reason: str) -> None:
+def disconnect_soon(conn: asyncssh.SSHServerConnection, code: int, reason: str) -> None:
     """Disconnect ``conn`` on the next loop pass (not from inside an asyncssh callback)."""
     asyncio.get_running_loop().call_soon(conn.disconnect, code, reason)
