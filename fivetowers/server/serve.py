@@ -253,16 +253,20 @@ class GameServer:
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(min(30.0, max(limit / 4, 0.05)))
-            now = loop.time()
-            for session in list(self.sessions):
-                app: Any = session.app
-                if app is None or getattr(app, "idle_exempt", False):
-                    continue
-                if session.idle_for(now) > limit:
-                    minutes = max(1, round(limit / 60))
-                    log.info("session of %s (%s) idle, closing", session.name, session.address)
-                    session.stop(f"fivetowers: closed after {minutes} idle minute"
-                                 f"{'s' if minutes != 1 else ''}; connect again any time.")
+            # In a function of its own: a local naming a session's App would
+            # keep that App alive through the sleep, after its session ended.
+            self._close_idle(loop.time(), limit)
+
+    def _close_idle(self, now: float, limit: float) -> None:
+        for session in list(self.sessions):
+            app: Any = session.app
+            if app is None or getattr(app, "idle_exempt", False):
+                continue
+            if session.idle_for(now) > limit:
+                minutes = max(1, round(limit / 60))
+                log.info("session of %s (%s) idle, closing", session.name, session.address)
+                session.stop(f"fivetowers: closed after {minutes} idle minute"
+                             f"{'s' if minutes != 1 else ''}; connect again any time.")
 
 
 def configure_logging(stream: TextIO) -> None:

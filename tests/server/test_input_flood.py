@@ -26,9 +26,10 @@ from fivetowers.server.serve import GameServer
 
 from tests.server.server_helpers import LogCapture, Screen, StartServer, connect
 
-HONEST_BOUND = 2.0
-"""Seconds an honest player may wait for a key's effect while another floods
-(11-37 s before the fix; normally well under 0.5 s)."""
+HONEST_BOUND = 3.0
+"""Seconds an honest player may wait for a key's effect (here: the new-table
+form opening) while another floods: 16 s to never before the fix; with it
+0.7-1.1 s on the shared 2-core machine at load 7, the same as with no flood."""
 
 
 def _garbage(size: int) -> bytes:
@@ -157,7 +158,6 @@ async def test_a_paste_without_end_is_capped_and_freed(
         terminal, drv = session.terminal, session.terminal.driver
         parser = drv._parser
         refs += [weakref.ref(o) for o in (session, terminal, drv, parser)]
-        guard = drv._paste
         del session, terminal, drv
         screen.press(b"\x1b[200~")
         chunk = b"paste me " * 1024 * 8  # 72 KiB a write, 4.5 MiB in all
@@ -165,19 +165,18 @@ async def test_a_paste_without_end_is_capped_and_freed(
             screen.press(chunk)
             await screen.process.stdin.drain()
             held.append(_held_paste(parser))
-        # The server reads it all (at driver.RAW_RATE) and holds at most the cap.
+        # The server reads it all (at driver.RAW_RATE), holding at most the cap.
         # No end marker ever comes: after a quiet moment, keys are keys again.
-        for _ in range(3000):
+        for _ in range(60):
             held.append(_held_paste(parser))
-            if not (guard.in_paste or guard.discarding):
+            if "New table" in screen.text:
                 break
-            await asyncio.sleep(0.01)
-        assert not (guard.in_paste or guard.discarding)
+            screen.press(b"n")
+            await asyncio.sleep(0.5)
         assert max(held) <= PASTE_CAP + 1  # + the ESC the parser keeps of an end marker
-        await screen.wait_for("Paste too long")
-        del parser, guard
-        screen.press(b"n")
-        await screen.wait_for("New table")
+        assert "New table" in screen.text
+        assert "Paste too long" in bytes(screen.raw).decode("utf-8", "replace")
+        del parser
         screen.press(b"\x1b")
         await screen.wait_until(lambda: "New table" not in screen.text, "left the form")
         screen.press(b"q")
