@@ -47,6 +47,9 @@ class ServerConfig:
     """Seconds from TCP connect to logged in (a key login takes well under 1 s)."""
     password_login_timeout: float = 60.0
     """The same when the server has a password: a person may be typing it."""
+    linger: float = 10.0
+    """Seconds a logged-in connection may be without its session (before it
+    opens it, or after it ended) before the server closes it."""
     idle_timeout: float = 15 * 60.0
     """Seconds without a key press before a session is closed, unless its App
     sets ``idle_exempt`` (seated at a running table)."""
@@ -79,6 +82,7 @@ class GameServer:
         self.config = config
         self.app_factory: AppFactory = app_factory
         self.min_size = config.min_size
+        self.linger = config.linger
         self.policy = AuthPolicy(_load_allowed_keys(config.allow_file), config.password,
                                  config.max_auth_attempts)
         # Bound now: apps never get to redirect where the server's output goes.

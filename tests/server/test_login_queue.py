@@ -50,3 +50,24 @@ async def test_idle_connections_do_not_lock_out_players_with_keys(
             for writer in idle:
                 writer.close()
     assert "the login queue is full" in server_log.text
+
+
+async def test_a_logged_in_connection_without_a_session_is_closed(
+        start_server: StartServer) -> None:
+    """Else connections that log in and then do nothing hold the logged-in
+    places (max_sessions) for ever: the same lock-out, one step later."""
+    server = await start_server(linger=0.5)
+    never = await connect(server, username="never")  # logs in, opens no session
+    await asyncio.wait_for(never.wait_closed(), 10)
+    async with await connect(server, username="stays") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_for("Welcome, stays.")
+        screen.press(b"q")
+        assert await screen.wait_closed() == 0
+        # The session is over; the client keeps the connection open.
+        await asyncio.wait_for(conn.wait_closed(), 10)
+    for _ in range(100):
+        if not server._connections:
+            break
+        await asyncio.sleep(0.02)
+    assert not server._connections
