@@ -304,7 +304,9 @@ class SSHDriver(Driver):
                 self._paste.refuse_paste()
                 dropped += len(chunk)
                 continue
-            parsed = await self._parse(chunk, part is Part.END)
+            # Paste text makes no events until its end: larger slices cost the same.
+            size = int(SLICE / CHAR_COST) if part is Part.PASTE else SLICE
+            parsed = await self._parse(chunk, part is Part.END, size)
             if parsed < len(chunk):
                 dropped += len(chunk) - parsed
                 if part is Part.PASTE:  # out of budget inside a paste: it ends here
@@ -316,18 +318,18 @@ class SSHDriver(Driver):
         if dropped or cut:
             self._notice(now, cut=not dropped)
 
-    async def _parse(self, text: str, always: bool = False) -> int:
-        """Parse ``text`` slice by slice while the budget lasts (to the end if
-        ``always``); returns how many characters were parsed."""
+    async def _parse(self, text: str, always: bool = False, size: int = SLICE) -> int:
+        """Parse ``text`` in slices of ``size`` while the budget lasts (to the
+        end if ``always``); returns how many characters were parsed."""
         loop = self._loop
         budget = self._parse_budget
-        for start in range(0, len(text), SLICE):
+        for start in range(0, len(text), size):
             if start:
                 await asyncio.sleep(0)  # the other sessions' turn
             now = loop.time()
             if not always and budget.wait_for(1, now) > 0:
                 return start
-            piece = text[start:start + SLICE]
+            piece = text[start:start + size]
             events = 0
             for event in self._parser.feed(piece):
                 self.process_message(event)

@@ -170,7 +170,7 @@ class GameServer:
             return refusal
         if self._logins_per_address[address] >= self.config.max_logins_per_address:
             return "too many logins at once from your address"
-        if len(self._logins) >= self.config.max_logins:
+        if self._logins and len(self._logins) >= self.config.max_logins:
             self._evict_a_login()
         self._logins[conn] = address
         self._logins_per_address[address] += 1
