@@ -14,7 +14,7 @@ import asyncio
 import hmac
 import logging
 from dataclasses import dataclass
-from typing import Any, Awaitable, Protocol
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -34,9 +34,16 @@ class Gate(Protocol):
     """The server side of connection limits and sessions."""
 
     policy: AuthPolicy
+    linger: float
+    """Seconds a logged-in connection may go without a session (before its
+    one session, or after it ended) before the server closes it."""
 
     def admit_connection(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
-        """None to admit, else the reason for refusing."""
+        """A new TCP connection: None to admit it as a login in progress, else
+        the reason for refusing."""
+
+    def login_completed(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
+        """It has authenticated: None to keep it as logged in, else why not."""
 
     def connection_closed(self, conn: asyncssh.SSHServerConnection, address: str) -> None: ...
 
@@ -65,10 +72,12 @@ class GameSSHServer(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._address = "?"
         self._admitted = False
+        self._logged_in = False
         self._username = ""
         self._key: asyncssh.SSHKey | None = None
         self._failures = 0
         self._sessions = 0
+        self._linger: asyncio.TimerHandle | None = None
 
     # -- connection ----------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -81,9 +90,39 @@ class GameSSHServer(asyncssh.SSHServer):
         else:
             log.warning("refused connection from %s: %s", self._address, refusal)
             # After the version exchange, so the client can read why.
-            _disconnect_soon(conn, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+            disconnect_soon(conn, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+
+    def auth_completed(self) -> None:
+        if not self._admitted or self._conn is None:
+            return
+        refusal = self._gate.login_completed(self._conn, self._address)
+        self._logged_in = refusal is None
+        if refusal is not None:
+            log.warning("refused login from %s: %s", self._address, refusal)
+            disconnect_soon(self._conn, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+        else:
+            self._start_lingering()
+
+    def _start_lingering(self) -> None:
+        # A logged-in connection holds a place in the server's limits; without
+        # a session it must not hold it for ever (clients close it themselves
+        # once their session has ended, well within the time).
+        self._stop_lingering()
+        self._linger = asyncio.get_running_loop().call_later(self._gate.linger, self._lingered)
+
+    def _stop_lingering(self) -> None:
+        if self._linger is not None:
+            self._linger.cancel()
+            self._linger = None
+
+    def _lingered(self) -> None:
+        self._linger = None
+        if self._conn is not None:
+            log.info("closing a connection from %s that has no session", self._address)
+            self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, "no session")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_lingering()
         if self._admitted and self._conn is not None:
             self._admitted = False
             self._gate.connection_closed(self._conn, self._address)
@@ -121,7 +160,7 @@ class GameSSHServer(asyncssh.SSHServer):
         if self._failures >= self._gate.policy.max_auth_attempts and self._conn is not None:
             log.warning("disconnecting %s: %d failed authentication attempts (last: %s)",
                         self._address, self._failures, why)
-            _disconnect_soon(self._conn, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+            disconnect_soon(self._conn, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
                                     "too many authentication attempts")
 
     @property
@@ -133,17 +172,21 @@ class GameSSHServer(asyncssh.SSHServer):
     # -- sessions ------------------------------------------------------------
     def session_requested(self) -> Any:
         # One session per connection, so connection limits are session limits.
-        if self._sessions:
+        if self._sessions or not self._logged_in:
             return False
         self._sessions += 1
+        self._stop_lingering()
         identity, name = self.identity, clean_name(self._username)
-        gate = self._gate
 
-        def start(process: asyncssh.SSHServerProcess[bytes]) -> Awaitable[None]:
-            return gate.handle_session(process, identity, name)
+        async def start(process: asyncssh.SSHServerProcess[bytes]) -> None:
+            try:
+                await self._gate.handle_session(process, identity, name)
+            finally:
+                if self._conn is not None:
+                    self._start_lingering()
         return GameProcess(start, None, 0, False)
 
 
-def _disconnect_soon(conn: asyncssh.SSHServerConnection, code: int, reason: str) -> None:
+def disconnect_soon(conn: asyncssh.SSHServerConnection, code: int, reason: str) -> None:
     """Disconnect ``conn`` on the next loop pass (not from inside an asyncssh callback)."""
     asyncio.get_running_loop().call_soon(conn.disconnect, code, reason)

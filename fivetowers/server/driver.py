@@ -13,6 +13,11 @@ Two of DESIGN.md's three traps are handled here:
   App would stay alive. :class:`SessionParser` parses without that cache.
 * A terminal smaller than the app needs would show garbage; while it is too
   small the driver shows a plain message instead of the app's frames.
+
+All sessions share one loop, so the input one client may make the server
+parse is budgeted (:mod:`fivetowers.server.input_guard`): the excess is
+dropped unparsed, the client is told, and a client that keeps flooding is
+disconnected. A bracketed paste is capped at PASTE_CAP characters.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 from fivetowers.server.colours import downgrade
+from fivetowers.server.input_guard import PASTE_END, Part, PasteGuard, TokenBucket
 
 log = logging.getLogger("fivetowers.server")
 
@@ -41,6 +47,40 @@ MAX_BACKLOG = 4 * 1024 * 1024
 # A client may claim any terminal size; screens are drawn (and held in
 # memory) at that size, so a huge claim would cost the host dearly.
 MAX_WIDTH, MAX_HEIGHT = 400, 150
+
+
+# Input budgets (issue 18). An event (a key, a click) costs a lobby App
+# about 0.3-0.5 ms on this project's machine, and the parser about 0.01 ms a
+# character; budgets are in "events", a character counting 1/32 of one.
+# 64 events a second is four times the fastest typist, a held arrow key or a
+# spinning mouse wheel, and costs the shared loop a few percent of a core at
+# most, however a client floods.
+PARSE_RATE = 64.0
+"""Events a second one session may make the server parse, sustained."""
+PARSE_BURST = 256.0
+"""...and at once: an unbracketed chat-sized paste (120 keys), a burst of clicks."""
+CHAR_COST = 1 / 32
+"""A character handed to the parser, in events (a bracketed paste's text is
+characters only: one event for the whole paste)."""
+PASTE_CAP = 4096
+"""Characters one bracketed paste may hold (chat lines are 120, names 24)."""
+PASTE_QUIET = 1.0
+"""Seconds of silence inside a paste after which its end marker is taken as lost."""
+RAW_RATE = 1024.0 * 1024
+"""Bytes a second read from a session at all; the rest waits in the SSH
+channel window (serve.CHANNEL_WINDOW), pushing the client back."""
+READ_SIZE = 16 * 1024
+SLICE = 32
+"""Characters parsed (and their events handled) between two turns of the
+loop for the other sessions."""
+FLOOD_LIMIT = 32 * 1024.0
+FLOOD_DECAY = 1024.0
+"""A session that has dropped FLOOD_LIMIT characters (less FLOOD_DECAY a
+second since) is disconnected as a flooder."""
+NOTICE_EVERY = 60.0
+INPUT_TOO_FAST = "Input too fast: some keys were dropped."
+FLOOD_GOODBYE = ("fivetowers: disconnected: your terminal sent input much faster "
+                 "than anyone types.")
 
 
 def clamp_size(width: int, height: int) -> tuple[int, int]:
@@ -80,9 +120,12 @@ class SessionTerminal:
 
     def __init__(self, process: asyncssh.SSHServerProcess[bytes], size: tuple[int, int],
                  min_size: tuple[int, int] = (0, 0), mouse: bool = True,
-                 name: str = "a player") -> None:
+                 name: str = "a player", address: str = "?") -> None:
         self.process = process
         self.name = name
+        self.address = address
+        self.goodbye: str | None = None
+        """Set by the driver when it ends the session itself (an input flood)."""
         self.size = size
         self.min_size = min_size
         self.mouse = mouse
@@ -122,6 +165,13 @@ class SSHDriver(Driver):
         self._reader: asyncio.Task[None] | None = None
         self._parser = SessionParser()
         self._too_small = False
+        now = self._loop.time()
+        self._parse_budget = TokenBucket(PARSE_RATE, PARSE_BURST, now)
+        self._raw_budget = TokenBucket(RAW_RATE, RAW_RATE, now)
+        self._flood = TokenBucket(FLOOD_DECAY, FLOOD_LIMIT, now)
+        self._paste = PasteGuard(PASTE_CAP)
+        self._paste_handle: asyncio.TimerHandle | None = None
+        self._noticed_at: float | None = None
 
     # -- output --------------------------------------------------------------
     def write(self, data: str) -> None:
@@ -173,9 +223,15 @@ class SSHDriver(Driver):
     def disable_input(self) -> None:
         if self._reader is not None:
             self._reader.cancel()
+        self._cancel_timers()
+
+    def _cancel_timers(self) -> None:
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None
+        if self._paste_handle is not None:
+            self._paste_handle.cancel()
+            self._paste_handle = None
 
     def stop_application_mode(self) -> None:
         self.flush()
@@ -191,6 +247,7 @@ class SSHDriver(Driver):
             except asyncio.CancelledError:
                 pass
         self._reader = None
+        self._cancel_timers()
 
     # -- input ---------------------------------------------------------------
     def send_message(self, message: Message) -> None:
@@ -199,11 +256,16 @@ class SSHDriver(Driver):
 
     async def _read_input(self) -> None:
         stdin = self._terminal.process.stdin
+        # Invalid UTF-8 becomes U+FFFD, which _feed drops: no game input needs it.
         decode = getincrementaldecoder("utf-8")("replace").decode
         loop = asyncio.get_running_loop()
         while True:
+            # Flow control: past the raw budget, leave the bytes in the channel.
+            wait = self._raw_budget.wait_for(READ_SIZE, loop.time())
+            if wait > 0:
+                await asyncio.sleep(wait)
             try:
-                data = await stdin.read(4096)
+                data = await stdin.read(READ_SIZE)
             except asyncssh.TerminalSizeChanged as change:
                 self._resize(change.width, change.height)
                 continue
@@ -214,13 +276,90 @@ class SSHDriver(Driver):
             if not data:
                 self._hang_up("the client hung up")
                 return
-            self._terminal.last_input = loop.time()
+            now = loop.time()
+            self._raw_budget.charge(len(data), now)
+            self._terminal.last_input = now
             if self._too_small and data in (b"q", b"\x03"):
                 self._app.post_message(messages.ExitApp())
                 continue
-            for event in self._parser.feed(decode(data)):
-                self.process_message(event)
+            self._cancel_timers()
+            await self._feed(decode(data), now)
+            if self._flood.tokens <= 0:
+                self._flooded()
+                return
             self._schedule_tick()
+            if self._paste.in_paste or self._paste.discarding:
+                self._paste_handle = self._loop.call_later(PASTE_QUIET, self._paste_quiet)
+
+    async def _feed(self, text: str, now: float) -> None:
+        """Hand the parser what the budget allows of ``text``; drop the rest."""
+        junk = text.count("\ufffd")
+        if junk:
+            text = text.replace("\ufffd", "")
+            self._flood.charge(junk, now)
+        dropped = 0
+        for piece in self._paste.split(text):
+            part, chunk = piece.part, piece.text
+            if part is Part.START and self._parse_budget.wait_for(1, now) > 0:
+                self._paste.refuse_paste()
+                dropped += len(chunk)
+                continue
+            # Paste text makes no events until its end: larger slices cost the same.
+            size = int(SLICE / CHAR_COST) if part is Part.PASTE else SLICE
+            parsed = await self._parse(chunk, part is Part.END, size)
+            if parsed < len(chunk):
+                dropped += len(chunk) - parsed
+                if part is Part.PASTE:  # out of budget inside a paste: it ends here
+                    self._paste.cut_paste()
+                    await self._parse(PASTE_END, True)
+        cut = self._paste.take_dropped()
+        if dropped:
+            self._flood.charge(dropped, now)
+        if dropped or cut:
+            self._notice(now, cut=not dropped)
+
+    async def _parse(self, text: str, always: bool = False, size: int = SLICE) -> int:
+        """Parse ``text`` in slices of ``size`` while the budget lasts (to the
+        end if ``always``); returns how many characters were parsed."""
+        loop = self._loop
+        budget = self._parse_budget
+        for start in range(0, len(text), size):
+            if start:
+                await asyncio.sleep(0)  # the other sessions' turn
+            now = loop.time()
+            if not always and budget.wait_for(1, now) > 0:
+                return start
+            piece = text[start:start + size]
+            events = 0
+            for event in self._parser.feed(piece):
+                self.process_message(event)
+                events += 1
+            budget.charge(events + len(piece) * CHAR_COST, now)
+        return len(text)
+
+    def _notice(self, now: float, cut: bool) -> None:
+        if self._noticed_at is not None and now - self._noticed_at < NOTICE_EVERY:
+            return
+        self._noticed_at = now
+        message = (f"Paste too long: only its first {PASTE_CAP} characters were kept."
+                   if cut else INPUT_TOO_FAST)
+        self._app.notify(message, severity="warning", markup=False)
+
+    def _flooded(self) -> None:
+        terminal = self._terminal
+        if terminal.hung_up:
+            return
+        log.warning("disconnecting %s (%s): input flood", terminal.name, terminal.address)
+        terminal.goodbye = FLOOD_GOODBYE
+        self._hang_up("input flood")
+
+    def _paste_quiet(self) -> None:
+        # A paste arrives in one go; silence inside one means its end marker
+        # was lost (or never sent): end it so later keys are keys again.
+        self._paste_handle = None
+        for piece in self._paste.end_paste():
+            for event in self._parser.feed(piece.text):
+                self.process_message(event)
 
     def _schedule_tick(self) -> None:
         # A lone ESC is the Escape key only once no sequence follows it in time.

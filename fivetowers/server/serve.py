@@ -13,12 +13,17 @@ from typing import Any, TextIO
 
 import asyncssh
 
-from fivetowers.server.auth import AuthPolicy, GameSSHServer
+from fivetowers.server.auth import AuthPolicy, GameSSHServer, disconnect_soon
 from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
 from fivetowers.server.session import AppFactory, Session
 
 log = logging.getLogger("fivetowers.server")
+
+
+CHANNEL_WINDOW = 256 * 1024
+"""Bytes of input a session's channel buffers before the client must wait."""
+EVICTION_LOG_EVERY = 10.0
 
 
 @dataclass(frozen=True)
@@ -30,9 +35,21 @@ class ServerConfig:
     """authorized_keys file: only these keys may log in (a private server)."""
     password: str | None = None
     max_sessions: int = 200
+    """Logged-in connections (one session each) at once."""
     max_sessions_per_address: int = 16
+    max_logins: int = 64
+    """Connections still logging in (TCP connected, not yet authenticated) at
+    once, counted apart from the logged-in ones. When full, a new one evicts
+    the oldest login in progress of the address that has the most."""
+    max_logins_per_address: int = 8
     max_auth_attempts: int = 6
-    login_timeout: float = 30.0
+    login_timeout: float = 10.0
+    """Seconds from TCP connect to logged in (a key login takes well under 1 s)."""
+    password_login_timeout: float = 60.0
+    """The same when the server has a password: a person may be typing it."""
+    linger: float = 10.0
+    """Seconds a logged-in connection may be without its session (before it
+    opens it, or after it ended) before the server closes it."""
     idle_timeout: float = 15 * 60.0
     """Seconds without a key press before a session is closed, unless its App
     sets ``idle_exempt`` (seated at a running table)."""
@@ -65,6 +82,7 @@ class GameServer:
         self.config = config
         self.app_factory: AppFactory = app_factory
         self.min_size = config.min_size
+        self.linger = config.linger
         self.policy = AuthPolicy(_load_allowed_keys(config.allow_file), config.password,
                                  config.max_auth_attempts)
         # Bound now: apps never get to redirect where the server's output goes.
@@ -76,6 +94,11 @@ class GameServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._per_address: Counter[str] = Counter()
+        # Logins in progress, oldest first (dicts keep insertion order).
+        self._logins: dict[asyncssh.SSHServerConnection, str] = {}
+        self._logins_per_address: Counter[str] = Counter()
+        self._evicted = 0
+        self._evictions_logged_at = -1e9
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self.collector = QuietCollector()
@@ -94,7 +117,12 @@ class GameServer:
             server_host_keys=[host_key], encoding=None, line_editor=False,
             allow_pty=True, agent_forwarding=False, x11_forwarding=False,
             allow_scp=False, public_key_auth=True, password_auth=password,
-            kbdint_auth=password, login_timeout=self.config.login_timeout,
+            kbdint_auth=password,
+            login_timeout=(self.config.password_login_timeout if password
+                           else self.config.login_timeout),
+            # What a client sent and the session has not read yet stays in
+            # this window; the driver reads at a bounded rate (driver.RAW_RATE).
+            window=CHANNEL_WINDOW,
             keepalive_interval=30, keepalive_count_max=4,
         )
         self.port = self._acceptor.get_port()
@@ -125,7 +153,7 @@ class GameServer:
             session.stop(f"fivetowers: {message}. Thanks for playing!")
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=10)
-        for conn in list(self._connections):
+        for conn in [*self._connections, *self._logins]:
             conn.disconnect(asyncssh.DISC_BY_APPLICATION, message)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
@@ -134,17 +162,69 @@ class GameServer:
 
     # -- connections (auth.Gate) ---------------------------------------------
     def admit_connection(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
+        """A TCP connection: admitted as a login in progress, or refused."""
         if self._stopping:
             return "the server is shutting down"
+        refusal = self._logged_in_refusal(address)
+        if refusal is not None:
+            return refusal
+        if self._logins_per_address[address] >= self.config.max_logins_per_address:
+            return "too many logins at once from your address"
+        if self._logins and len(self._logins) >= self.config.max_logins:
+            self._evict_a_login()
+        self._logins[conn] = address
+        self._logins_per_address[address] += 1
+        return None
+
+    def _logged_in_refusal(self, address: str) -> str | None:
         if len(self._connections) >= self.config.max_sessions:
             return "the server is full"
         if self._per_address[address] >= self.config.max_sessions_per_address:
             return "too many connections from your address"
+        return None
+
+    def _evict_a_login(self) -> None:
+        # Like OpenSSH's MaxStartups, but evicting instead of refusing: idle
+        # connections cannot keep new players out, they are pushed out by
+        # them. The address with the most logins in progress loses its oldest,
+        # so one who opens many pushes out their own first.
+        crowded = max(self._logins_per_address.values())
+        conn = next(c for c, a in self._logins.items()
+                    if self._logins_per_address[a] == crowded)
+        self._forget_login(conn)
+        disconnect_soon(conn, asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                          "too many logins in progress; please try again")
+        self._evicted += 1
+        now = asyncio.get_running_loop().time()
+        if now - self._evictions_logged_at >= EVICTION_LOG_EVERY:
+            log.warning("the login queue is full (%d at once): evicted %d oldest "
+                        "logins in progress", self.config.max_logins, self._evicted)
+            self._evictions_logged_at, self._evicted = now, 0
+
+    def _forget_login(self, conn: asyncssh.SSHServerConnection) -> bool:
+        address = self._logins.pop(conn, None)
+        if address is None:
+            return False
+        self._logins_per_address[address] -= 1
+        if self._logins_per_address[address] <= 0:
+            del self._logins_per_address[address]
+        return True
+
+    def login_completed(self, conn: asyncssh.SSHServerConnection, address: str) -> str | None:
+        """A login in progress authenticated: it becomes a logged-in connection."""
+        if not self._forget_login(conn):
+            return "too many logins in progress; please try again"  # evicted meanwhile
+        refusal = "the server is shutting down" if self._stopping else \
+            self._logged_in_refusal(address)
+        if refusal is not None:
+            return refusal
         self._connections.add(conn)
         self._per_address[address] += 1
         return None
 
     def connection_closed(self, conn: asyncssh.SSHServerConnection, address: str) -> None:
+        if self._forget_login(conn) or conn not in self._connections:
+            return
         self._connections.discard(conn)
         self._per_address[address] -= 1
         if self._per_address[address] <= 0:
@@ -177,16 +257,20 @@ class GameServer:
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(min(30.0, max(limit / 4, 0.05)))
-            now = loop.time()
-            for session in list(self.sessions):
-                app: Any = session.app
-                if app is None or getattr(app, "idle_exempt", False):
-                    continue
-                if session.idle_for(now) > limit:
-                    minutes = max(1, round(limit / 60))
-                    log.info("session of %s (%s) idle, closing", session.name, session.address)
-                    session.stop(f"fivetowers: closed after {minutes} idle minute"
-                                 f"{'s' if minutes != 1 else ''}; connect again any time.")
+            # In a function of its own: a local naming a session's App would
+            # keep that App alive through the sleep, after its session ended.
+            self._close_idle(loop.time(), limit)
+
+    def _close_idle(self, now: float, limit: float) -> None:
+        for session in list(self.sessions):
+            app: Any = session.app
+            if app is None or getattr(app, "idle_exempt", False):
+                continue
+            if session.idle_for(now) > limit:
+                minutes = max(1, round(limit / 60))
+                log.info("session of %s (%s) idle, closing", session.name, session.address)
+                session.stop(f"fivetowers: closed after {minutes} idle minute"
+                             f"{'s' if minutes != 1 else ''}; connect again any time.")
 
 
 def configure_logging(stream: TextIO) -> None:

@@ -154,7 +154,7 @@ class Session:
                           join_code=join_code, term=process.term_type or "xterm",
                           colorterm=process.env.get("COLORTERM", ""), port=self.host.port)
         terminal = self.terminal = SessionTerminal(process, size, self.host.min_size,
-                                                   name=self.name)
+                                                   name=self.name, address=self.address)
         app = self.app = self.host.app_factory(visitor)
         errors = prepare_app(app, terminal, visitor, self.host.stdout, self.host.stderr)
         log.info("session of %s (%s, %s) starts at %dx%d", self.name, self.address,
@@ -170,6 +170,9 @@ class Session:
                 "the error is logged. Sorry!")
             return 1
         log.info("session of %s (%s) ends", self.name, self.address)
+        if terminal.goodbye:  # the driver ended it: an input flood
+            say(process, terminal.goodbye)
+            return 1
         if self.goodbye:
             say(process, self.goodbye)
         return app.return_code or 0
