@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from fivetowers.server.lobby_app import LobbyApp
@@ -57,7 +57,9 @@ class LobbyScreen(Screen[None]):
         yield Static(Text.assemble(
             "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
                                                    "bold")), id="lobby-help")
-        yield KeyFooter(compact=True)  # compact: every key fits in 80 columns
+        # Textual's compact footer drawn as one widget: a FooterKey per key,
+        # rebuilt each time focus settled, was a third of a session's start.
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
