@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Hashable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,7 +11,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable, Static
+
+from fivetowers.tui.shared_lines import shared_lines
 
 from fivetowers.tui.widgets.key_bar import KeyBar
 
@@ -22,6 +26,27 @@ if TYPE_CHECKING:
 @dataclass
 class LobbyChanged(Message):
     """Some table was created, filled, moved on or closed: list again."""
+
+
+class TableList(DataTable[Any]):
+    """The hosted tables, one per row; every viewer of the same list shares its lines.
+
+    Players arriving together all see the same list; a DataTable renders its
+    rows cell by cell, a good part of each session's start."""
+
+    listing: Hashable = None
+    """What the rows show (set with them); None draws this list alone."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self.listing is None or self._require_update_dimensions:
+            return super().render_lines(crop)
+        # Everything else that changes how the rows look (focus and the
+        # other pseudo-classes, size, theme: shared_lines adds those).
+        content = (self.listing, self.cursor_type, self.cursor_coordinate, self.show_cursor,
+                   self._show_hover_cursor, self.hover_coordinate, self.scroll_offset,
+                   self.virtual_size, self.zebra_stripes, self.show_header,
+                   tuple(column.get_render_width(self) for column in self.ordered_columns))
+        return shared_lines(self, content, crop, super().render_lines)
 
 
 class LobbyScreen(Screen[None]):
@@ -52,7 +77,7 @@ class LobbyScreen(Screen[None]):
         title = Text.assemble(("5 Towers", "bold"), " lobby — you are ",
                               (app.visitor.name, "bold"))
         yield Static(title, id="lobby-title")
-        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")
         yield Static(Text.assemble(
             "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
@@ -116,14 +141,17 @@ class LobbyScreen(Screen[None]):
 
     def refresh_tables(self) -> None:
         app = self.lobby_app
-        table = self.query_one(DataTable)
+        table = self.query_one(TableList)
         selected = self.selected_code()
         table.clear()
+        rows = []
         for hosted in app.lobby.listing(app.visitor.identity):
             mine = hosted.seat_of(app.visitor.identity) is not None
-            table.add_row(hosted.code, Text(hosted.name + (" (yours)" if mine else "")),
-                          hosted.variant.value, hosted.taken(), hosted.status(),
-                          key=hosted.code)
+            row = (hosted.code, hosted.name + (" (yours)" if mine else ""),
+                   hosted.variant.value, hosted.taken(), hosted.status())
+            rows.append(row)
+            table.add_row(row[0], Text(row[1]), *row[2:], key=hosted.code)
+        table.listing = tuple(rows)
         if selected is not None and selected in {str(k.value) for k in table.rows}:
             table.move_cursor(row=table.get_row_index(selected))
         self.query_one("#lobby-empty", Static).update(
