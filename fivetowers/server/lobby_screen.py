@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Hashable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
@@ -65,6 +66,16 @@ class LobbyScreen(Screen[None]):
         self._stale = False
         self._listening = False
         self._pending_refresh: Timer | None = None
+        self._shown = False
+
+    def post_message(self, message: Message) -> bool:
+        # Textual restyles every widget of a screen each time it is shown, the
+        # first time too, right after mounting styled them all: a tenth of a
+        # session's start. Later showings restyle (the theme may have changed).
+        if isinstance(message, events.ScreenResume) and not self._shown:
+            self._shown = True
+            message.refresh_styles = False
+        return super().post_message(message)
 
     @property
     def lobby_app(self) -> LobbyApp:

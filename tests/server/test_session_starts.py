@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from textual import events
 from textual.app import ComposeResult
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -134,3 +135,25 @@ async def test_a_start_that_never_draws_holds_the_others_only_so_long(
     assert "frame next" in events
     hung.exit()
     await asyncio.wait_for(task, 10)
+
+
+async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    restyled: list[object] = []
+    original = LobbyApp.update_styles
+
+    def update_styles(self: LobbyApp, node: Any, animate: bool = True) -> None:
+        restyled.append(node)
+        original(self, node, animate)
+
+    monkeypatch.setattr(LobbyApp, "update_styles", update_styles)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        assert screen not in restyled  # mounting styled it: no second pass
+        assert "TB002" in screen.query_one(DataTable).render_lines(Region(0, 0, 80, 2))[1].text
+        screen.post_message(events.ScreenResume())  # shown again: styled again
+        await pilot.pause()
+        assert screen in restyled
