@@ -10,7 +10,7 @@ switch to the alternate screen, shows the whole lobby: the title with the
 player's name, the last table's code, the help line and the footer's last
 key ("leave"). It prints p50/p99/max of that time, the server's CPU per
 session start (from its /proc stat: SSH handshake, session, App, first
-frames, divided by N) and the longest the server's event loop went without
+frames, divided by N) and how much of it was garbage collection, and the longest the server's event loop went without
 running a 10 ms ticker during the arrivals (a start that does not yield
 would show here as a stall every session already playing sees).
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import re
 import signal
@@ -45,10 +46,20 @@ HELP = b"join CODE"
 
 # -- the server side ---------------------------------------------------------
 class StallMeter:
-    """The longest gap between 10 ms ticks of the event loop since the last read."""
+    """The longest gap between 10 ms ticks of the event loop since the last
+    read, and the time spent collecting garbage."""
 
     def __init__(self) -> None:
         self.worst = 0.0
+        self.collecting = 0.0
+        self._since = 0.0
+        gc.callbacks.append(self._collection)
+
+    def _collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._since = time.perf_counter()
+        else:
+            self.collecting += time.perf_counter() - self._since
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -59,9 +70,10 @@ class StallMeter:
             self.worst = max(self.worst, now - last - 0.01)
             last = now
 
-    def take(self) -> float:
+    def take(self) -> tuple[float, float]:
         worst, self.worst = self.worst, 0.0
-        return worst
+        collecting, self.collecting = self.collecting, 0.0
+        return worst, collecting
 
 
 async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
@@ -99,7 +111,7 @@ async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
         *lines, pending = pending.split(b"\n")
         for line in lines:
             if line == b"stall":
-                print(f"{meter.take():.4f}", flush=True)
+                print("{:.4f} {:.4f}".format(*meter.take()), flush=True)
             elif line == b"profile on" and profiler is not None:
                 profiler.enable()
             elif line == b"profile off" and profiler is not None:
@@ -185,12 +197,13 @@ async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: in
     cpu1, mine1 = cpu_seconds(server.pid), time.process_time()
     server.stdin.write(b"profile off\nstall\n")
     await server.stdin.drain()
-    stall = float((await server.stdout.readline()).decode())
+    stall, collecting = map(float, (await server.stdout.readline()).split())
     print(f"{n:3d} arriving: first full lobby p50 {pct(waits, 0.5) * 1000:6.0f} ms  "
           f"p99 {pct(waits, 0.99) * 1000:6.0f} ms  max {max(waits) * 1000:6.0f} ms  "
           f"(goal p99 <= 1500 ms: {pct(waits, 0.99) / 1.5:.2f}x)  "
           f"server CPU {(cpu1 - cpu0) / n * 1000:5.0f} ms/session  "
           f"longest loop stall {stall * 1000:4.0f} ms  "
+          f"garbage collection {collecting / n * 1000:4.0f} ms/session  "
           f"clients' CPU {(mine1 - mine0) / n * 1000:4.0f} ms/session", flush=True)
     for a in arrivals:
         a.leave()
