@@ -104,7 +104,8 @@ class Starting(HostedApp):
         self.set_timer(0.2, self.exit)
 
 
-async def test_apps_take_turns_to_start() -> None:
+async def test_apps_take_turns_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hosted_module, "LONGEST_TURN", 60.0)  # only frames end turns here
     events: list[str] = []
     count = hosted_module.STARTING + 1
     apps = [Starting(str(i), events) for i in range(count)]
