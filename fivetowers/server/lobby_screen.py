@@ -9,15 +9,14 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
-from textual.geometry import Region
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from fivetowers.tui.shared_lines import shared_lines
-
 from fivetowers.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
@@ -94,7 +93,7 @@ class LobbyScreen(Screen[None]):
             "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
                                                    "bold")), id="lobby-help")
         # Textual's compact footer drawn as one widget: a FooterKey per key,
-        # rebuilt each time focus settled, was a third of a session's start.
+        # rebuilt each time focus settled, was about half of a session's start.
         yield KeyBar()
 
     def on_mount(self) -> None:
