@@ -4,16 +4,43 @@ Players are strangers, and the app runs inside the server process. Textual's
 command palette offers system commands that act on the host (saving a
 screenshot writes a file into the server user's Downloads folder), so a
 hosted app offers no palette, no system commands and no screenshot action.
+
+Apps also start a couple at a time. Starting one (composing, styling and drawing
+its first screen) is tens of milliseconds of Python that Textual runs in a
+few long steps; fifty players arriving together made fifty of those run in
+the same turns of the event loop, which held every screen already in play
+for seconds and showed nobody a lobby until everybody's was ready. In turns,
+the starts run between the other sessions' work and the first players see
+their screen at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from typing import Any, Iterable
 
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from fivetowers.server.shared_css import share_parsed_css
+
+STARTING = 2
+"""Apps starting at once: two, so one computes while the other awaits a frame."""
+LONGEST_TURN = 1.0
+"""Seconds an App's start holds the turn at the most (a slow start, a stuck client)."""
+
+_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def _start_turn() -> asyncio.Semaphore:
+    """The turns App starts on this event loop take."""
+    loop = asyncio.get_running_loop()
+    turns = _turns.get(loop)
+    if turns is None:
+        turns = _turns[loop] = asyncio.Semaphore(STARTING)
+    return turns
 
 
 class HostedApp(App[None]):
@@ -22,6 +49,36 @@ class HostedApp(App[None]):
     def __init__(self) -> None:
         share_parsed_css()  # the sessions' CSS parsed once for all of them
         super().__init__()
+        self._turn: asyncio.Semaphore | None = None
+        """The start turn while this App holds it."""
+
+    async def run_async(self, *args: Any, **kwargs: Any) -> None:
+        turn = _start_turn()
+        await turn.acquire()
+        self._turn = turn
+        # However this start goes, the next one waits no longer than this.
+        late = asyncio.get_running_loop().call_later(LONGEST_TURN, self.end_start_turn)
+        try:
+            await super().run_async(*args, **kwargs)
+        finally:
+            late.cancel()
+            self.end_start_turn()
+
+    def on_mount(self) -> None:
+        # Subclasses' on_mount ran first (Textual calls every class's handler,
+        # the most derived first): their first screen is pushed. Its first
+        # frame ends the start.
+        if self._turn is not None:
+            self.call_after_refresh(self.first_frame_drawn)
+
+    def first_frame_drawn(self) -> None:
+        self.end_start_turn()
+
+    def end_start_turn(self) -> None:
+        """Let the next App start (once; later calls do nothing)."""
+        turn, self._turn = self._turn, None
+        if turn is not None:
+            turn.release()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         return ()

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Hashable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.tui.shared_lines import shared_lines
+from fivetowers.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from fivetowers.server.lobby_app import LobbyApp
@@ -22,6 +26,27 @@ if TYPE_CHECKING:
 @dataclass
 class LobbyChanged(Message):
     """Some table was created, filled, moved on or closed: list again."""
+
+
+class TableList(DataTable[Any]):
+    """The hosted tables, one per row; every viewer of the same list shares its lines.
+
+    Players arriving together all see the same list; a DataTable renders its
+    rows cell by cell, a good part of each session's start."""
+
+    listing: Hashable = None
+    """What the rows show (set with them); None draws this list alone."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self.listing is None or self._require_update_dimensions:
+            return super().render_lines(crop)
+        # Everything else that changes how the rows look (focus and the
+        # other pseudo-classes, size, theme: shared_lines adds those).
+        content = (self.listing, self.cursor_type, self.cursor_coordinate, self.show_cursor,
+                   self._show_hover_cursor, self.hover_coordinate, self.scroll_offset,
+                   self.virtual_size, self.zebra_stripes, self.show_header,
+                   tuple(column.get_render_width(self) for column in self.ordered_columns))
+        return shared_lines(self, content, crop, super().render_lines)
 
 
 class LobbyScreen(Screen[None]):
@@ -40,6 +65,16 @@ class LobbyScreen(Screen[None]):
         self._stale = False
         self._listening = False
         self._pending_refresh: Timer | None = None
+        self._shown = False
+
+    def post_message(self, message: Message) -> bool:
+        # Textual restyles every widget of a screen each time it is shown, the
+        # first time too, right after mounting styled them all: a tenth of a
+        # session's start. Later showings restyle (the theme may have changed).
+        if isinstance(message, events.ScreenResume) and not self._shown:
+            self._shown = True
+            message.refresh_styles = False
+        return super().post_message(message)
 
     @property
     def lobby_app(self) -> LobbyApp:
@@ -52,12 +87,14 @@ class LobbyScreen(Screen[None]):
         title = Text.assemble(("5 Towers", "bold"), " lobby — you are ",
                               (app.visitor.name, "bold"))
         yield Static(title, id="lobby-title")
-        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")
         yield Static(Text.assemble(
             "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
                                                    "bold")), id="lobby-help")
-        yield KeyFooter(compact=True)  # compact: every key fits in 80 columns
+        # Textual's compact footer drawn as one widget: a FooterKey per key,
+        # rebuilt each time focus settled, was about half of a session's start.
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -114,14 +151,17 @@ class LobbyScreen(Screen[None]):
 
     def refresh_tables(self) -> None:
         app = self.lobby_app
-        table = self.query_one(DataTable)
+        table = self.query_one(TableList)
         selected = self.selected_code()
         table.clear()
+        rows = []
         for hosted in app.lobby.listing(app.visitor.identity):
             mine = hosted.seat_of(app.visitor.identity) is not None
-            table.add_row(hosted.code, Text(hosted.name + (" (yours)" if mine else "")),
-                          hosted.variant.value, hosted.taken(), hosted.status(),
-                          key=hosted.code)
+            row = (hosted.code, hosted.name + (" (yours)" if mine else ""),
+                   hosted.variant.value, hosted.taken(), hosted.status())
+            rows.append(row)
+            table.add_row(row[0], Text(row[1]), *row[2:], key=hosted.code)
+        table.listing = tuple(rows)
         if selected is not None and selected in {str(k.value) for k in table.rows}:
             table.move_cursor(row=table.get_row_index(selected))
         self.query_one("#lobby-empty", Static).update(

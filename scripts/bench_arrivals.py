@@ -1,0 +1,257 @@
+"""Players arriving together: time to each one's first full lobby screen.
+
+    python scripts/bench_arrivals.py [--arrivals 1 20 50] [--tables 10] [--playing 0]
+
+Starts a real server in a subprocess (the lobby as ``fivetowers serve`` runs
+it, hints on, ``--tables`` forming tables listed), then for each figure N of
+``--arrivals`` connects N asyncssh clients at the same moment, each with a
+pty of 80x24, and times (from the common start) until its stream, after the
+switch to the alternate screen, shows the whole lobby: the title with the
+player's name, the last table's code, the help line and the footer's last
+key ("leave"). It prints p50/p99/max of that time, the server's CPU per
+session start (from its /proc stat: SSH handshake, session, App, first
+frames, divided by N) and how much of it was garbage collection, and the longest the server's event loop went without
+running a 10 ms ticker during the arrivals (a start that does not yield
+would show here as a stall every session already playing sees).
+
+Client keys are made before timing. The clients run in this process on the
+same machine: their CPU is printed too (they do a key exchange each as well).
+
+``--profile FILE`` writes the server's cProfile stats of the arrivals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+ALT_SCREEN = b"\x1b[?1049h"
+# Escape sequences between the glyphs: stripped before looking for text.
+ESCAPES = re.compile(rb"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78])")
+LAST_KEY = b"leave"  # the compact footer's last binding: drawn after the others
+HELP = b"join CODE"
+
+
+# -- the server side ---------------------------------------------------------
+class StallMeter:
+    """The longest gap between 10 ms ticks of the event loop since the last
+    read, and the time spent collecting garbage."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.collecting = 0.0
+        self._since = 0.0
+        gc.callbacks.append(self._collection)
+
+    def _collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._since = time.perf_counter()
+        else:
+            self.collecting += time.perf_counter() - self._since
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            await asyncio.sleep(0.01)
+            now = loop.time()
+            self.worst = max(self.worst, now - last - 0.01)
+            last = now
+
+    def take(self) -> tuple[float, float]:
+        worst, self.worst = self.worst, 0.0
+        collecting, self.collecting = self.collecting, 0.0
+        return worst, collecting
+
+
+async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
+    from fivetowers.rules import Variant
+    from fivetowers.server.lobby import HostedTable, Lobby
+    from fivetowers.server.lobby_app import lobby_factory
+    from fivetowers.server.serve import GameServer, ServerConfig
+    from fivetowers.tables.seats import Seat
+
+    lobby = Lobby()  # as `fivetowers serve` makes it: hints on, strong bots
+    for t in range(tables):
+        code = f"AR{t:03d}"
+        lobby.tables[code] = HostedTable(code, f"arrivals {t}", Variant.BASE, False,
+                                         [Seat("", None) for _ in range(4)])
+    config = ServerConfig(port=0, data_dir=data_dir, max_sessions=10_000,
+                          max_sessions_per_address=10_000, shutdown_grace=0,
+                          idle_timeout=3600)
+    server = GameServer(config, lobby_factory(lobby))
+    await server.start()
+    meter = StallMeter()
+    ticker = asyncio.create_task(meter.run())
+    profiler: Any = None
+    if profile:
+        import cProfile
+        profiler = cProfile.Profile()
+    loop = asyncio.get_running_loop()
+
+    pending = b""
+
+    def command() -> None:
+        # One line per request: "stall" (and reset), "profile on"/"profile off".
+        # Read raw: a buffered readline would keep a second line from the loop.
+        nonlocal pending
+        pending += os.read(sys.stdin.fileno(), 4096)
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            if line == b"stall":
+                print("{:.4f} {:.4f}".format(*meter.take()), flush=True)
+            elif line == b"profile on" and profiler is not None:
+                profiler.enable()
+            elif line == b"profile off" and profiler is not None:
+                profiler.disable()
+
+    loop.add_reader(sys.stdin.fileno(), command)
+    print(server.port, flush=True)
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    ticker.cancel()
+    await server.stop()
+    if profiler is not None and profile:
+        profiler.dump_stats(profile)
+
+
+# -- the client side ---------------------------------------------------------
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Arrival:
+    def __init__(self, name: str, key: Any, last_code: str | None) -> None:
+        self.name = name
+        self.key = key
+        self.markers = [f"you are {name}".encode(), HELP, LAST_KEY]
+        if last_code is not None:
+            self.markers.append(last_code.encode())
+        self.conn: Any = None
+
+    def full(self, raw: bytes) -> bool:
+        at = raw.find(ALT_SCREEN)
+        if at < 0:
+            return False
+        text = ESCAPES.sub(b"", raw[at:])
+        return all(marker in text for marker in self.markers)
+
+    async def arrive(self, port: int) -> float:
+        import asyncssh
+
+        t0 = time.monotonic()
+        self.conn = await asyncssh.connect("127.0.0.1", port, username=self.name,
+                                           known_hosts=None, client_keys=[self.key],
+                                           agent_path=None)
+        process = await self.conn.create_process(term_type="xterm-256color",
+                                                 term_size=(80, 24), encoding=None)
+        raw = b""
+        while True:
+            data = await process.stdout.read(65536)
+            if not data:
+                raise RuntimeError(f"{self.name}: the server closed before the lobby")
+            raw += data
+            if self.full(raw):
+                return time.monotonic() - t0
+
+    def leave(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: int,
+               wave_no: int) -> None:
+    import asyncssh
+
+    assert server.stdin is not None and server.stdout is not None
+    last_code = f"AR{tables - 1:03d}" if tables else None
+    arrivals = [Arrival(f"p{wave_no}x{i}", asyncssh.generate_private_key("ssh-ed25519"),
+                        last_code) for i in range(n)]
+    await asyncio.sleep(0.3)
+    server.stdin.write(b"stall\n")
+    await server.stdin.drain()
+    await server.stdout.readline()  # reset the stall meter
+    server.stdin.write(b"profile on\n")
+    cpu0, mine0 = cpu_seconds(server.pid), time.process_time()
+    waits = await asyncio.gather(*(a.arrive(port) for a in arrivals))
+    await asyncio.sleep(0.5)  # the last frames' tail (timers, a second frame)
+    cpu1, mine1 = cpu_seconds(server.pid), time.process_time()
+    server.stdin.write(b"profile off\nstall\n")
+    await server.stdin.drain()
+    stall, collecting = map(float, (await server.stdout.readline()).split())
+    print(f"{n:3d} arriving: first full lobby p50 {pct(waits, 0.5) * 1000:6.0f} ms  "
+          f"p99 {pct(waits, 0.99) * 1000:6.0f} ms  max {max(waits) * 1000:6.0f} ms  "
+          f"(goal p99 <= 1500 ms: {pct(waits, 0.99) / 1.5:.2f}x)  "
+          f"server CPU {(cpu1 - cpu0) / n * 1000:5.0f} ms/session  "
+          f"longest loop stall {stall * 1000:4.0f} ms  "
+          f"garbage collection {collecting / n * 1000:4.0f} ms/session  "
+          f"clients' CPU {(mine1 - mine0) / n * 1000:4.0f} ms/session", flush=True)
+    for a in arrivals:
+        a.leave()
+    await asyncio.sleep(1.0)  # let the server close them before the next wave
+
+
+async def run(counts: list[int], tables: int, profile: str | None) -> int:
+    data_dir = tempfile.mkdtemp(prefix="fivetowers-arrivals-")
+    env = dict(os.environ, TEXTUAL_DISABLE_KITTY_KEY="1")
+    args = [sys.executable, __file__, "--serve", "--tables", str(tables),
+            "--data-dir", data_dir]
+    if profile:
+        args += ["--profile", profile]
+    server = await asyncio.create_subprocess_exec(
+        *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
+    assert server.stdout is not None
+    port = int((await server.stdout.readline()).decode())
+    print(f"server pid {server.pid}, {tables} tables listed, 80x24 clients, "
+          f"{os.cpu_count()} cores", flush=True)
+    try:
+        # One session first: imports and first-use caches are not a start's cost.
+        await wave(port, server, 1, tables, 0)
+        print("  (the line above warmed the server up)")
+        for i, n in enumerate(counts, 1):
+            await wave(port, server, n, tables, i)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        await server.wait()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--arrivals", type=int, nargs="+", default=[1, 20, 50])
+    parser.add_argument("--tables", type=int, default=10, help="forming tables listed")
+    parser.add_argument("--profile", default=None, help="server cProfile stats file")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--data-dir", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve(args.tables, Path(args.data_dir), args.profile))
+        return 0
+    if any(n < 1 for n in args.arrivals) or args.tables < 0:
+        print("bench_arrivals: --arrivals must be positive and --tables at least 0",
+              file=sys.stderr)
+        return 2
+    return asyncio.run(run(args.arrivals, args.tables, args.profile))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""Sessions start cheaply: the lobby's keys are one widget, viewers of the same
+list share its rendered lines, and Apps take turns to start."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from textual import events
+from textual.app import ComposeResult
+from textual.geometry import Region
+from textual.widgets import DataTable, Static
+from textual.widgets._footer import FooterKey
+
+from fivetowers.rules import Variant
+from fivetowers.server import hosted as hosted_module
+from fivetowers.server.hosted import HostedApp
+from fivetowers.server.lobby import HostedTable, Lobby
+from fivetowers.server.lobby_app import LobbyApp
+from fivetowers.server.lobby_screen import LobbyScreen
+from fivetowers.server.new_table_screen import NewTableScreen
+from fivetowers.server.session import Visitor
+from fivetowers.tables.seats import Seat
+from fivetowers.tui.widgets.key_bar import KeyBar
+
+
+def _lobby(tables: int = 3) -> Lobby:
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, hints=False)
+    for t in range(tables):
+        code = f"TB{t:03d}"
+        lobby.tables[code] = HostedTable(code, f"table {t}", Variant.BASE, False,
+                                         [Seat("", None) for _ in range(4)])
+    return lobby
+
+
+def _visitor(name: str) -> Visitor:
+    return Visitor(identity=f"SHA256:{name}", name=name, address="127.0.0.1",
+                   join_code=None, term="xterm-256color", colorterm="truecolor")
+
+
+async def test_the_lobby_keys_are_one_line_and_a_click_presses_one() -> None:
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        assert list(screen.query(FooterKey)) == []  # not a widget per key
+        bar = screen.query_one(KeyBar)
+        line = bar.line.plain
+        for shown in ("sit", "n new table", "w watch", "j join by code", "q leave"):
+            assert shown in line
+        start, end, key, enabled = next(spot for spot in bar.spots if spot[2] == "n")
+        assert enabled and line[start:end] == "n new table"
+        await pilot.click(KeyBar, offset=(start, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, NewTableScreen)
+
+
+async def test_viewers_of_the_same_list_share_its_lines_and_not_a_seat_mark() -> None:
+    lobby = _lobby()
+    ann, bo, cy = (LobbyApp(lobby, _visitor(name)) for name in ("ann", "bo", "cy"))
+    lobby.sit(lobby.tables["TB001"], "SHA256:cy", "cy")  # cy's list says "(yours)"
+    async with ann.run_test(size=(80, 24)) as pilot_a, bo.run_test(size=(80, 24)) as pilot_b, \
+            cy.run_test(size=(80, 24)) as pilot_c:
+        for pilot in (pilot_a, pilot_b, pilot_c):
+            await pilot.pause()
+            await pilot.pause()
+
+        def lines(app: LobbyApp) -> list[Any]:
+            table = app.screen.query_one(DataTable)
+            return table.render_lines(Region(0, 0, table.size.width, table.size.height))
+
+        mine, theirs, cys = lines(ann), lines(bo), lines(cy)
+        assert len(mine) == 4 and "TB002" in mine[1].text
+        assert all(a is b for a, b in zip(mine, theirs))  # rendered once for both
+        assert "(yours)" in "".join(s.text for s in cys)
+        assert "(yours)" not in "".join(s.text for s in mine)
+        await pilot_b.press("down")  # bo's cursor moves: bo's lines are bo's own
+        await pilot_b.pause()
+        moved = lines(bo)
+        assert [s.text for s in moved] == [s.text for s in mine]
+        assert any(a is not b for a, b in zip(mine, moved))
+        assert bo.screen.selected_code() != ann.screen.selected_code()  # type: ignore[attr-defined]
+
+
+class Starting(HostedApp):
+    """Records when it mounts and when its first frame is drawn."""
+
+    def __init__(self, name: str, events: list[str]) -> None:
+        super().__init__()
+        self.label = name
+        self.events = events
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"app {self.label}")
+
+    def on_mount(self) -> None:
+        self.events.append(f"mount {self.label}")
+        self.call_after_refresh(self.drawn)
+
+    def drawn(self) -> None:
+        self.events.append(f"frame {self.label}")
+        self.set_timer(0.2, self.exit)
+
+
+async def test_apps_take_turns_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hosted_module, "LONGEST_TURN", 60.0)  # only frames end turns here
+    events: list[str] = []
+    count = hosted_module.STARTING + 1
+    apps = [Starting(str(i), events) for i in range(count)]
+    await asyncio.wait_for(asyncio.gather(*(app.run_async(headless=True, size=(40, 10))
+                                            for app in apps)), 10)
+    assert sorted(events) == sorted([f"mount {i}" for i in range(count)]
+                                    + [f"frame {i}" for i in range(count)])
+    # The last App mounted only once another had drawn its first screen.
+    last = events.index(f"mount {count - 1}")
+    assert any(event.startswith("frame") for event in events[:last])
+
+
+async def test_a_start_that_never_draws_holds_the_others_only_so_long(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hosted_module, "LONGEST_TURN", 0.05)
+    monkeypatch.setattr(hosted_module, "STARTING", 1)
+    monkeypatch.setattr(hosted_module, "_turns", type(hosted_module._turns)())
+
+    class Stuck(HostedApp):
+        def first_frame_drawn(self) -> None:  # as if it never drew
+            pass
+
+    events: list[str] = []
+    hung = Stuck()
+    task = asyncio.create_task(hung.run_async(headless=True, size=(40, 10)))
+    await asyncio.sleep(0)
+    await asyncio.wait_for(Starting("next", events).run_async(headless=True, size=(40, 10)), 10)
+    assert "frame next" in events
+    hung.exit()
+    await asyncio.wait_for(task, 10)
+
+
+async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    restyled: list[object] = []
+    original = LobbyApp.update_styles
+
+    def update_styles(self: LobbyApp, node: Any, animate: bool = True) -> None:
+        restyled.append(node)
+        original(self, node, animate)
+
+    monkeypatch.setattr(LobbyApp, "update_styles", update_styles)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        assert screen not in restyled  # mounting styled it: no second pass
+        assert "TB002" in screen.query_one(DataTable).render_lines(Region(0, 0, 80, 2))[1].text
+        screen.post_message(events.ScreenResume())  # shown again: styled again
+        await pilot.pause()
+        assert screen in restyled
