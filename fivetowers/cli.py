@@ -325,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--away", type=float, default=60.0, metavar="SECONDS",
                    help="how long a seat waits for a dropped player before a bot plays it "
                         "until they return (default 60)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes in which bots think and hints are computed "
+                        "(default: one per core)")
     p.set_defaults(func=cmd_serve)
     return parser
 
