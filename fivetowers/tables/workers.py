@@ -53,6 +53,9 @@ LATE_MARGIN = 1.0
 """Seconds past its budget before a bot's answer is no longer waited for."""
 HINTS_KEPT = 1024
 """Hints kept for positions that may be asked about again (about 2 KiB each)."""
+WORKER_NICENESS = 5
+"""Workers yield the CPU to the serving process when the machine is short of
+it: screens first, then bots and hints."""
 TASKS_PER_WORKER = 2000
 """A worker process is replaced after this many jobs, so no slow growth of
 its memory (solver caches, allocator fragmentation) lasts."""
@@ -113,6 +116,8 @@ def think_by(bot: Bot, view: PlayerView, seed: int, deadline: float) -> Action:
 def _worker_started() -> None:
     # Ctrl-C reaches the whole process group; the server stops its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     # OR-Tools now (about 0.3 s), not in the first hint a player waits for.
     import fivetowers.solver.cpsat  # noqa: F401
 
@@ -190,10 +195,15 @@ class Workers:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the workers; work in hand is dropped."""
+        """Stop the workers; work in hand is dropped (a bot thinking for a
+        table that is closing need not finish)."""
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
     def pids(self) -> list[int]:
         """The worker processes' ids (none for threads, or before they start)."""

@@ -1,13 +1,14 @@
-"""A bot that thinks in pure Python for a while (holding the GIL all along),
-then passes or bids least. Module-level and small, so worker processes can
-unpickle it."""
+"""A bot and a hinter that think in pure Python for seconds (holding the GIL
+whenever they run). Module-level and small, so worker processes can
+unpickle them."""
 
 from __future__ import annotations
 
 import random
 import time
 
-from fivetowers.rules import Action, PlayerView
+from fivetowers.rules import Action, PlayerView, Position
+from fivetowers.solver import Hint, exhaustive_hint
 from fivetowers.tables.workers import cheap_move
 
 
@@ -24,3 +25,11 @@ class BusyBot:
         while time.monotonic() < end:
             n += sum(i * i for i in range(200))  # pure Python: holds the GIL
         return cheap_move(view, rng)
+
+
+def busy_hint(position: Position) -> Hint:
+    """The exact hint, after thinking in pure Python for 10 s."""
+    end = time.monotonic() + 10.0
+    while time.monotonic() < end:
+        sum(i * i for i in range(200))
+    return exhaustive_hint(position)
