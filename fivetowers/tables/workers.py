@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
@@ -140,6 +141,7 @@ class Workers:
         self.margin = margin
         self.hints_kept = hints_kept
         self._pool: concurrent.futures.Executor | None = None
+        self._starting = threading.Lock()
         self._hints: OrderedDict[tuple[Hinter, str], Hint] = OrderedDict()
         self._asked: dict[tuple[Hinter, str], asyncio.Future[Hint]] = {}
         self.late_moves = 0
@@ -147,23 +149,28 @@ class Workers:
 
     # -- the pool ------------------------------------------------------------
     def _executor(self) -> concurrent.futures.Executor:
-        if self._pool is None:
-            if self.threads:
-                # Threads only wait on each other's GIL: enough of them that a
-                # bot, the adviser and a hint never queue behind each other.
-                self._pool = concurrent.futures.ThreadPoolExecutor(
-                    max(4, self.size), thread_name_prefix="fivetowers-worker")
-            else:
-                # Never fork the server: it has threads (the store writer)
-                # and every session's sockets and memory, which a forked
-                # worker would inherit. A forkserver forks small clean workers.
-                methods = multiprocessing.get_all_start_methods()
-                context = multiprocessing.get_context(
-                    "forkserver" if "forkserver" in methods else "spawn")
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.size, mp_context=context, initializer=_worker_started,
-                    max_tasks_per_child=TASKS_PER_WORKER)
-        return self._pool
+        with self._starting:  # the loop, and a thread restarting dead workers
+            return self._pool or self._new_pool()
+
+    def _new_pool(self) -> concurrent.futures.Executor:
+        pool: concurrent.futures.Executor
+        if self.threads:
+            # Threads only wait on each other's GIL: enough of them that a
+            # bot, the adviser and a hint never queue behind each other.
+            pool = concurrent.futures.ThreadPoolExecutor(
+                max(4, self.size), thread_name_prefix="fivetowers-worker")
+        else:
+            # Never fork the server: it has threads (the store writer) and
+            # every session's sockets and memory, which a forked worker would
+            # inherit. A forkserver forks small clean workers.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context(
+                "forkserver" if "forkserver" in methods else "spawn")
+            pool = concurrent.futures.ProcessPoolExecutor(
+                self.size, mp_context=context, initializer=_worker_started,
+                max_tasks_per_child=TASKS_PER_WORKER)
+        self._pool = pool
+        return pool
 
     def start(self) -> list[int]:
         """Start every worker now and wait for them (blocking: call it before
@@ -193,6 +200,15 @@ class Workers:
         if pool is not None:
             log.warning("a worker process died; starting new workers")
             pool.shutdown(wait=False, cancel_futures=True)
+            # Off the loop: starting a worker waits for it (and it loads OR-Tools).
+            threading.Thread(target=self._restart, name="fivetowers-workers",
+                             daemon=True).start()
+
+    def _restart(self) -> None:
+        try:
+            self.start()
+        except Exception as exc:  # the next job will try again
+            log.warning("worker processes could not start: %s", exc)
 
     def close(self) -> None:
         """Stop the workers; work in hand is dropped (a bot thinking for a

@@ -153,3 +153,22 @@ def test_the_serving_process_never_imports_or_tools(tmp_path) -> None:  # type: 
                          timeout=120, check=True).stdout
     result = json.loads(out.strip().splitlines()[-1])
     assert result == {"ortools": [], "hint": True, "over": True}
+
+
+async def test_a_dead_worker_costs_one_quick_move_then_new_workers_take_over(
+        one_process: Workers) -> None:
+    import os
+    import signal
+
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    view = game.view(game.to_move)
+    (pid,) = one_process.pids()
+    os.kill(pid, signal.SIGKILL)  # out of memory, say
+    await asyncio.sleep(0.3)
+    action = await one_process.choose(RandomBot(), view, random.Random(1))
+    game.clone().apply(action)
+    assert one_process.late_moves == 1
+    await asyncio.to_thread(one_process.start)  # (the server starts them at once)
+    again = await one_process.choose(RandomBot(), view, random.Random(1))
+    game.clone().apply(again)
+    assert one_process.late_moves == 1 and one_process.pids() and one_process.pids() != [pid]

@@ -215,14 +215,20 @@ class TableScreen(Screen[None]):
 
     @work(exclusive=True, group="hint")
     async def load_hint(self, version: int) -> None:
-        hint = await self.client.hint()
+        try:
+            hint = await self.client.hint()
+        except Exception:  # the workers failed it: the next change of the table asks again
+            return
         if version != self.client.version:
             return
         self.hint, self.hint_version, self.advice = hint, version, None
         view = self.client.view()
         panel = self.query_one(HintPanel)
         panel.show(view, self.client.seat, self.names(), hint, False)
-        advice = await self.client.advice()  # the strong bot thinks for a while
+        try:
+            advice = await self.client.advice()  # the strong bot thinks for a while
+        except Exception:
+            return
         if advice is not None and version == self.client.version:
             self.advice = advice
             panel.show(view, self.client.seat, self.names(), hint, False, advice)
