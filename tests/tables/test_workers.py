@@ -155,7 +155,7 @@ def test_the_serving_process_never_imports_or_tools(tmp_path) -> None:  # type: 
     assert result == {"ortools": [], "hint": True, "over": True}
 
 
-async def test_a_dead_worker_costs_one_quick_move_then_new_workers_take_over(
+async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_over(
         one_process: Workers) -> None:
     import os
     import signal
@@ -166,9 +166,11 @@ async def test_a_dead_worker_costs_one_quick_move_then_new_workers_take_over(
     os.kill(pid, signal.SIGKILL)  # out of memory, say
     await asyncio.sleep(0.3)
     action = await one_process.choose(RandomBot(), view, random.Random(1))
-    game.clone().apply(action)
-    assert one_process.late_moves == 1
-    await asyncio.to_thread(one_process.start)  # (the server starts them at once)
+    game.clone().apply(action)  # from new workers, or a quick move if they were not up yet
+    late = one_process.late_moves
+    assert late <= 1
+    await asyncio.to_thread(one_process.start)
     again = await one_process.choose(RandomBot(), view, random.Random(1))
     game.clone().apply(again)
-    assert one_process.late_moves == 1 and one_process.pids() and one_process.pids() != [pid]
+    assert one_process.late_moves == late and one_process.pids()
+    assert pid not in one_process.pids()
