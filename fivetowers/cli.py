@@ -417,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--close-unattended", type=float, default=12 * 3600.0, metavar="SECONDS",
                    help="...and is closed after this long, its game kept as abandoned "
                         "(default 43200, 12 hours)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes in which bots think and hints are computed "
+                        "(default: one per core)")
     p.set_defaults(func=cmd_serve)
     return parser
 

@@ -18,16 +18,24 @@ log = logging.getLogger("fivetowers.server")
 
 
 async def serve_with_store(config: ServerConfig, away: float = 60.0,
-                           limits: LobbyLimits | None = None) -> None:
+                           limits: LobbyLimits | None = None,
+                           workers: int | None = None) -> None:
     """The lobby, keeping every game in the store of the data directory and
-    serving again, at start, the games that were going on at the last stop."""
+    serving again, at start, the games that were going on at the last stop.
+    Bots and hints run in ``workers`` processes (default: one per core)."""
     from fivetowers.server.lobby import Lobby
     from fivetowers.server.lobby_app import lobby_factory
     from fivetowers.server.serve import serve_forever
     from fivetowers.tables.store import open_store
+    from fivetowers.tables.workers import Workers
 
     store = open_store(config.data_dir, exclusive=True)
-    lobby = Lobby(store=store, absence_bot_after=away, limits=limits)
+    pool = Workers(workers)
+    # Started before anyone connects: starting a worker later would wait on
+    # the serving loop.
+    await asyncio.to_thread(pool.start)
+    log.info("%d worker processes for bots and hints", pool.size)
+    lobby = Lobby(store=store, absence_bot_after=away, limits=limits, workers=pool)
     try:
         report = lobby.restore()
         if report.live or report.finished:
@@ -38,6 +46,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
         await serve_forever(config, lobby_factory(lobby))
     finally:
         await lobby.close()  # the last commits, then the store
+        pool.close()
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -60,6 +69,10 @@ def run_serve(args: argparse.Namespace) -> int:
     if isinstance(limits, str):
         print(f"fivetowers: serve: {limits}", file=sys.stderr)
         return 2
+    workers = getattr(args, "workers", None)
+    if workers is not None and not 1 <= workers <= 256:
+        print(f"fivetowers: serve: --workers {workers} must be 1 to 256", file=sys.stderr)
+        return 2
     if args.password is not None and not args.password:
         print("fivetowers: serve: --password must not be empty", file=sys.stderr)
         return 2
@@ -71,7 +84,7 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     configure_logging(sys.stderr)
     try:
-        asyncio.run(serve_with_store(config, args.away, limits))
+        asyncio.run(serve_with_store(config, args.away, limits, workers))
     except (HostKeyError, ConfigError, StoreError) as exc:
         reason = " ".join(str(exc).split())  # one line, whatever the library said
         print(f"fivetowers: serve: {reason}", file=sys.stderr)

@@ -42,6 +42,7 @@ from fivetowers.tables.seats import Seat
 from fivetowers.tables.store import PendingAction, Store, StoredSeat, StoreError
 from fivetowers.tables.store_writer import StoreWriter
 from fivetowers.tables.table import ActionHook, Table, TableEvent
+from fivetowers.tables.workers import Workers
 
 log = logging.getLogger("fivetowers.server")
 
@@ -166,7 +167,11 @@ class Lobby:
                  absence_bot_after: float = 60.0, hints: bool = True,
                  rng: random.Random | None = None, store: Store | None = None,
                  limits: LobbyLimits | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 workers: Workers | None = None) -> None:
+        self.workers = workers
+        """Where every table's bots (stand-ins too) think and hints are computed:
+        the server's worker processes; None: threads (tests)."""
         self.store = store
         """Where started games are kept, action by action, before anyone sees
         them (DESIGN.md "the log is the truth"); None keeps nothing."""
@@ -477,7 +482,7 @@ class Lobby:
 
     def _serve(self, hosted: HostedTable, game: Game) -> None:
         hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay,
-                             on_action=self._keeper(hosted))
+                             on_action=self._keeper(hosted), workers=self.workers)
         hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
         _detached(hosted.table.start)
 

@@ -1,14 +1,16 @@
-"""Bots and hints for a table: the bots and solver packages, called from
-worker threads (``asyncio.to_thread``), never on the event loop.
+"""Bots for a table: the bots package, behind the one protocol a table needs.
+They think in the table's workers (:mod:`fivetowers.tables.workers`), never
+on the event loop.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
 from fivetowers.bots import make_bot as _make_bot
-from fivetowers.rules import Action, PlayerView, Position
+from fivetowers.rules import Action, PlayerView
+
 
 class Bot(Protocol):
     def choose(self, view: PlayerView, rng: random.Random) -> Action: ...
@@ -17,10 +19,3 @@ class Bot(Protocol):
 def make_bot(kind: str) -> Bot:
     bot: Bot = _make_bot(kind)
     return bot
-
-
-def compute_hint(position: Position) -> Any:
-    """The solver's hint (``max_bid``, ``plans[b]``); blocking: call in a thread."""
-    from fivetowers.solver import hint  # lazily: it loads OR-Tools
-
-    return hint(position)

@@ -9,20 +9,19 @@ shared by several human seats taking turns (hot-seat, ``fivetowers play``).
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Sequence
 
 from fivetowers.rules import (
     Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
-from fivetowers.tables.agents import Bot, compute_hint, make_bot
+from fivetowers.solver.plans import Hint
+from fivetowers.tables.agents import Bot, make_bot
 from fivetowers.tables.seats import BOT_NAMES, Seat, clean_name, unique_name
 from fivetowers.tables.table import Subscriber, Table
+from fivetowers.tables.workers import Hinter, compute_hint
 
-Hinter = Callable[[Position], Any]
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """What a screen needs to know about a seat besides the view."""
@@ -41,7 +40,6 @@ class TableClient:
         self.table = table
         self._seat = seat
         self._hinter = hinter
-        self._hints: dict[str, Any] = {}
         self._adviser = adviser
         self._advice: dict[tuple[int, int], Action] = {}
 
@@ -95,25 +93,30 @@ class TableClient:
     def unsubscribe(self, callback: Subscriber) -> None:
         self.table.unsubscribe(callback)
 
-    async def hint(self) -> Any | None:
-        """The solver's hint for this seat now, computed off the event loop and
-        cached per position (None for spectators and when there is no display)."""
+    def _position(self) -> Position | None:
         view = self.view()
         if self.seat is None or view.phase is Phase.OVER or not view.display:
             return None
-        position = Position.from_view(view)
-        key = json.dumps(position.to_json(), sort_keys=True)
-        if key not in self._hints:
-            result = await asyncio.to_thread(self._hinter, position)
-            if len(self._hints) > 64:  # positions never come back once a round is over
-                self._hints.clear()
-            self._hints[key] = result
-        return self._hints[key]
+        return Position.from_view(view)
 
+    async def hint(self) -> Hint | None:
+        """The solver's hint for this seat now, from the table's workers (None
+        for spectators and when there is no display). Computed once per
+        position for every viewer who needs it (see Workers.hint)."""
+        position = self._position()
+        if position is None:
+            return None
+        return await self.table.workers.hint(position, self._hinter)
+
+    def known_hint(self) -> Hint | None:
+        """This seat's hint now if it is already known, without waiting for one."""
+        position = self._position()
+        return None if position is None else \
+            self.table.workers.known_hint(position, self._hinter)
 
     async def advice(self) -> Action | None:
         """What the adviser bot (the strong bot) would do in this seat's place now;
-        only on this seat's turn, in a worker thread, once per table version."""
+        only on this seat's turn, in the table's workers, once per table version."""
         seat = self.seat
         if self._adviser is None or seat is None or not self.my_turn():
             return None
@@ -121,7 +124,7 @@ class TableClient:
         if key not in self._advice:
             view = self.view()
             rng = random.Random(f"advice:{key}")
-            action = await asyncio.to_thread(self._adviser.choose, view, rng)
+            action = await self.table.workers.choose(self._adviser, view, rng)
             self._advice = {key: action}
         return self._advice[key]
 

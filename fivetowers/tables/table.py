@@ -9,8 +9,9 @@ anyone is told: a screen never shows what the store has not got (DESIGN.md
 "the log is the truth"), and the event loop serves every other session while
 the disk syncs ("slow work off the event loop"). Subscribers get a
 :class:`TableEvent` with the new version and read their own ``view(seat)``.
-Bots think in a worker thread, paced by ``bot_delay`` so humans can follow
-them, and their moves take the same path.
+Bots think in the table's :class:`~fivetowers.tables.workers.Workers` (worker
+processes for the server, threads when none are given), paced by
+``bot_delay`` so humans can follow them, and their moves take the same path.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from fivetowers.rules import (
 )
 from fivetowers.tables.agents import Bot, make_bot
 from fivetowers.tables.seats import Seat
+from fivetowers.tables.workers import Workers, threads
 
 ActionHook = Callable[[Game], Awaitable[None] | None]
 """Keeps an action: called with the game *after* it (a copy nobody sees yet;
@@ -57,7 +59,7 @@ class Table:
 
     def __init__(self, game: Game, seats: Sequence[Seat], *, bot_delay: float = 0.8,
                  on_action: ActionHook | None = None, bot_seed: int | None = None,
-                 bots: dict[int, Bot] | None = None) -> None:
+                 bots: dict[int, Bot] | None = None, workers: Workers | None = None) -> None:
         if len(seats) != game.player_count:
             raise ValueError(f"{len(seats)} seats for a {game.player_count}-player game")
         self.game = game
@@ -65,6 +67,8 @@ class Table:
         self.spectators = 0
         self.bot_delay = bot_delay
         self.on_action = on_action
+        self.workers = workers or threads()
+        """Where this table's bots think and its hints are computed."""
         self.version = 0
         self._lock = asyncio.Lock()
         self._subscribers: list[Subscriber] = []
@@ -189,7 +193,7 @@ class Table:
                 view = self.game.view(seat)
                 version = self.version
                 bot = self._bots[seat]
-                action = await asyncio.to_thread(bot.choose, view, self._rngs[seat])
+                action = await self.workers.choose(bot, view, self._rngs[seat])
                 async with self._lock:
                     # Its player came back and moved meanwhile: think again.
                     if self._bots.get(seat) is not bot or self.version != version:

@@ -3,8 +3,6 @@ hints and the log, for whichever human seat is to act at this terminal."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -13,6 +11,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
 from fivetowers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
+from fivetowers.solver.plans import Hint
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.table import TableEvent
 from fivetowers.tui.build_guide import BuildGuide
@@ -59,7 +58,7 @@ class TableScreen(Screen[None]):
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
         self.bid_digits = ""
-        self.hint: Any | None = None
+        self.hint: Hint | None = None
         self.hint_version = -1
         self.advice: Action | None = None
         self.ended = False
@@ -203,19 +202,33 @@ class TableScreen(Screen[None]):
         hints = self.query_one(HintPanel)
         hints.display = self.show_hints
         if self.show_hints:
-            hints.show(view, seat, names, self.hint, self.hint_version != self.client.version,
+            hint = self.current_hint()
+            hints.show(view, seat, names, hint, hint is None,
                        self.advice if self.hint_version == self.client.version else None)
+
+    def current_hint(self) -> Hint | None:
+        """The hint for the table as it is now, if known: an older position's
+        hint is not this one's (the panel says "thinking…" until it comes)."""
+        if self.hint_version == self.client.version:
+            return self.hint
+        return self.client.known_hint()  # the same position, or another viewer asked
 
     @work(exclusive=True, group="hint")
     async def load_hint(self, version: int) -> None:
-        hint = await self.client.hint()
+        try:
+            hint = await self.client.hint()
+        except Exception:  # the workers failed it: the next change of the table asks again
+            return
         if version != self.client.version:
             return
         self.hint, self.hint_version, self.advice = hint, version, None
         view = self.client.view()
         panel = self.query_one(HintPanel)
         panel.show(view, self.client.seat, self.names(), hint, False)
-        advice = await self.client.advice()  # the strong bot thinks for a while
+        try:
+            advice = await self.client.advice()  # the strong bot thinks for a while
+        except Exception:
+            return
         if advice is not None and version == self.client.version:
             self.advice = advice
             panel.show(view, self.client.seat, self.names(), hint, False, advice)
@@ -345,10 +358,11 @@ class TableScreen(Screen[None]):
         if self.guide is None:
             return
         view = self.client.view()
-        if self.hint is None or self.hint_version != self.client.version:
+        hint = self.current_hint()
+        if hint is None:
             self.guide.say("the hint is still thinking; try again in a moment", True)
         elif view.high_bid is not None:
-            self.guide.accept(self.hint.plans[view.high_bid])
+            self.guide.accept(hint.plans[view.high_bid])
         await self.refresh_table()
 
     async def action_undo(self) -> None:

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
 
 from fivetowers.rules import Action, Bid, Build, Phase, PlayerView
 from fivetowers.rules.game import describe_build
+from fivetowers.solver.plans import Hint, Plan
 from fivetowers.tui.look import name_text
 
 
 _GAIN_SUFFIX = re.compile(r"[;,]?\s*\(?[+-]\d+\)?\s*$")
 
 
-def explain(plan: Any) -> str:
+def explain(plan: Plan) -> str:
     """The plan's explanation without the gain it ends with (shown apart, in colour)."""
     return _GAIN_SUFFIX.sub("", str(plan.explanation))
 
@@ -30,7 +30,7 @@ def describe(action: Action) -> str:
 
 
 class HintPanel(Static):
-    def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Any | None,
+    def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Hint | None,
              thinking: bool, advice: Action | None = None) -> None:
         # Narrow screens cut each line with an ellipsis (styles/app.tcss), so every bid shows.
         out = Text()

@@ -1,0 +1,308 @@
+"""Where a table's slow work runs: bots thinking and hints, off the serving loop.
+
+The loop that draws every screen must never run pure-Python work that takes
+more than a few milliseconds: a thread is not enough, since the bots and the
+hint model's Python hold the GIL (DESIGN.md "slow work off the serving
+process"). :class:`Workers` sends that work to a bounded pool of worker
+processes (the server), or to threads (``fivetowers play`` and tests, where
+one screen shares the process with the bots and nothing need be pickled).
+
+Policies when the pool is busy:
+
+- A bot's time counts from when it was asked. The worker gets the deadline
+  and a timed bot (the strong bot) thinks only for what is left of it; a
+  worker that picks up a bot's turn after its deadline answers at once with
+  the greedy policy. Should no answer come within the budget plus
+  ``margin`` (the pool is jammed), the table does not wait: a cheap legal
+  move is made here (pass, or the least bid; a random legal build), and
+  logged.
+- A hint is computed once per position for everyone who asks (in flight
+  included) and kept in a bounded cache; a screen shows "thinking…" while it
+  is on its way and never waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copy
+import json
+import logging
+import multiprocessing
+import os
+import random
+import signal
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable, TypeVar
+
+from fivetowers.tables.agents import Bot
+from fivetowers.bots.random_bot import RandomBot
+from fivetowers.rules import Action, Bid, Pass, Phase, PlayerView, Position
+from fivetowers.solver.plans import Hint
+
+log = logging.getLogger("fivetowers.server")
+
+T = TypeVar("T")
+Hinter = Callable[[Position], Hint]
+
+DEFAULT_BUDGET = 1.0
+"""Seconds a bot without a time budget of its own (greedy, random) may take."""
+LATE_MARGIN = 1.0
+"""Seconds past its budget before a bot's answer is no longer waited for."""
+HINTS_KEPT = 1024
+"""Hints kept for positions that may be asked about again (about 2 KiB each)."""
+WORKER_NICENESS = 5
+"""Workers yield the CPU to the serving process when the machine is short of
+it: screens first, then bots and hints."""
+TASKS_PER_WORKER = 2000
+"""A worker process is replaced after this many jobs, so no slow growth of
+its memory (solver caches, allocator fragmentation) lasts."""
+
+
+def compute_hint(position: Position) -> Hint:
+    """The solver's hint (``max_bid``, ``plans[b]``); blocking, for a worker."""
+    from fivetowers.solver import hint  # lazily: it loads OR-Tools
+
+    return hint(position)
+
+
+def machine_size() -> int:
+    """Worker processes for this machine: one per core it may use, at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def budget_of(bot: Bot) -> float:
+    """How long ``bot`` may think: its own ``time_per_move``, else the default."""
+    budget = getattr(bot, "time_per_move", None)
+    return float(budget) if isinstance(budget, (int, float)) and budget > 0 else DEFAULT_BUDGET
+
+
+def within(bot: Bot, seconds: float) -> Bot:
+    """``bot``, thinking at most ``seconds`` if it is a timed bot (a copy)."""
+    if getattr(bot, "simulations", None) is None and budget_of(bot) > seconds \
+            and hasattr(bot, "time_per_move"):
+        bot = copy.copy(bot)
+        setattr(bot, "time_per_move", seconds)
+    return bot
+
+
+def cheap_move(view: PlayerView, rng: random.Random) -> Action:
+    """A legal move in well under a millisecond: pass (or the least bid) when
+    bidding, a random legal build when building."""
+    seat = view.seat
+    assert seat is not None
+    if view.phase is Phase.BID:
+        return Pass(seat) if view.may_pass else Bid(seat, min(view.legal_bids))
+    return RandomBot().choose(view, rng)
+
+
+def think_by(bot: Bot, view: PlayerView, seed: int, deadline: float) -> Action:
+    """``bot``'s move, answered by ``deadline`` (``time.monotonic``, the same
+    clock in every process of the machine). Runs in a worker."""
+    rng = random.Random(seed)
+    left = deadline - time.monotonic()
+    if left <= 0:  # it waited its whole budget in the queue: answer now
+        from fivetowers.bots.greedy import GreedyBot
+
+        return GreedyBot(compute_hint).choose(view, rng)
+    return within(bot, left).choose(view, rng)
+
+
+def _worker_started() -> None:
+    # Ctrl-C reaches the whole process group; the server stops its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+    # OR-Tools now (about 0.3 s), not in the first hint a player waits for.
+    import fivetowers.solver.cpsat  # noqa: F401
+
+
+def _ready(pause: float) -> int:
+    time.sleep(pause)  # held, so that every warm-up job gets a worker of its own
+    return os.getpid()
+
+
+class Workers:
+    """A bounded pool for a table's slow work: ``processes`` worker processes
+    (default: one per core), or threads with ``threads=True``."""
+
+    def __init__(self, processes: int | None = None, *, threads: bool = False,
+                 margin: float = LATE_MARGIN, hints_kept: int = HINTS_KEPT) -> None:
+        if processes is not None and processes < 1:
+            raise ValueError(f"worker processes: at least 1, not {processes}")
+        self.size = processes or machine_size()
+        self.threads = threads
+        self.margin = margin
+        self.hints_kept = hints_kept
+        self._pool: concurrent.futures.Executor | None = None
+        self._starting = threading.Lock()
+        self._hints: OrderedDict[tuple[Hinter, str], Hint] = OrderedDict()
+        self._asked: dict[tuple[Hinter, str], asyncio.Future[Hint]] = {}
+        self.late_moves = 0
+        """Bot moves made here because no worker answered in time."""
+
+    # -- the pool ------------------------------------------------------------
+    def _executor(self) -> concurrent.futures.Executor:
+        with self._starting:  # the loop, and a thread restarting dead workers
+            return self._pool or self._new_pool()
+
+    def _new_pool(self) -> concurrent.futures.Executor:
+        pool: concurrent.futures.Executor
+        if self.threads:
+            # Threads only wait on each other's GIL: enough of them that a
+            # bot, the adviser and a hint never queue behind each other.
+            pool = concurrent.futures.ThreadPoolExecutor(
+                max(4, self.size), thread_name_prefix="fivetowers-worker")
+        else:
+            # Never fork the server: it has threads (the store writer) and
+            # every session's sockets and memory, which a forked worker would
+            # inherit. A forkserver forks small clean workers.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context(
+                "forkserver" if "forkserver" in methods else "spawn")
+            pool = concurrent.futures.ProcessPoolExecutor(
+                self.size, mp_context=context, initializer=_worker_started,
+                max_tasks_per_child=TASKS_PER_WORKER)
+        self._pool = pool
+        return pool
+
+    def start(self) -> list[int]:
+        """Start every worker now and wait for them (blocking: call it before
+        serving, or in a thread). Returns their process ids (threads: ours).
+
+        Otherwise a worker starts when first needed, and starting one waits
+        on the calling thread — the serving loop."""
+        pool = self._executor()
+        jobs = [pool.submit(_ready, 0.2) for _ in range(self.size)]
+        return [job.result() for job in jobs]
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a worker (picklable, for processes)."""
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+            self._replace_broken()
+            future = asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        try:
+            return await future
+        except BrokenProcessPool:
+            self._replace_broken()
+            raise
+
+    def _replace_broken(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            log.warning("a worker process died; starting new workers")
+            pool.shutdown(wait=False, cancel_futures=True)
+            # Off the loop: starting a worker waits for it (and it loads OR-Tools).
+            threading.Thread(target=self._restart, name="fivetowers-workers",
+                             daemon=True).start()
+
+    def _restart(self) -> None:
+        try:
+            self.start()
+        except Exception as exc:  # the next job will try again
+            log.warning("worker processes could not start: %s", exc)
+
+    def close(self) -> None:
+        """Stop the workers; work in hand is dropped (a bot thinking for a
+        table that is closing need not finish)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (none for threads, or before they start)."""
+        pool = self._pool
+        if not isinstance(pool, concurrent.futures.ProcessPoolExecutor):
+            return []
+        processes = getattr(pool, "_processes", None) or {}
+        return list(processes)
+
+    # -- bots ----------------------------------------------------------------
+    async def choose(self, bot: Bot, view: PlayerView, rng: random.Random) -> Action:
+        """``bot``'s move for ``view`` within its budget, counted from now.
+
+        ``rng`` gives the worker its seed and advances the same way whoever
+        thinks, so a seeded game replays the same (unless the pool was jammed
+        and a move had to be made without it, which is logged)."""
+        seed = rng.getrandbits(64)
+        budget = budget_of(bot)
+        asked = time.monotonic()
+        try:
+            return await asyncio.wait_for(
+                self.run(think_by, bot, view, seed, asked + budget), budget + self.margin)
+        except (asyncio.TimeoutError, BrokenProcessPool) as exc:
+            self.late_moves += 1
+            why = "no answer" if isinstance(exc, asyncio.TimeoutError) else "its worker died"
+            log.warning("the %s bot at seat %s: %s after %.1f s; made a quick move instead",
+                        getattr(bot, "name", type(bot).__name__), view.seat, why,
+                        time.monotonic() - asked)
+            return cheap_move(view, random.Random(seed))
+
+    # -- hints ---------------------------------------------------------------
+    @staticmethod
+    def _key(position: Position, hinter: Hinter) -> tuple[Hinter, str]:
+        return hinter, json.dumps(position.to_json(), sort_keys=True)
+
+    def known_hint(self, position: Position, hinter: Hinter = compute_hint) -> Hint | None:
+        """The hint for ``position`` if it has been computed, without waiting."""
+        return self._hints.get(self._key(position, hinter))
+
+    async def hint(self, position: Position, hinter: Hinter = compute_hint) -> Hint:
+        """The hint for ``position``: computed once however many ask, even at
+        the same time; one that gives up waiting leaves it to the others."""
+        key = self._key(position, hinter)
+        done = self._hints.get(key)
+        if done is not None:
+            self._hints.move_to_end(key)
+            return done
+        loop = asyncio.get_running_loop()
+        asked = self._asked.get(key)
+        if asked is None or asked.get_loop() is not loop:
+            asked = self._asked[key] = loop.create_future()
+            task = loop.create_task(self._compute(key, position, hinter, asked))
+            asked.add_done_callback(lambda _: task)  # keeps the task referenced
+        return await asyncio.shield(asked)
+
+    async def _compute(self, key: tuple[Hinter, str], position: Position, hinter: Hinter,
+                       asked: asyncio.Future[Hint]) -> None:
+        try:
+            result = await self.run(hinter, position)
+        except asyncio.CancelledError:  # the loop is closing
+            asked.cancel()
+            raise
+        except Exception as exc:  # every waiter hears; the next ask tries again
+            if not asked.done():
+                asked.set_exception(exc)
+                asked.exception()  # nobody may be waiting any more: not "never retrieved"
+            return
+        finally:
+            if self._asked.get(key) is asked:
+                del self._asked[key]
+        self._hints[key] = result
+        while len(self._hints) > self.hints_kept:
+            self._hints.popitem(last=False)
+        if not asked.done():
+            asked.set_result(result)
+
+
+_threads: Workers | None = None
+
+
+def threads() -> Workers:
+    """The process's thread workers: for tables given no pool (local play, tests)."""
+    global _threads
+    if _threads is None:
+        _threads = Workers(threads=True)
+    return _threads

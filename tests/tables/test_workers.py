@@ -1,0 +1,176 @@
+"""The table's worker pool (issue 11): bots and hints off the serving process,
+hints once per position, a bot that answers in time when the pool is jammed,
+seeded games alike in threads and processes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from typing import AsyncIterator
+
+import pytest
+
+from fivetowers.bots import StrongBot
+from fivetowers.bots.random_bot import RandomBot
+from fivetowers.rules import Bid, Game, Position, Variant
+from fivetowers.solver import Hint, exhaustive_hint
+from fivetowers.tables.client import TableClient
+from fivetowers.tables.seats import Seat
+from fivetowers.tables.table import Table
+from fivetowers.tables.workers import Workers
+
+from tests.server.busy_bot import BusyBot
+from tests.tables.slow_helpers import exhaustive
+
+
+@pytest.fixture
+async def one_process() -> AsyncIterator[Workers]:
+    pool = Workers(1)
+    await asyncio.to_thread(pool.start)
+    yield pool
+    pool.close()
+
+
+async def test_a_hint_is_computed_once_for_every_viewer_of_a_position() -> None:
+    asked: list[Position] = []
+    release = threading.Event()
+
+    def hinter(position: Position) -> Hint:
+        asked.append(position)
+        release.wait(10)
+        return exhaustive_hint(position)
+
+    game = Game(["Ann", "Bo", "Cy"], Variant.BASE, seed=3)
+    table = Table(game, [Seat("Ann"), Seat("Bo"), Seat("Cy")], bot_delay=0,
+                  workers=Workers(threads=True))
+    # Before anyone has built, every seat sees the same position; Ann has two
+    # terminals open (two clients of one seat).
+    viewers = [TableClient(table, seat, hinter) for seat in (0, 0, 1, 2)]
+    waiting = asyncio.gather(*(v.hint() for v in viewers))
+    await asyncio.sleep(0.1)  # all four asked while the first is still computing
+    release.set()
+    hints = await waiting
+    assert len(asked) == 1 and all(h is hints[0] for h in hints)
+    assert await TableClient(table, 2, hinter).hint() is hints[0]  # a new viewer later
+    assert len(asked) == 1
+    assert viewers[0].known_hint() is hints[0]
+
+
+async def test_a_failed_hint_is_asked_again_not_kept() -> None:
+    calls: list[int] = []
+
+    def flaky(position: Position) -> Hint:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("solver hiccup")
+        return exhaustive_hint(position)
+
+    table = Table(Game(["Ann", "Bo"], Variant.BASE, seed=4), [Seat("Ann"), Seat("Bo")],
+                  bot_delay=0, workers=Workers(threads=True))
+    client = TableClient(table, 0, flaky)
+    with pytest.raises(RuntimeError, match="hiccup"):
+        await client.hint()
+    assert client.known_hint() is None
+    assert (await client.hint()).max_bid == table.game.max_bid(0) and len(calls) == 2
+
+
+async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
+        one_process: Workers) -> None:
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    view = game.view(game.to_move)
+    jam = asyncio.create_task(one_process.choose(BusyBot(4.0), view, random.Random(1)))
+    await asyncio.sleep(0.3)  # the only worker is busy for 4 s
+    one_process.margin = 0.5
+    asked = time.monotonic()
+    action = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2))
+    waited = time.monotonic() - asked
+    game.clone().apply(action)  # legal
+    # Its budget (0.5 s) and the margin (0.5 s), not the 4 s the pool was busy.
+    assert waited < 2.5 and one_process.late_moves == 1
+    jam.cancel()
+
+
+async def test_a_seeded_game_plays_the_same_in_processes_and_in_threads(
+        one_process: Workers) -> None:
+    games = []
+    for workers in (one_process, Workers(threads=True)):
+        game = Game(["A", "B", "C"], Variant.GREAT_POWERS, seed=8)
+        table = Table(game, [Seat(n, bot="random") for n in "ABC"], bot_delay=0,
+                      bots={i: RandomBot() for i in range(3)}, workers=workers)
+        table.start()
+        await table.wait_idle()
+        assert table.over and table.bot_error is None
+        games.append([a.to_json() for a in table.game.actions])
+    assert games[0] == games[1] and one_process.late_moves == 0
+
+
+async def test_hints_come_from_the_worker_process(one_process: Workers) -> None:
+    table = Table(Game(["Ann", "Bo"], Variant.BASE, seed=5), [Seat("Ann"), Seat("Bo")],
+                  bot_delay=0, workers=one_process)
+    hint = await TableClient(table, 0, exhaustive).hint()
+    assert hint is not None and hint.max_bid == table.game.max_bid(0)
+    await TableClient(table, 0, exhaustive).submit(Bid(0, hint.max_bid))
+
+
+SERVER_SIDE = """
+import asyncio, json, sys
+from fivetowers.rules import Variant
+from fivetowers.server.lobby import Lobby
+from fivetowers.tables.workers import Workers
+
+async def main():
+    workers = Workers(1, threads="--threads" in sys.argv)
+    await asyncio.to_thread(workers.start)
+    lobby = Lobby(bot_kind="greedy", bot_delay=0, absence_bot_after=0, workers=workers)
+    hosted = lobby.create("SHA256:ann", "ann", title="t", players=2, bots=1,
+                          variant=Variant.BASE, private=False)
+    hint = await lobby.client(hosted, 0).hint()  # the CP-SAT hint
+    lobby.away(hosted, "SHA256:ann")  # greedy bots (CP-SAT too) play the game out
+    table = hosted.table
+    for _ in range(600):
+        await asyncio.sleep(0.05)
+        if table.over:
+            break
+    await lobby.close()
+    workers.close()
+    print(json.dumps({"ortools": sorted(m for m in sys.modules if m.startswith("ortools"))[:1],
+                      "hint": hint is not None, "over": table.over}))
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_the_serving_process_never_imports_or_tools(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "server_side.py"
+    script.write_text(SERVER_SIDE)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result == {"ortools": [], "hint": True, "over": True}
+
+
+async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_over(
+        one_process: Workers) -> None:
+    import os
+    import signal
+
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    view = game.view(game.to_move)
+    (pid,) = one_process.pids()
+    os.kill(pid, signal.SIGKILL)  # out of memory, say
+    await asyncio.sleep(0.3)
+    action = await one_process.choose(RandomBot(), view, random.Random(1))
+    game.clone().apply(action)  # from new workers, or a quick move if they were not up yet
+    late = one_process.late_moves
+    assert late <= 1
+    await asyncio.to_thread(one_process.start)
+    again = await one_process.choose(RandomBot(), view, random.Random(1))
+    game.clone().apply(again)
+    assert one_process.late_moves == late and one_process.pids()
+    assert pid not in one_process.pids()
