@@ -48,9 +48,14 @@ class FullDiskStore(SqliteStore):
 
 
 async def failures_reach(store: FullDiskStore, count: int) -> None:
-    while store.failures < count:
+    """Until the store has refused ``count`` appends (a generous bound: a table
+    that stopped trying fails here rather than hangs)."""
+    for _ in range(count):
         store.failed.clear()
+        if store.failures >= count:
+            return
         await asyncio.to_thread(store.failed.wait, 30)
+    assert store.failures >= count, f"only {store.failures} tries to save"
 
 
 def screen_line(client: TableClient) -> str:
