@@ -131,7 +131,10 @@ def _unwritable(path: Path) -> Callable[[], None]:
     through file modes, so as root the file is made immutable instead."""
     if os.geteuid() == 0:
         subprocess.run(["chattr", "+i", str(path)], check=True)
-        return lambda: subprocess.run(["chattr", "-i", str(path)], check=True) and None
+
+        def undo() -> None:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        return undo
     mode = path.stat().st_mode
     path.chmod(0o555 if path.is_dir() else 0o444)
     return lambda: path.chmod(mode)
@@ -150,5 +153,6 @@ def test_an_unwritable_store_file_is_named_at_start(tmp_path: Path, which: str) 
     assert done.returncode == 2, done.stdout + done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "is not writable" in lines[0], done.stderr
-    assert lines[0].startswith(f"fivetowers: serve: the {'data directory' if which == 'the directory' else 'store file'} {target} ")
+    kind = "data directory" if which == "the directory" else "store file"
+    assert lines[0].startswith(f"fivetowers: serve: the {kind} {target} is not writable: ")
     assert "serving on" not in done.stdout
