@@ -222,8 +222,8 @@ class Table:
                     else:
                         failures = 0
                 if failures:  # nothing changed: think again after a pause
-                    await asyncio.sleep(min(self.save_retry_max,
-                                            self.save_retry_first * 2 ** (failures - 1)))
+                    doubled = self.save_retry_first * 2 ** min(failures - 1, 30)
+                    await asyncio.sleep(min(self.save_retry_max, doubled))
                     continue
                 self._notify()
         except Exception as exc:  # a broken bot must not take the table down silently

@@ -140,3 +140,23 @@ async def test_a_players_retry_lands_once_the_store_writes_again(
     await asyncio.wait_for(table.wait_idle(), 30)  # and the bot plays on
     assert_store_agrees(store, table, table_id)
     await writer.close()
+
+
+async def test_a_long_episode_keeps_retrying_at_the_longest_pause() -> None:
+    """Thousands of failures in a row: the pause stays at its cap (the doubling
+    once overflowed a float and ended the bot's retries)."""
+    game = Game(["Bot", "You"], Variant.BASE, seed=1)
+    table = Table(game, [Seat("Bot", bot="random"), Seat("You")], bot_delay=0,
+                  bots={0: RandomBot()})
+    table.save_retry_first, table.save_retry_max = 1e-6, 1e-4
+    tries = [0]
+
+    def full(after: Game) -> None:
+        tries[0] += 1
+        if tries[0] <= 1500:
+            raise OSError("database or disk is full")
+
+    table.on_action = full
+    table.start()
+    await asyncio.wait_for(table.wait_idle(), 60)
+    assert table.bot_error is None and len(table.game.actions) == tries[0] - 1500 >= 1
