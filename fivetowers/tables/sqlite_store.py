@@ -84,6 +84,10 @@ class SqliteStore:
         except sqlite3.Error as exc:
             self.close()
             raise StoreUnreadable(f"cannot open the store {self.path}: {exc}") from None
+        except OSError as exc:  # creating it: a full disk, say
+            self.close()
+            raise StoreError(f"cannot create the store {self.path}: "
+                             f"{exc.strerror or exc}") from None
         except BaseException:
             self.close()
             raise
@@ -421,6 +425,10 @@ def _create(path: Path) -> None:
             os.link(temp, path)
         except FileExistsError:
             return
+        except OSError:  # a file system without hard links: nearly as good
+            if os.path.lexists(path):
+                return
+            os.rename(temp, path)
         directory = os.open(path.parent, os.O_RDONLY)
         try:
             os.fsync(directory)
