@@ -39,7 +39,9 @@ from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore
 from fivetowers.tables.seats import Seat
-from fivetowers.tables.store import PendingAction, Store, StoredSeat, StoreError
+from fivetowers.tables.store import (
+    PendingAction, Store, StoredSeat, StoreError, StoreUnavailable,
+)
 from fivetowers.tables.store_writer import StoreWriter
 from fivetowers.tables.table import ActionHook, Table, TableEvent
 from fivetowers.tables.workers import Workers
@@ -472,13 +474,17 @@ class Lobby:
         if self.writer is not None:
             # Kept on the writer thread; the table's first commit waits for
             # the id (the writer keeps calls in order, so it follows anyway).
-            store = self.writer.store
-            hosted.kept = _spawn(self.writer.call(
-                store.create_table, code=hosted.code, name=hosted.name,
-                record=Record.from_game(game), private=hosted.private,
-                seats=[_stored(seat) for seat in hosted.seats]))
-            hosted.kept.add_done_callback(lambda kept: _created(hosted, kept))
+            hosted.kept = self._keep_new(self.writer, hosted, game)
         self._serve(hosted, game)
+
+    @staticmethod
+    def _keep_new(writer: StoreWriter, hosted: HostedTable, game: Game) -> asyncio.Task[int]:
+        kept = _spawn(writer.call(
+            writer.store.create_table, code=hosted.code, name=hosted.name,
+            record=Record.from_game(game), private=hosted.private,
+            seats=[_stored(seat) for seat in hosted.seats]))
+        kept.add_done_callback(lambda kept: _created(hosted, kept))
+        return kept
 
     def _serve(self, hosted: HostedTable, game: Game) -> None:
         hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay,
@@ -496,6 +502,11 @@ class Lobby:
             if hosted.table_id is None:
                 if hosted.kept is None:
                     raise StoreError("this table is not in the store")
+                if hosted.kept.done() and not hosted.kept.cancelled() \
+                        and hosted.kept.exception() is not None and hosted.table is not None:
+                    # Not kept when it started (a full disk?): keep it now, as it is
+                    # before this move (no move is kept without it).
+                    hosted.kept = self._keep_new(writer, hosted, hosted.table.game)
                 hosted.table_id = await asyncio.shield(hosted.kept)
             await writer.append(PendingAction.last_of(hosted.table_id, game))
         return keep
@@ -602,8 +613,9 @@ def _created(hosted: HostedTable, kept: asyncio.Future[int]) -> None:
     error = kept.exception()
     if error is None:
         hosted.table_id = kept.result()
-    else:  # every move at this table will say it could not be saved
-        log.warning("table %s could not be kept in the store: %s", hosted.code, error)
+    elif not isinstance(error, StoreUnavailable):  # that one the writer logs, once
+        # every move at this table will say it could not be saved
+        log.error("table %s could not be kept in the store: %s", hosted.code, error)
 
 
 def _stored(seat: Seat) -> StoredSeat:

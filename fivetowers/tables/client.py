@@ -22,6 +22,9 @@ from fivetowers.tables.seats import BOT_NAMES, Seat, clean_name, unique_name
 from fivetowers.tables.table import Subscriber, Table
 from fivetowers.tables.workers import Hinter, compute_hint
 
+PROBLEM_WIDTH = 66
+"""A problem's longest text: with the screen's " (q quits) " it fits 80 columns."""
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """What a screen needs to know about a seat besides the view."""
@@ -64,9 +67,15 @@ class TableClient:
                 for i, s in enumerate(self.table.seats)]
 
     def problem(self) -> str | None:
-        """Why the table cannot go on (a bot failed), in words, or None."""
+        """Why the table cannot go on (a bot failed, the store cannot save), in
+        words that fit an 80-column screen's top line, or None."""
         error = self.table.bot_error
-        return None if error is None else f"a bot failed: {type(error).__name__}: {error}"
+        if error is not None:
+            text = " ".join(f"a bot failed: {type(error).__name__}: {error}".split())
+            return text if len(text) <= PROBLEM_WIDTH else text[:PROBLEM_WIDTH - 1] + "…"
+        if self.table.cannot_save:
+            return "the server cannot save moves right now; retrying…"
+        return None
 
     def my_turn(self) -> bool:
         return self.seat is not None and self.table.game.to_move == self.seat

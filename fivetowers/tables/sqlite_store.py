@@ -3,7 +3,19 @@
 WAL journal with ``synchronous=FULL``: a commit has reached the disk when
 :meth:`SqliteStore.append_action` returns, so neither ``kill -9`` nor a power
 cut loses an action a screen has shown; a half-written transaction is rolled
-back when the store next opens, so it is never served.
+back when the store next opens, so it is never served. Every write is also
+checkpointed into the main file before it returns: after a ``kill -9`` the
+main file alone holds every acknowledged action, so an operator who deletes
+the ``-wal`` and ``-shm`` files loses nothing (without the checkpoint, a
+whole store lived in its ``-wal``, and deleting it made an empty store).
+
+A store file is created complete (schema and all) under a temporary name
+and linked into place, so fivetowers never leaves an empty or table-less
+store behind: such a file (zero bytes, or its tables lost with a deleted
+``-wal``) means the games were lost outside fivetowers, and opening it is
+refused with a one-line reason rather than silently starting a new store.
+Before SQLite maps anything the data directory and the store's files are
+checked writable (an unwritable ``-shm`` once killed the server with SIGBUS).
 
 One connection, guarded by a lock, so any thread may call. A durable commit
 waits for the disk, so the server calls the store through
@@ -15,7 +27,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import sqlite3
+import stat
+import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -32,9 +47,12 @@ from fivetowers.tables.sqlite_schema import (
 )
 from fivetowers.tables.store import (
     PendingAction, Rating, StoreBusy, StoreConflict, StoredSeat, StoredTable, StoreError,
-    StoreMissing,
-    StoreUnreadable, StoreVersionError, TableInfo, UnknownTable,
+    StoreMissing, StoreUnavailable, StoreUnreadable, StoreUnwritable, StoreVersionError,
+    TableInfo, UnknownTable,
 )
+
+_TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "ratings"}}
+"""The tables a store of each schema version must hold."""
 
 _GAME_COLUMNS = ("id, code, name, variant, private, seed, deck, reshuffle, created, "
                  "finished, scores, winners")
@@ -51,14 +69,28 @@ class SqliteStore:
         self._owner: IO[bytes] | None = None
         if not create and not self.path.exists():
             raise StoreMissing(f"no store at {self.path}: no game has been kept there yet")
+        _check_writable(self.path)
         if exclusive:
             self._owner = _own(self.path)
         try:
+            if not os.path.lexists(self.path):
+                _create(self.path)
+            elif _is_empty_file(self.path):
+                raise StoreUnreadable(
+                    f"the store {self.path} is empty (0 bytes) and holds no games: restore "
+                    "it from a backup, or remove it to start a new store")
             self._conn = sqlite3.connect(self.path, isolation_level=None,
                                          check_same_thread=False, timeout=10.0)
         except sqlite3.Error as exc:
             self.close()
             raise StoreUnreadable(f"cannot open the store {self.path}: {exc}") from None
+        except OSError as exc:  # creating it: a full disk, say
+            self.close()
+            raise StoreError(f"cannot create the store {self.path}: "
+                             f"{exc.strerror or exc}") from None
+        except BaseException:
+            self.close()
+            raise
         try:
             self._open(durable)
         except BaseException:
@@ -74,24 +106,32 @@ class SqliteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreUnreadable(f"{self.path} is not a fivetowers store or is damaged "
                                   f"({exc})") from None
-        fresh = app_id == 0 and version == 0 and objects == 0
-        if not fresh and app_id != APPLICATION_ID:
+        if app_id == 0 and version == 0 and objects == 0:
+            # Stores are created whole (see _create): this one was emptied.
+            raise StoreUnreadable(_lost_tables(self.path))
+        if app_id != APPLICATION_ID:
             raise StoreUnreadable(f"{self.path} is an SQLite file but not a fivetowers store")
         if version > SCHEMA_VERSION:
             raise StoreVersionError(
                 f"{self.path} has store schema version {version}, newer than this "
                 f"fivetowers understands ({SCHEMA_VERSION}): upgrade fivetowers to use it")
         try:
+            tables = {n for (n,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnreadable(f"{self.path} is damaged ({exc})") from None
+        if not _TABLES.get(version, set()) <= tables:
+            raise StoreUnreadable(_lost_tables(self.path))
+        try:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
             conn.execute("PRAGMA foreign_keys = ON")
-            if not fresh:
-                problems = [r for (r,) in conn.execute("PRAGMA quick_check")]
-                if problems != ["ok"]:
-                    # quick_check's report spans lines ("*** in database main ***\n
-                    # Page 5: ..."): the message stays one line.
-                    detail = " ".join(" ".join(problems[:2]).replace("***", "").split())
-                    raise StoreUnreadable(f"{self.path} is damaged: {detail}")
+            problems = [r for (r,) in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                # quick_check's report spans lines ("*** in database main ***\n
+                # Page 5: ..."): the message stays one line.
+                detail = " ".join(" ".join(problems[:2]).replace("***", "").split())
+                raise StoreUnreadable(f"{self.path} is damaged: {detail}")
             if version < SCHEMA_VERSION:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -102,19 +142,22 @@ class SqliteStore:
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
+            self._checkpoint()  # the migration into the main file too
         except sqlite3.DatabaseError as exc:
             raise StoreUnreadable(f"{self.path} is damaged or unusable ({exc})") from None
 
     # -- transactions ----------------------------------------------------------
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[sqlite3.Connection]:
-        """One transaction under the lock; an SQLite failure becomes a StoreError."""
+        """One transaction under the lock; an SQLite failure (a full disk, an
+        I/O error) becomes a :class:`StoreUnavailable`, with nothing written.
+        A write is checkpointed into the main file before it returns."""
         with self._lock:
             conn = self._conn
             try:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             except sqlite3.Error as exc:
-                raise StoreError(f"the store {self.path} failed: {exc}") from None
+                raise StoreUnavailable(f"the store {self.path} failed: {exc}") from None
             try:
                 yield conn
                 conn.execute("COMMIT")
@@ -124,8 +167,21 @@ class SqliteStore:
                 except sqlite3.Error:
                     pass
                 if isinstance(exc, sqlite3.Error):
-                    raise StoreError(f"the store {self.path} failed: {exc}") from None
+                    raise StoreUnavailable(f"the store {self.path} failed: {exc}") from None
                 raise
+            if write:
+                self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Copy the committed WAL into the main file (and sync it).
+
+        PASSIVE: it never waits for a reader. The commit is durable in the WAL
+        already, so a failed checkpoint (a full disk) loses nothing: the
+        next write's checkpoint catches up."""
+        try:
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            pass
 
     # -- writing -----------------------------------------------------------------
     def create_table(self, *, code: str, name: str, seats: Sequence[StoredSeat],
@@ -312,6 +368,86 @@ class SqliteStore:
             done = conn.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
                                 (self._clock(), table_id))
         return done.rowcount == 1
+
+
+def _lost_tables(path: Path) -> str:
+    return (f"the store {path} has lost its tables (was its -wal file deleted after a "
+            "crash?): restore it from a backup, or move it away to start a new store")
+
+
+def _is_empty_file(path: Path) -> bool:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == 0
+
+
+def _check_writable(path: Path) -> None:
+    """The data directory and the store's files must be writable, checked
+    before SQLite opens (and maps) them: SQLite's fallback for an unwritable
+    ``-shm`` ended in SIGBUS, without a word."""
+    directory = path.parent
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".fivetowers-check-", dir=directory)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise StoreUnwritable(f"the data directory {directory} is not writable: "
+                              f"{exc.strerror or exc}") from None
+    for name in (path.name, path.name + "-wal", path.name + "-shm"):
+        file = directory / name
+        try:
+            if not stat.S_ISREG(os.stat(file).st_mode):
+                continue  # absent, or not a file: opening it says what is wrong
+            os.close(os.open(file, os.O_RDWR | os.O_CLOEXEC))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise StoreUnwritable(f"the store file {file} is not writable: "
+                                  f"{exc.strerror or exc}") from None
+
+
+def _create(path: Path) -> None:
+    """A new, complete store at ``path``: built under a temporary name (in
+    rollback-journal mode, so a crash leaves no half store), synced, then
+    linked into place; if another process got there first, theirs stays."""
+    fd, temp = tempfile.mkstemp(prefix=path.name + ".new-", dir=path.parent)
+    os.close(fd)
+    try:
+        conn = sqlite3.connect(temp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("BEGIN IMMEDIATE")
+            migrate(conn, 0)
+            conn.execute("COMMIT")
+            conn.execute("PRAGMA journal_mode = WAL")
+        finally:
+            conn.close()  # a clean close folds the WAL back into the file
+        file = os.open(temp, os.O_RDONLY)
+        try:
+            os.fsync(file)
+        finally:
+            os.close(file)
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            return
+        except OSError:  # a file system without hard links: nearly as good
+            if os.path.lexists(path):
+                return
+            os.rename(temp, path)
+        directory = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    finally:
+        for leftover in (temp, temp + "-journal", temp + "-wal", temp + "-shm"):
+            try:
+                os.unlink(leftover)
+            except FileNotFoundError:
+                pass
 
 
 def _own(path: Path) -> IO[bytes]:

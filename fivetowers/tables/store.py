@@ -35,6 +35,15 @@ class StoreUnreadable(StoreError):
     """The file is not a fivetowers store, or it is damaged: refused at start."""
 
 
+class StoreUnwritable(StoreError):
+    """The data directory or one of the store's files cannot be written: refused at start."""
+
+
+class StoreUnavailable(StoreError):
+    """A write or read failed in the store itself (a full disk, an I/O error):
+    nothing was written, and the same call may succeed once the cause is gone."""
+
+
 class StoreVersionError(StoreError):
     """The store was written by a newer fivetowers (an unknown schema version)."""
 

@@ -10,20 +10,27 @@ the batches, not the actions.
 
 The thread is the only user of the store, so the store needs no locking of
 its own for this use, and the calls keep their order.
+
+A store that cannot write (a full disk) fails each append at once: the
+table refuses the move and retries or lets its player retry. The writer logs
+it as an error once per episode, and once more when writes succeed again,
+so an operator hears of it without a line per refused move.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from fivetowers.tables.store import PendingAction, Store, StoreError
+from fivetowers.tables.store import PendingAction, Store, StoreError, StoreUnavailable
 
 T = TypeVar("T")
 MAX_BATCH = 256
+log = logging.getLogger("fivetowers.store")
 
 
 @dataclass
@@ -46,6 +53,8 @@ class StoreWriter:
         self._thread = threading.Thread(target=self._run, name="fivetowers-store",
                                         daemon=True)
         self._closed = False
+        self.failures = 0
+        """Writes failed in a row (the current episode; 0 while the store writes)."""
         self._thread.start()
 
     async def append(self, item: PendingAction) -> None:
@@ -92,6 +101,7 @@ class StoreWriter:
                 try:
                     _settle(job, job.call(), None)
                 except BaseException as exc:
+                    self._failed(exc)
                     _settle(job, None, exc)
                 continue
             batch = [job]
@@ -109,9 +119,31 @@ class StoreWriter:
                 results: list[BaseException | None] = list(
                     self.store.append_actions([j.item for j in batch if j.item]))
             except BaseException as exc:
+                self._failed(exc)
                 results = [exc] * len(batch)
+            else:
+                self._wrote()
+                for j, error in zip(batch, results):
+                    if error is not None and j.item is not None:  # a bug of the caller's
+                        log.error("the store refused action %d of table %d: %s",
+                                  j.item.index, j.item.table_id, error)
             for j, error in zip(batch, results):
                 _settle(j, None, error)
+
+    def _failed(self, exc: BaseException) -> None:
+        """Count a failure of the store itself; log the first of an episode."""
+        if not isinstance(exc, StoreUnavailable):
+            return  # a refusal of one call (a conflict, an unknown table): the caller's
+        self.failures += 1
+        if self.failures == 1:
+            log.error("%s; moves are refused until it can write again (players and bots "
+                      "retry)", " ".join(str(exc).split()))
+
+    def _wrote(self) -> None:
+        if self.failures:
+            log.warning("the store writes again, after %d failed write%s", self.failures,
+                        "s" if self.failures != 1 else "")
+            self.failures = 0
 
 
 def _settle(job: _Job, value: Any, error: BaseException | None) -> None:

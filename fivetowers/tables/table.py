@@ -12,6 +12,11 @@ the disk syncs ("slow work off the event loop"). Subscribers get a
 Bots think in the table's :class:`~fivetowers.tables.workers.Workers` (worker
 processes for the server, threads when none are given), paced by
 ``bot_delay`` so humans can follow them, and their moves take the same path.
+
+When the store cannot keep a move (a full disk) nothing changes: a player is
+told and may try again; a bot tries again by itself, waiting longer after
+each failure (up to ``SAVE_RETRY_MAX``); :attr:`Table.cannot_save` tells
+every screen until a move is kept again, and the table goes on by itself.
 """
 
 from __future__ import annotations
@@ -34,6 +39,14 @@ ActionHook = Callable[[Game], Awaitable[None] | None]
 """Keeps an action: called with the game *after* it (a copy nobody sees yet;
 the action is the last of ``game.actions``); plain or async. Raising refuses
 the action."""
+
+
+SAVE_RETRY_FIRST = 0.5
+"""Seconds a bot waits before trying again a move the store could not keep ..."""
+SAVE_RETRY_MAX = 10.0
+"""... doubling after each failure up to this, so a freed disk is noticed soon."""
+NOT_SAVED = "the server cannot save moves right now: nothing changed, try again soon"
+"""What a player whose move was not kept reads (the cause goes to the server's log)."""
 
 
 class ActionNotKept(IllegalAction):
@@ -81,6 +94,10 @@ class Table:
                 self._bots[i] = make_bot(seat.bot)
         self._bot_task: asyncio.Task[None] | None = None
         self.bot_error: BaseException | None = None
+        self.cannot_save = False
+        """The last move tried was not kept by the store (until one is)."""
+        self.save_retry_first = SAVE_RETRY_FIRST
+        self.save_retry_max = SAVE_RETRY_MAX
 
     # -- reading -------------------------------------------------------------
     def view(self, seat: int | None) -> PlayerView:
@@ -150,9 +167,12 @@ class Table:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                raise ActionNotKept(f"your move could not be saved, nothing changed; "
-                                    f"try again ({_one_line(exc)})") from exc
+                if not self.cannot_save:
+                    self.cannot_save = True
+                    self._notify()  # every screen says so, not only the mover's
+                raise ActionNotKept(NOT_SAVED) from exc
             self.game = after
+        self.cannot_save = False
         self.version += 1
 
     async def _kept(self, commit: asyncio.Future[None], after: Game) -> None:
@@ -184,6 +204,7 @@ class Table:
                 self._bot_turns(), context=contextvars.Context())
 
     async def _bot_turns(self) -> None:
+        failures = 0  # the bots' moves the store could not keep, in a row
         try:
             while not self.over and self.is_bot(self.game.to_move):
                 seat = self.game.to_move
@@ -198,7 +219,16 @@ class Table:
                     # Its player came back and moved meanwhile: think again.
                     if self._bots.get(seat) is not bot or self.version != version:
                         continue
-                    await self._commit(action)
+                    try:
+                        await self._commit(action)
+                    except ActionNotKept:
+                        failures += 1
+                    else:
+                        failures = 0
+                if failures:  # nothing changed: think again after a pause
+                    doubled = self.save_retry_first * 2 ** min(failures - 1, 30)
+                    await asyncio.sleep(min(self.save_retry_max, doubled))
+                    continue
                 self._notify()
         except Exception as exc:  # a broken bot must not take the table down silently
             self.bot_error = exc
@@ -217,8 +247,3 @@ class Table:
             except asyncio.CancelledError:
                 pass
         self._subscribers.clear()
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__

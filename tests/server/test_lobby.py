@@ -197,10 +197,50 @@ async def test_kept_through_the_writer_and_a_store_failure_refuses_the_move(
 
     kept = store.append_actions
     store.append_actions = disk_full  # type: ignore[method-assign]
-    with pytest.raises(ActionNotKept, match="could not be saved.*disk full"):
+    with pytest.raises(ActionNotKept, match="cannot save moves right now"):
         await table.submit(first, Bid(first, 1))
     assert (table.game.actions, table.version) == ([], 0)
     store.append_actions = kept  # type: ignore[method-assign]
     await table.submit(first, Bid(first, 1))  # the disk is back: so is the game
     assert len(store.load_table(table_id).record.actions) == 1
+    await lobby.close()
+
+
+async def test_a_table_started_on_a_full_disk_is_kept_once_the_disk_has_room(
+        tmp_path: Path) -> None:
+    from typing import Any
+
+    from fivetowers.tables.sqlite_store import SqliteStore
+    from fivetowers.tables.store import STORE_FILE, StoreUnavailable
+    from fivetowers.tables.table import ActionNotKept
+
+    class FullDisk(SqliteStore):
+        full = True
+
+        def create_table(self, **kwargs: Any) -> int:
+            if self.full:
+                raise StoreUnavailable("the store failed: database or disk is full")
+            return super().create_table(**kwargs)
+
+    store = FullDisk(tmp_path / STORE_FILE)
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, store=store,
+                  rng=random.Random(6))
+    hosted = lobby.create("SHA256:aaa", "ann", title="full", players=2, bots=0,
+                          variant=Variant.BASE, private=False)
+    lobby.sit(hosted, "SHA256:bbb", "bob")
+    assert hosted.kept is not None and hosted.table is not None
+    with pytest.raises(StoreUnavailable):
+        await hosted.kept
+    table = hosted.table
+    move = table.game.legal_actions()[0]
+    with pytest.raises(ActionNotKept):
+        await table.submit(move.seat, move)  # still full: refused, nothing changes
+    assert table.game.actions == [] and hosted.table_id is None
+    store.full = False
+    await table.submit(move.seat, move)  # room again: the table is kept, then the move
+    assert hosted.table_id is not None
+    stored = store.load_table(hosted.table_id)
+    assert stored.info.code == hosted.code and stored.info.seats[1].name == "bob"
+    assert stored.record.actions == [move.to_json()] and stored.record.deck == \
+        table.record().deck
     await lobby.close()

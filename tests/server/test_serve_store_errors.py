@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -73,4 +75,84 @@ def test_a_bad_store_is_one_line_at_start(tmp_path: Path, damage: object,
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], done.stderr
     assert lines[0].startswith("fivetowers: serve: ") and "Traceback" not in done.stderr
+    assert "serving on" not in done.stdout
+
+
+def _tables_lost(data: Path) -> None:
+    """What an older fivetowers left after kill -9 once its -wal and -shm were
+    deleted: an SQLite file in WAL mode whose schema was only in the -wal."""
+    data.mkdir()
+    conn = sqlite3.connect(data / STORE_FILE)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+
+
+def _empty(data: Path) -> None:
+    data.mkdir()
+    (data / STORE_FILE).write_bytes(b"")
+
+
+@pytest.mark.parametrize(("damage", "needle"), [
+    (_tables_lost, "has lost its tables"),
+    (_empty, "is empty (0 bytes)"),
+])
+def test_a_store_that_lost_its_games_is_refused_not_started_afresh(
+        tmp_path: Path, damage: object, needle: str) -> None:
+    data = tmp_path / "data"
+    damage(data)  # type: ignore[operator]
+    size = (data / STORE_FILE).stat().st_size
+    done = serve(data)
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0] and str(data / STORE_FILE) in lines[0], \
+        done.stderr
+    assert "serving on" not in done.stdout
+    assert (data / STORE_FILE).stat().st_size == size  # left as found, for the operator
+
+
+def serve(data: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "fivetowers.cli", "serve", "--port", "0", "--data-dir",
+         str(data)], capture_output=True, text=True, timeout=60)
+
+
+def _crashed_store(data: Path) -> None:
+    """A store with a game whose server was killed: its -wal and -shm remain."""
+    _kept_games(data, games=2)
+    code = ("import os, sys; from fivetowers.tables.store import open_store; "
+            "open_store(sys.argv[1]); os.kill(os.getpid(), 9)")
+    subprocess.run([sys.executable, "-c", code, str(data)], timeout=60)
+    for suffix in ("-wal", "-shm"):
+        assert (data / (STORE_FILE + suffix)).exists()
+
+
+def _unwritable(path: Path) -> Callable[[], None]:
+    """Make ``path`` unwritable for this process; returns the undo. Root writes
+    through file modes, so as root the file is made immutable instead."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+
+        def undo() -> None:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        return undo
+    mode = path.stat().st_mode
+    path.chmod(0o555 if path.is_dir() else 0o444)
+    return lambda: path.chmod(mode)
+
+
+@pytest.mark.parametrize("which", ["-shm", "-wal", "", "the directory"])
+def test_an_unwritable_store_file_is_named_at_start(tmp_path: Path, which: str) -> None:
+    data = tmp_path / "data"
+    _crashed_store(data)
+    target = data if which == "the directory" else data / (STORE_FILE + which)
+    undo = _unwritable(target)
+    try:
+        done = serve(data)
+    finally:
+        undo()
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "is not writable" in lines[0], done.stderr
+    kind = "data directory" if which == "the directory" else "store file"
+    assert lines[0].startswith(f"fivetowers: serve: the {kind} {target} is not writable: ")
     assert "serving on" not in done.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -176,3 +177,34 @@ def test_a_damaged_action_is_reported_not_served(tmp_path: Path) -> None:
     with pytest.raises(StoreUnreadable, match="not JSON"):
         store.load_table(table_id)
     store.close()
+
+
+def test_a_new_store_is_whole_in_its_main_file_at_once(tmp_path: Path) -> None:
+    """Created under a temporary name and linked into place: the main file
+    alone (its -wal lost in a crash) is a complete store, and nothing else
+    is left in the directory."""
+    store = SqliteStore(tmp_path / "new.sqlite3")
+    try:
+        copy = tmp_path / "copy" / "main-only.sqlite3"
+        copy.parent.mkdir()
+        shutil.copyfile(tmp_path / "new.sqlite3", copy)  # without its -wal
+        assert pragma(copy, "application_id") == APPLICATION_ID
+        assert pragma(copy, "user_version") == SCHEMA_VERSION
+        SqliteStore(copy).close()  # opens as a store, not as one that lost its tables
+    finally:
+        store.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy", "new.sqlite3"]
+
+
+def test_an_empty_or_emptied_store_file_is_refused(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    with pytest.raises(StoreUnreadable, match=r"empty \(0 bytes\).*remove it"):
+        SqliteStore(empty)
+    assert empty.read_bytes() == b""  # left as found
+    emptied = tmp_path / "emptied.sqlite3"
+    conn = sqlite3.connect(emptied)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+    with pytest.raises(StoreUnreadable, match="has lost its tables"):
+        SqliteStore(emptied)

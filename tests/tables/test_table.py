@@ -196,12 +196,14 @@ async def test_a_store_failure_leaves_the_game_as_it_was() -> None:
         raise OSError("disk full")
 
     table.on_action = broken_store
-    with pytest.raises(ActionNotKept, match="could not be saved.*disk full"):
+    with pytest.raises(ActionNotKept, match="cannot save moves right now") as refused:
         await table.submit(0, Bid(0, 1))
-    assert (table.game.actions, table.game.high_bid, table.version, events) == ([], None, 0, [])
+    assert isinstance(refused.value.__cause__, OSError)  # the cause, for the log
+    assert (table.game.actions, table.game.high_bid, table.version) == ([], None, 0)
+    assert table.cannot_save and len(events) == 1  # every screen is told, once
     table.on_action = None
     await table.submit(0, Bid(0, 1))  # and the table goes on
-    assert table.version == 1
+    assert table.version == 1 and not table.cannot_save
 
 
 async def test_the_default_hint_is_the_solvers_and_its_plans_are_legal() -> None:
@@ -251,19 +253,24 @@ async def test_an_async_commit_shows_nothing_until_it_is_kept() -> None:
         [{"seat": 0, "bid": 1}, {"seat": 1, "bid": 2}]
 
 
-async def test_a_failed_async_commit_refuses_a_bot_move_too() -> None:
+async def test_a_failed_async_commit_refuses_a_bot_move_and_the_bot_tries_again() -> None:
     game = Game(["A", "B"], Variant.BASE, seed=1)
     table = Table(game, [Seat("A", bot="random"), Seat("B")], bot_delay=0,
                   bots={0: RandomBot()})
+    table.save_retry_first = table.save_retry_max = 0.001
+    tries: list[int] = []
 
-    async def broken(game: Game) -> None:
-        raise OSError("disk full")
+    async def full_then_freed(game: Game) -> None:
+        tries.append(len(game.actions))
+        assert table.game.actions == []  # nothing was applied meanwhile
+        if len(tries) <= 3:
+            raise OSError("disk full")
 
-    table.on_action = broken
+    table.on_action = full_then_freed
     table.start()
-    await table.wait_idle()
-    assert isinstance(table.bot_error, ActionNotKept)
-    assert (table.game.actions, table.version) == ([], 0)
+    await asyncio.wait_for(table.wait_idle(), 30)
+    assert tries == [1, 1, 1, 1] and table.bot_error is None and not table.cannot_save
+    assert len(table.game.actions) == 1 and table.version == 1
 
 
 async def test_bot_tasks_do_not_inherit_the_callers_context() -> None:

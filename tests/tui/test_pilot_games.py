@@ -251,3 +251,35 @@ async def test_a_refused_bid_says_why_in_the_bidding_panel() -> None:
         await pilot.press("0")  # not a raise
         await settle(pilot)
         assert "must raise" in str(app.screen.query_one(BidPanel).render())
+
+
+async def test_a_store_that_cannot_save_is_shown_whole_at_80_columns() -> None:
+    """A full disk: the top line says so in full at 80 columns (it was a bot
+    failure's traceback-like text, cut), and clears once moves are kept again."""
+    from fivetowers.rules import Game
+    from fivetowers.tables.seats import Seat
+    from fivetowers.tables.table import Table
+
+    full = [True]
+
+    async def store(game: Game) -> None:
+        if full[0]:
+            raise OSError("database or disk is full")
+
+    game = Game(["Bot", "You"], Variant.BASE, seed=1)
+    table = Table(game, [Seat("Bot", bot="random"), Seat("You")], bot_delay=0,
+                  on_action=store)
+    table.save_retry_first = table.save_retry_max = 0.05
+    app = create_app(LocalClient(table, [1], exhaustive_hint))
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not table.cannot_save:  # the bot's move is refused (settle would wait on)
+            await pilot.pause(0.01)
+        await pilot.pause()
+        status = str(app.screen.query_one(StatusBar).render())
+        assert "the server cannot save moves right now; retrying…" in status, status
+        assert "bot failed" not in status and table.bot_error is None
+        full[0] = False
+        await table.wait_idle()
+        await settle(pilot)
+        status = str(app.screen.query_one(StatusBar).render())
+        assert "cannot save" not in status and len(table.game.actions) == 1

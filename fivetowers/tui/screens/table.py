@@ -130,7 +130,10 @@ class TableScreen(Screen[None]):
             self.guide = None
         turn = self.turn_text(view, names)
         problem = self.client.problem()
-        if problem is not None:
+        if problem is not None and self.client.table.bot_error is None:
+            # The store cannot save for now: the table goes on once it can.
+            turn = Text(f" {problem} ", style="bold black on yellow")
+        elif problem is not None:
             turn = Text(f" {problem} (q quits) ", style="bold white on red")
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
