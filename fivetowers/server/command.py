@@ -25,19 +25,20 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     Bots and hints run in ``workers`` processes (default: one per core)."""
     from fivetowers.server.lobby import Lobby
     from fivetowers.server.lobby_app import lobby_factory
-    from fivetowers.server.serve import serve_forever
+    from fivetowers.server.serve import load_allowed_keys, serve_forever
     from fivetowers.tables.store import open_store
     from fivetowers.tables.workers import Workers
 
+    load_allowed_keys(config.allow_file)  # a bad file is refused before any work
     store = open_store(config.data_dir, exclusive=True)
     pool = Workers(workers)
-    # Started before anyone connects: starting a worker later would wait on
-    # the serving loop.
-    await asyncio.to_thread(pool.start)
-    log.info("%d worker processes for bots and hints", pool.size)
     lobby = Lobby(store=store, absence_bot_after=away, limits=limits, workers=pool)
     try:
-        report = lobby.restore()
+        report = lobby.restore()  # a damaged store is refused before workers start
+        # Started before anyone connects: starting a worker later would wait on
+        # the serving loop.
+        await asyncio.to_thread(pool.start)
+        log.info("%d worker processes for bots and hints", pool.size)
         if report.live or report.finished:
             log.info("restored %d games from the store (%d found finished)",
                      len(report.live), len(report.finished))

@@ -62,7 +62,7 @@ class ConfigError(ValueError):
     """A setting the server cannot start with (one-line reason)."""
 
 
-def _load_allowed_keys(path: Path | None) -> asyncssh.SSHAuthorizedKeys | None:
+def load_allowed_keys(path: Path | None) -> asyncssh.SSHAuthorizedKeys | None:
     if path is None:
         return None
     try:
@@ -83,7 +83,7 @@ class GameServer:
         self.app_factory: AppFactory = app_factory
         self.min_size = config.min_size
         self.linger = config.linger
-        self.policy = AuthPolicy(_load_allowed_keys(config.allow_file), config.password,
+        self.policy = AuthPolicy(load_allowed_keys(config.allow_file), config.password,
                                  config.max_auth_attempts)
         # Bound now: apps never get to redirect where the server's output goes.
         self.stdout: TextIO = sys.stdout
