@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from textual.app import App, SystemCommand
 from textual.screen import Screen
@@ -51,6 +51,9 @@ class HostedApp(App[None]):
         super().__init__()
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
+        self.on_started: Callable[[], None] | None = None
+        """Called once, when the first screen is drawn (the server settles
+        its garbage collection then, see collector.py)."""
 
     async def run_async(self, *args: Any, **kwargs: Any) -> None:
         turn = _start_turn()
@@ -73,6 +76,9 @@ class HostedApp(App[None]):
 
     def first_frame_drawn(self) -> None:
         self.end_start_turn()
+        started, self.on_started = self.on_started, None
+        if started is not None:
+            started()
 
     def end_start_turn(self) -> None:
         """Let the next App start (once; later calls do nothing)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import asyncssh
 import pytest
 from textual import events
 from textual.app import ComposeResult
@@ -23,6 +24,8 @@ from fivetowers.server.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.tui.widgets.key_bar import KeyBar
+
+from tests.server.server_helpers import Screen, StartServer, connect
 
 
 def _lobby(tables: int = 3) -> Lobby:
@@ -158,3 +161,22 @@ async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
         screen.post_message(events.ScreenResume())  # shown again: styled again
         await pilot.pause()
         assert screen in restyled
+
+
+async def test_a_session_s_first_screen_settles_the_garbage_collection(
+        start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    server = await start_server()
+    assert server._collecting is not None
+    server._collecting.cancel()  # no settles on the clock: only the start's
+    server.collector.reclaim()
+    async with await connect(server, client_key, username="hedda") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_for("Welcome, hedda.")
+        for _ in range(500):  # the frame is sent before the App hears it was drawn
+            if server.collector.frozen:
+                break
+            await asyncio.sleep(0.01)
+        # What the start made is frozen: a crowd's young collections pass it by.
+        assert server.collector.frozen
+        screen.press(b"q")
+        assert await screen.wait_closed() == 0
