@@ -5,6 +5,11 @@ command palette offers system commands that act on the host (saving a
 screenshot writes a file into the server user's Downloads folder), so a
 hosted app offers no palette, no system commands and no screenshot action.
 
+Every screen Textual composes gets a tooltip and a toast rack (notifications'
+container) as widgets of their own: styled, laid out and drawn in each
+session's start, a fifth of it. Hosted apps show no tooltips, and a screen
+gets its toast rack only when there is a notification to show.
+
 Apps also start a couple at a time. Starting one (composing, styling and drawing
 its first screen) is tens of milliseconds of Python that Textual runs in a
 few long steps; fifty players arriving together made fifty of those run in
@@ -20,8 +25,9 @@ import asyncio
 import weakref
 from typing import Any, Callable, Iterable
 
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.screen import Screen
+from textual.widgets._toast import ToastRack
 
 from fivetowers.server.shared_css import share_parsed_css
 
@@ -48,7 +54,13 @@ class HostedApp(App[None]):
 
     def __init__(self) -> None:
         share_parsed_css()  # the sessions' CSS parsed once for all of them
+        self._notifications_off = False
+        """Notifications turned off (``run_test`` does by default)."""
+        self._notified = False
+        """Whether a notification was ever shown: screens made since compose
+        their own toast rack (Textual reads the flag below when composing)."""
         super().__init__()
+        self._disable_tooltips = True
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
         self.on_started: Callable[[], None] | None = None
@@ -85,6 +97,28 @@ class HostedApp(App[None]):
         turn, self._turn = self._turn, None
         if turn is not None:
             turn.release()
+
+    # Textual's switch for notifications (private in textual 8.2; see
+    # tests/server/test_session_starts.py notices): on once there has been one.
+    @property
+    def _disable_notifications(self) -> bool:
+        return self._notifications_off or not self._notified
+
+    @_disable_notifications.setter
+    def _disable_notifications(self, off: bool) -> None:
+        self._notifications_off = off
+
+    def _refresh_notifications(self) -> None:
+        if self._notifications and not self._notifications_off:
+            self._notified = True
+            try:
+                screen = self.screen
+            except ScreenStackError:  # no screen yet: its compose adds a rack
+                screen = None
+            if screen is not None and screen.is_attached and not any(
+                    isinstance(child, ToastRack) for child in screen._nodes):
+                screen.mount(ToastRack(id="textual-toastrack"))
+        super()._refresh_notifications()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         return ()

@@ -11,7 +11,8 @@ import pytest
 from textual import events
 from textual.app import ComposeResult
 from textual.geometry import Region
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Static, Tooltip
+from textual.widgets._toast import Toast, ToastRack
 from textual.widgets._footer import FooterKey
 
 from fivetowers.rules import Variant
@@ -180,3 +181,23 @@ async def test_a_session_s_first_screen_settles_the_garbage_collection(
         assert server.collector.frozen
         screen.press(b"q")
         assert await screen.wait_closed() == 0
+
+
+async def test_no_tooltip_and_no_toast_rack_until_a_notification_then_toasts_show() -> None:
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert not lobby.query(Tooltip) and not lobby.query(ToastRack)  # two widgets fewer
+        app.notify("the first news", markup=False)
+        await pilot.pause()
+        await pilot.pause()
+        assert [str(toast.render()) for toast in lobby.query(Toast)] == ["the first news"]
+        await pilot.press("n")  # a screen made since composes its own rack
+        await pilot.pause()
+        assert isinstance(app.screen, NewTableScreen) and app.screen.query(ToastRack)
+        app.notify("more news", markup=False)
+        await pilot.pause()
+        await pilot.pause()
+        assert "more news" in [str(toast.render()) for toast in app.screen.query(Toast)]
