@@ -10,7 +10,9 @@ switch to the alternate screen, shows the whole lobby: the title with the
 player's name, the last table's code, the help line and the footer's last
 key ("leave"). It prints p50/p99/max of that time, the server's CPU per
 session start (from its /proc stat: SSH handshake, session, App, first
-frames, divided by N) and how much of it was garbage collection, and the longest the server's event loop went without
+frames, divided by N) and how much of it was garbage collection, the
+server's RSS with the N sessions on their lobby (and its growth per
+session), and the longest the server's event loop went without
 running a 10 ms ticker during the arrivals (a start that does not yield
 would show here as a stall every session already playing sees).
 
@@ -144,6 +146,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -203,10 +212,10 @@ async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: in
     await server.stdin.drain()
     await server.stdout.readline()  # reset the stall meter
     server.stdin.write(b"profile on\n")
-    cpu0, mine0 = cpu_seconds(server.pid), time.process_time()
+    cpu0, mine0, rss0 = cpu_seconds(server.pid), time.process_time(), rss_mib(server.pid)
     waits = await asyncio.gather(*(a.arrive(port) for a in arrivals))
     await asyncio.sleep(0.5)  # the last frames' tail (timers, a second frame)
-    cpu1, mine1 = cpu_seconds(server.pid), time.process_time()
+    cpu1, mine1, rss1 = cpu_seconds(server.pid), time.process_time(), rss_mib(server.pid)
     server.stdin.write(b"profile off\nstall\n")
     await server.stdin.drain()
     stall_text, collecting_text, generations = (await server.stdout.readline()).decode().split()
@@ -216,12 +225,13 @@ async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: in
           f"(goal p99 <= 1500 ms: {pct(waits, 0.99) / 1.5:.2f}x)  "
           f"server CPU {(cpu1 - cpu0) / n * 1000:5.0f} ms/session  "
           f"longest loop stall {stall * 1000:4.0f} ms  "
+          f"server RSS {rss1:.0f} MiB (+{(rss1 - rss0) / n:.2f} MiB/session)  "
           f"garbage collection {collecting / n * 1000:4.0f} ms/session "
           f"(generations 0,1,2: collections:ms {generations})  "
           f"clients' CPU {(mine1 - mine0) / n * 1000:4.0f} ms/session", flush=True)
     for a in arrivals:
         a.leave()
-    await asyncio.sleep(1.0)  # let the server close them before the next wave
+    await asyncio.sleep(3.0)  # the server closes them (and collects) before the next wave
 
 
 async def run(counts: list[int], tables: int, profile: str | None,
