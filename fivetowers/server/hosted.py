@@ -7,7 +7,7 @@ hosted app offers no palette, no system commands and no screenshot action.
 
 Every screen Textual composes gets a tooltip and a toast rack (notifications'
 container) as widgets of their own: styled, laid out and drawn in each
-session's start, a fifth of it. Hosted apps show no tooltips, and a screen
+session's start, about a sixth of it. Hosted apps show no tooltips, and a screen
 gets its toast rack only when there is a notification to show.
 
 Apps also start a couple at a time. Starting one (composing, styling and drawing
@@ -110,14 +110,20 @@ class HostedApp(App[None]):
 
     def _refresh_notifications(self) -> None:
         if self._notifications and not self._notifications_off:
-            self._notified = True
+            self._notified = True  # screens composed from now on have a rack
             try:
-                screen = self.screen
-            except ScreenStackError:  # no screen yet: its compose adds a rack
+                screen: Screen[Any] | None = self.screen
+            except ScreenStackError:
                 screen = None
-            if screen is not None and screen.is_attached and not any(
-                    isinstance(child, ToastRack) for child in screen._nodes):
-                screen.mount(ToastRack(id="textual-toastrack"))
+            if screen is not None and not _has_toast_rack(screen):
+                # After the screen's compose, which may be pending and add one.
+                screen.call_later(self._add_toast_rack, screen)
+                return
+        super()._refresh_notifications()
+
+    def _add_toast_rack(self, screen: Screen[Any]) -> None:
+        if not _has_toast_rack(screen):
+            screen.mount(ToastRack(id="textual-toastrack"))
         super()._refresh_notifications()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -125,3 +131,7 @@ class HostedApp(App[None]):
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         self.bell()
+
+
+def _has_toast_rack(screen: Screen[Any]) -> bool:
+    return any(isinstance(child, ToastRack) for child in screen._nodes)

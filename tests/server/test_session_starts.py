@@ -11,7 +11,9 @@ import pytest
 from textual import events
 from textual.app import ComposeResult
 from textual.geometry import Region
+from textual.screen import Screen as TextualScreen
 from textual.widgets import DataTable, Static, Tooltip
+from textual.notifications import Notification, Notify
 from textual.widgets._toast import Toast, ToastRack
 from textual.widgets._footer import FooterKey
 
@@ -201,3 +203,21 @@ async def test_no_tooltip_and_no_toast_rack_until_a_notification_then_toasts_sho
         await pilot.pause()
         await pilot.pause()
         assert "more news" in [str(toast.render()) for toast in app.screen.query(Toast)]
+
+
+class NotedAtOnce(HostedApp):
+    """A notification reaches a screen not composed yet (as a welcome back may)."""
+
+    def on_mount(self) -> None:
+        self.push_screen(TextualScreen())
+        # As Textual handles a Notify message, here before the screen composed.
+        self._on_notify(Notify(Notification("welcome back", timeout=30)))
+
+
+async def test_a_notification_before_the_first_screen_composed_is_shown_once() -> None:
+    app = NotedAtOnce()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        assert len(app.screen.query(ToastRack)) == 1
+        assert [str(toast.render()) for toast in app.screen.query(Toast)] == ["welcome back"]
