@@ -10,14 +10,18 @@ switch to the alternate screen, shows the whole lobby: the title with the
 player's name, the last table's code, the help line and the footer's last
 key ("leave"). It prints p50/p99/max of that time, the server's CPU per
 session start (from its /proc stat: SSH handshake, session, App, first
-frames, divided by N) and how much of it was garbage collection, and the longest the server's event loop went without
+frames, divided by N) and how much of it was garbage collection, the
+server's RSS with the N sessions on their lobby (and its growth per
+session), and the longest the server's event loop went without
 running a 10 ms ticker during the arrivals (a start that does not yield
 would show here as a stall every session already playing sees).
 
 Client keys are made before timing. The clients run in this process on the
 same machine: their CPU is printed too (they do a key exchange each as well).
 
-``--profile FILE`` writes the server's cProfile stats of the arrivals.
+``--profile FILE`` writes the server's cProfile stats of the arrivals;
+``--cipher NAME`` makes the clients use only that cipher (the client's
+preference decides which one a connection uses).
 """
 
 from __future__ import annotations
@@ -53,13 +57,18 @@ class StallMeter:
         self.worst = 0.0
         self.collecting = 0.0
         self._since = 0.0
+        self.by_generation = [[0, 0.0], [0, 0.0], [0, 0.0]]
+        """Collections and seconds, per generation collected."""
         gc.callbacks.append(self._collection)
 
     def _collection(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._since = time.perf_counter()
         else:
-            self.collecting += time.perf_counter() - self._since
+            spent = time.perf_counter() - self._since
+            self.collecting += spent
+            self.by_generation[info["generation"]][0] += 1
+            self.by_generation[info["generation"]][1] += spent
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -70,10 +79,12 @@ class StallMeter:
             self.worst = max(self.worst, now - last - 0.01)
             last = now
 
-    def take(self) -> tuple[float, float]:
+    def take(self) -> tuple[float, float, str]:
         worst, self.worst = self.worst, 0.0
         collecting, self.collecting = self.collecting, 0.0
-        return worst, collecting
+        generations = ",".join(f"{n}:{t * 1000:.0f}" for n, t in self.by_generation)
+        self.by_generation = [[0, 0.0], [0, 0.0], [0, 0.0]]
+        return worst, collecting, generations
 
 
 async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
@@ -89,7 +100,8 @@ async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
         lobby.tables[code] = HostedTable(code, f"arrivals {t}", Variant.BASE, False,
                                          [Seat("", None) for _ in range(4)])
     config = ServerConfig(port=0, data_dir=data_dir, max_sessions=10_000,
-                          max_sessions_per_address=10_000, shutdown_grace=0,
+                          max_sessions_per_address=10_000, max_logins=10_000,
+                          max_logins_per_address=10_000, shutdown_grace=0,
                           idle_timeout=3600)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
@@ -111,7 +123,7 @@ async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
         *lines, pending = pending.split(b"\n")
         for line in lines:
             if line == b"stall":
-                print("{:.4f} {:.4f}".format(*meter.take()), flush=True)
+                print("{:.4f} {:.4f} {}".format(*meter.take()), flush=True)
             elif line == b"profile on" and profiler is not None:
                 profiler.enable()
             elif line == b"profile off" and profiler is not None:
@@ -134,14 +146,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class Arrival:
-    def __init__(self, name: str, key: Any, last_code: str | None) -> None:
+    def __init__(self, name: str, key: Any, last_code: str | None,
+                 options: dict[str, Any]) -> None:
         self.name = name
+        self.options = options
         self.key = key
         self.markers = [f"you are {name}".encode(), HELP, LAST_KEY]
         if last_code is not None:
@@ -161,7 +182,7 @@ class Arrival:
         t0 = time.monotonic()
         self.conn = await asyncssh.connect("127.0.0.1", port, username=self.name,
                                            known_hosts=None, client_keys=[self.key],
-                                           agent_path=None)
+                                           agent_path=None, **self.options)
         process = await self.conn.create_process(term_type="xterm-256color",
                                                  term_size=(80, 24), encoding=None)
         raw = b""
@@ -179,38 +200,43 @@ class Arrival:
 
 
 async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: int,
-               wave_no: int) -> None:
+               wave_no: int, options: dict[str, Any]) -> None:
     import asyncssh
 
     assert server.stdin is not None and server.stdout is not None
     last_code = f"AR{tables - 1:03d}" if tables else None
     arrivals = [Arrival(f"p{wave_no}x{i}", asyncssh.generate_private_key("ssh-ed25519"),
-                        last_code) for i in range(n)]
+                        last_code, options) for i in range(n)]
     await asyncio.sleep(0.3)
     server.stdin.write(b"stall\n")
     await server.stdin.drain()
     await server.stdout.readline()  # reset the stall meter
     server.stdin.write(b"profile on\n")
-    cpu0, mine0 = cpu_seconds(server.pid), time.process_time()
+    cpu0, mine0, rss0 = cpu_seconds(server.pid), time.process_time(), rss_mib(server.pid)
     waits = await asyncio.gather(*(a.arrive(port) for a in arrivals))
     await asyncio.sleep(0.5)  # the last frames' tail (timers, a second frame)
-    cpu1, mine1 = cpu_seconds(server.pid), time.process_time()
+    cpu1, mine1, rss1 = cpu_seconds(server.pid), time.process_time(), rss_mib(server.pid)
     server.stdin.write(b"profile off\nstall\n")
     await server.stdin.drain()
-    stall, collecting = map(float, (await server.stdout.readline()).split())
+    stall_text, collecting_text, generations = (await server.stdout.readline()).decode().split()
+    stall, collecting = float(stall_text), float(collecting_text)
     print(f"{n:3d} arriving: first full lobby p50 {pct(waits, 0.5) * 1000:6.0f} ms  "
           f"p99 {pct(waits, 0.99) * 1000:6.0f} ms  max {max(waits) * 1000:6.0f} ms  "
           f"(goal p99 <= 1500 ms: {pct(waits, 0.99) / 1.5:.2f}x)  "
           f"server CPU {(cpu1 - cpu0) / n * 1000:5.0f} ms/session  "
           f"longest loop stall {stall * 1000:4.0f} ms  "
-          f"garbage collection {collecting / n * 1000:4.0f} ms/session  "
+          f"server RSS {rss1:.0f} MiB (+{(rss1 - rss0) / n:.2f} MiB/session)  "
+          f"garbage collection {collecting / n * 1000:4.0f} ms/session "
+          f"(generations 0,1,2: collections:ms {generations})  "
           f"clients' CPU {(mine1 - mine0) / n * 1000:4.0f} ms/session", flush=True)
     for a in arrivals:
         a.leave()
-    await asyncio.sleep(1.0)  # let the server close them before the next wave
+    await asyncio.sleep(3.0)  # the server closes them (and collects) before the next wave
 
 
-async def run(counts: list[int], tables: int, profile: str | None) -> int:
+async def run(counts: list[int], tables: int, profile: str | None,
+              cipher: str | None) -> int:
+    options: dict[str, Any] = {"encryption_algs": [cipher]} if cipher else {}
     data_dir = tempfile.mkdtemp(prefix="fivetowers-arrivals-")
     env = dict(os.environ, TEXTUAL_DISABLE_KITTY_KEY="1")
     args = [sys.executable, __file__, "--serve", "--tables", str(tables),
@@ -225,10 +251,10 @@ async def run(counts: list[int], tables: int, profile: str | None) -> int:
           f"{os.cpu_count()} cores", flush=True)
     try:
         # One session first: imports and first-use caches are not a start's cost.
-        await wave(port, server, 1, tables, 0)
+        await wave(port, server, 1, tables, 0, options)
         print("  (the line above warmed the server up)")
         for i, n in enumerate(counts, 1):
-            await wave(port, server, n, tables, i)
+            await wave(port, server, n, tables, i, options)
     finally:
         server.send_signal(signal.SIGTERM)
         await server.wait()
@@ -240,6 +266,9 @@ def main() -> int:
     parser.add_argument("--arrivals", type=int, nargs="+", default=[1, 20, 50])
     parser.add_argument("--tables", type=int, default=10, help="forming tables listed")
     parser.add_argument("--profile", default=None, help="server cProfile stats file")
+    parser.add_argument("--cipher", default=None,
+                        help="the clients' only cipher (default: asyncssh's list, "
+                             "chacha20-poly1305 first, as OpenSSH's)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -250,7 +279,7 @@ def main() -> int:
         print("bench_arrivals: --arrivals must be positive and --tables at least 0",
               file=sys.stderr)
         return 2
-    return asyncio.run(run(args.arrivals, args.tables, args.profile))
+    return asyncio.run(run(args.arrivals, args.tables, args.profile, args.cipher))
 
 
 if __name__ == "__main__":

@@ -7,10 +7,17 @@ screen at once (measured with ``scripts/loadtest_ssh.py``). So the server
 moves what has survived into the permanent generation every few seconds
 (``gc.freeze``): collections then walk only what is new, which is small.
 
+A session's start is the most the server allocates at once: an App of some
+30,000 objects. Left to the interpreter's own schedule, a wave of arrivals
+made young collections walk every App started since the last settle again
+and again (15 ms of each start's 80, and pauses of ~200 ms). So each
+session's App is settled as soon as it has drawn its first screen
+(``app_started``): a young collection, then a freeze, about a millisecond.
+
 What is frozen is never collected, so a finished session's App would stay.
 ``reclaim`` unfreezes everything and the next settle collects it all, one full
 pause, at a time that costs little: when the last session ends (nobody
-waits), when many sessions ended since the last time, and at the latest every
+waits: it runs a second later), when many sessions ended since the last time, and at the latest every
 half hour (for cycles that die old in running sessions, about 2 MiB a minute
 at 100 sessions; the renders the screens share are freed without one, see
 ``tui/shared_lines.py``). With 100 sessions that one collection takes about
@@ -29,7 +36,7 @@ log = logging.getLogger("fivetowers.server")
 
 class QuietCollector:
     def __init__(self, every: float = 5.0, reclaim_after: float = 1800.0,
-                 reclaim_sessions: int = 10) -> None:
+                 reclaim_sessions: int = 10, when_empty: float = 1.0) -> None:
         self.every = every
         """Seconds between settles (collect what is new, freeze what survives)."""
         self.reclaim_after = reclaim_after
@@ -41,6 +48,9 @@ class QuietCollector:
         self.last_reclaim = time.monotonic()
         self.frozen = False
         """Whether anything is frozen (since the last reclaim)."""
+        self.when_empty = when_empty
+        """Seconds after the last session ended (its App gone by then) that
+        the full collection runs, while nobody waits for it."""
 
     async def run(self) -> None:
         while True:
@@ -65,6 +75,11 @@ class QuietCollector:
         if pause > 0.1:
             log.info("collected %d objects in %.0f ms", collected, pause * 1000)
 
+    def app_started(self) -> None:
+        """A session's App drew its first screen: settle what its start made,
+        so that later collections do not walk it again."""
+        self.settle()
+
     def session_ended(self, live: int) -> None:
         """A session ended; ``live`` are still running."""
         self.ended += 1
@@ -72,6 +87,13 @@ class QuietCollector:
         if live == 0 or (self.ended >= max(self.reclaim_sessions, live // 2)
                          and now - self.last_reclaim >= 60):
             self.reclaim()
+        if live == 0:
+            # Not left to the next settle: that may be the first start of a
+            # crowd arriving, which would wait for a walk of the whole process.
+            try:
+                asyncio.get_running_loop().call_later(self.when_empty, self.settle)
+            except RuntimeError:  # no event loop: the next settle does it
+                pass
 
     def reclaim(self) -> None:
         """Everything frozen is collectable again (the next settle or the

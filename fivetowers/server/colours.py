@@ -44,6 +44,7 @@ def render_console() -> Console:
                    safe_box=False, soft_wrap=False, _environ={})
 
 
+@lru_cache(maxsize=64)  # a Console each time: a few hundred microseconds per session
 def client_color_system(term: str, colorterm: str) -> ColorSystem | None:
     """What a terminal with this ``TERM``/``COLORTERM`` shows; None for no colour."""
     console = Console(file=cast(IO[str], NullFile()), force_terminal=True, color_system="auto",

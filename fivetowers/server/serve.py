@@ -252,6 +252,9 @@ class GameServer:
         self.sessions.discard(session)
         self.collector.session_ended(len(self.sessions))
 
+    def app_started(self) -> None:
+        self.collector.app_started()
+
     async def _watch_idle(self) -> None:
         limit = self.config.idle_timeout
         loop = asyncio.get_running_loop()

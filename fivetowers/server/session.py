@@ -21,6 +21,7 @@ from textual.app import App
 
 from fivetowers.server.colours import client_color_system, render_console
 from fivetowers.server.driver import SessionTerminal, clamp_size
+from fivetowers.server.hosted import HostedApp
 from fivetowers.server.names import parse_exec
 
 log = logging.getLogger("fivetowers.server")
@@ -59,6 +60,8 @@ class SessionHost(Protocol):
     def session_started(self, session: Session) -> bool: ...
 
     def session_ended(self, session: Session) -> None: ...
+
+    def app_started(self) -> None: ...
 
 
 def prepare_app(app: App[Any], terminal: SessionTerminal, visitor: Visitor,
@@ -157,6 +160,8 @@ class Session:
                                                    name=self.name, address=self.address)
         app = self.app = self.host.app_factory(visitor)
         errors = prepare_app(app, terminal, visitor, self.host.stdout, self.host.stderr)
+        if isinstance(app, HostedApp):
+            app.on_started = self.host.app_started
         log.info("session of %s (%s, %s) starts at %dx%d", self.name, self.address,
                  self.identity, *size)
         try:

@@ -3,6 +3,7 @@ reclaim, which happens when sessions end."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
@@ -70,3 +71,32 @@ def test_many_ended_sessions_reclaim_but_not_more_than_once_a_minute() -> None:
     for _ in range(30):  # a crowd leaving right after: waits for the minute
         collector.session_ended(live=20)
     assert collector.frozen and collector.ended == 30
+
+
+def test_a_start_settles_young_cycles_and_freezes_what_it_made() -> None:
+    collector = QuietCollector()
+    collector.settle()
+    made = Node()  # what a start made and keeps
+    kept = weakref.ref(made)
+    dropped = weakref.ref(Node())  # garbage the start left
+    collector.app_started()
+    assert dropped() is None
+    del made
+    gc.collect()
+    assert kept() is not None  # frozen: later collections do not walk it
+
+
+async def test_the_full_collection_after_the_last_session_runs_soon() -> None:
+    collector = QuietCollector(when_empty=0.01)
+    collector.settle()
+    node = Node()
+    ref = weakref.ref(node)
+    collector.settle()  # frozen with the session it belonged to
+    del node
+    collector.session_ended(live=0)
+    assert not collector.frozen
+    for _ in range(200):  # not left for the next start to pay
+        await asyncio.sleep(0.01)
+        if collector.frozen:
+            break
+    assert collector.frozen and ref() is None

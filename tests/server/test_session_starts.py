@@ -6,11 +6,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import asyncssh
 import pytest
 from textual import events
 from textual.app import ComposeResult
 from textual.geometry import Region
-from textual.widgets import DataTable, Static
+from textual.screen import Screen as TextualScreen
+from textual.widgets import DataTable, Static, Tooltip
+from textual.notifications import Notification, Notify
+from textual.widgets._toast import Toast, ToastRack
 from textual.widgets._footer import FooterKey
 
 from fivetowers.rules import Variant
@@ -23,6 +27,8 @@ from fivetowers.server.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.tui.widgets.key_bar import KeyBar
+
+from tests.server.server_helpers import Screen, StartServer, connect
 
 
 def _lobby(tables: int = 3) -> Lobby:
@@ -158,3 +164,60 @@ async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
         screen.post_message(events.ScreenResume())  # shown again: styled again
         await pilot.pause()
         assert screen in restyled
+
+
+async def test_a_session_s_first_screen_settles_the_garbage_collection(
+        start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    server = await start_server()
+    assert server._collecting is not None
+    server._collecting.cancel()  # no settles on the clock: only the start's
+    server.collector.reclaim()
+    async with await connect(server, client_key, username="hedda") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_for("Welcome, hedda.")
+        for _ in range(500):  # the frame is sent before the App hears it was drawn
+            if server.collector.frozen:
+                break
+            await asyncio.sleep(0.01)
+        # What the start made is frozen: a crowd's young collections pass it by.
+        assert server.collector.frozen
+        screen.press(b"q")
+        assert await screen.wait_closed() == 0
+
+
+async def test_no_tooltip_and_no_toast_rack_until_a_notification_then_toasts_show() -> None:
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert not lobby.query(Tooltip) and not lobby.query(ToastRack)  # two widgets fewer
+        app.notify("the first news", markup=False)
+        await pilot.pause()
+        await pilot.pause()
+        assert [str(toast.render()) for toast in lobby.query(Toast)] == ["the first news"]
+        await pilot.press("n")  # a screen made since composes its own rack
+        await pilot.pause()
+        assert isinstance(app.screen, NewTableScreen) and app.screen.query(ToastRack)
+        app.notify("more news", markup=False)
+        await pilot.pause()
+        await pilot.pause()
+        assert "more news" in [str(toast.render()) for toast in app.screen.query(Toast)]
+
+
+class NotedAtOnce(HostedApp):
+    """A notification reaches a screen not composed yet (as a welcome back may)."""
+
+    def on_mount(self) -> None:
+        self.push_screen(TextualScreen())
+        # As Textual handles a Notify message, here before the screen composed.
+        self._on_notify(Notify(Notification("welcome back", timeout=30)))
+
+
+async def test_a_notification_before_the_first_screen_composed_is_shown_once() -> None:
+    app = NotedAtOnce()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        assert len(app.screen.query(ToastRack)) == 1
+        assert [str(toast.render()) for toast in app.screen.query(Toast)] == ["welcome back"]
