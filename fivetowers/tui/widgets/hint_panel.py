@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Static
 
 from fivetowers.rules import Action, Bid, Build, Phase, PlayerView
 from fivetowers.rules.game import describe_build
 from fivetowers.solver.plans import Hint, Plan
 from fivetowers.tui.look import name_text
+from fivetowers.tui.shared_lines import shared_lines, text_key
 
 
 _GAIN_SUFFIX = re.compile(r"[;,]?\s*\(?[+-]\d+\)?\s*$")
@@ -30,12 +33,24 @@ def describe(action: Action) -> str:
 
 
 class HintPanel(Static):
+    """The hints for the position on the table now.
+
+    A new position's hint comes a moment after the position: meanwhile the
+    panel says "thinking…" and keeps the height it had, so that the log
+    below stays put and the coming hint repaints the panel instead of laying
+    out the whole screen again (at a hosted table, twice a move per viewer).
+    The panel is laid out again only when its height must change."""
+
+    shown: Text | None = None
+    shown_lines = -1
+    shown_phase: Phase | None = None
+
     def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Hint | None,
              thinking: bool, advice: Action | None = None) -> None:
         # Narrow screens cut each line with an ellipsis (styles/app.tcss), so every bid shows.
         out = Text()
         if seat is None or view.phase is Phase.OVER:
-            self.update("no hints now")
+            self._put(Text("no hints now"), view.phase)
             return
         if view.phase is Phase.BUILD and view.high_seat != seat:
             out.append("no hints while ", style="dim italic")
@@ -43,6 +58,9 @@ class HintPanel(Static):
             out.append(" builds", style="dim italic")
         elif hint is None:
             out.append("thinking…" if thinking else "no hint yet", style="dim italic")
+            if view.phase is self.shown_phase and self.shown_lines > 1:
+                # Room for the coming hint: as tall as the last one of this phase.
+                out.append("\n" * (self.shown_lines - 1))
         elif view.phase is Phase.BUILD and view.high_seat == seat and view.high_bid is not None:
             plan = hint.plans[min(view.high_bid, hint.max_bid)]
             out.append(f"Best build for bid {plan.bid} ({plan.gain:+d} VP):\n", style="bold")
@@ -68,4 +86,23 @@ class HintPanel(Static):
                     out.append(", " if n else "")
                     out.append_text(name_text(names[i], ""))
                     out.append(f" {view.max_bids[i]}")
-        self.update(out)
+        self._put(out, view.phase)
+
+    def _put(self, out: Text, phase: Phase) -> None:
+        """Show ``out``: a repaint, or a layout too if the panel's height changes
+        (measured as Textual measures an auto height)."""
+        if out == self.shown:
+            return
+        self.shown, self.shown_phase = out, phase
+        self.update(out, layout=False)
+        width = self.content_region.width
+        lines = self.visual.get_height(self.styles, width) if width > 0 else -1
+        if lines != self.shown_lines or lines < 0:
+            self.refresh(layout=True)
+        self.shown_lines = lines
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Spectators, and every player but the builder while one builds, see
+        # the same panel: drawn once for all of them.
+        content = None if self.shown is None else (text_key(self.shown), self.scroll_offset)
+        return shared_lines(self, content, crop, super().render_lines)
