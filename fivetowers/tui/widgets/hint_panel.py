@@ -96,7 +96,8 @@ class HintPanel(Static):
         self.shown, self.shown_phase = out, phase
         self.update(out, layout=False)
         width = self.content_region.width
-        lines = self.visual.get_height(self.styles, width) if width > 0 else -1
+        # As Widget.get_content_height measures it (it passes the styles too).
+        lines = self.visual.get_height(self.styles, width) if width > 0 else -1  # type: ignore[arg-type]
         if lines != self.shown_lines or lines < 0:
             self.refresh(layout=True)
         self.shown_lines = lines

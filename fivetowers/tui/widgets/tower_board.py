@@ -33,9 +33,9 @@ ACTING_BORDER = "#ffd75f"
 
 def _acting_edges() -> dict[str, object]:
     """The inline rules ``styles.border = ("heavy", ACTING_BORDER)`` sets."""
-    styles = Styles()
+    styles = Styles(None)
     styles.border = ("heavy", ACTING_BORDER)
-    return {edge: styles.get_rule(edge)
+    return {edge: styles.get_rule(edge, None)
             for edge in ("border_top", "border_right", "border_bottom", "border_left")}
 
 
