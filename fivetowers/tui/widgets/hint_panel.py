@@ -44,6 +44,8 @@ class HintPanel(Static):
     shown: Text | None = None
     shown_lines = -1
     shown_phase: Phase | None = None
+    hint_lines: dict[Phase, int] = {}
+    """How tall the last hint of each phase was: room kept for the next one."""
 
     def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Hint | None,
              thinking: bool, advice: Action | None = None) -> None:
@@ -58,9 +60,6 @@ class HintPanel(Static):
             out.append(" builds", style="dim italic")
         elif hint is None:
             out.append("thinking…" if thinking else "no hint yet", style="dim italic")
-            if view.phase is self.shown_phase and self.shown_lines > 1:
-                # Room for the coming hint: as tall as the last one of this phase.
-                out.append("\n" * (self.shown_lines - 1))
         elif view.phase is Phase.BUILD and view.high_seat == seat and view.high_bid is not None:
             plan = hint.plans[min(view.high_bid, hint.max_bid)]
             out.append(f"Best build for bid {plan.bid} ({plan.gain:+d} VP):\n", style="bold")
@@ -75,18 +74,27 @@ class HintPanel(Static):
                 out.append(f" {plan.gain:+d}", style="green" if plan.gain > 0 else "")
                 out.append(f" {explain(plan)}" if plan.bid else " take nothing",
                            style="dim" if plan.bid == 0 else "")
+        tail = Text()
         if advice is not None:
             out.append("\nStrong bot would: ", style="bold")
             out.append(describe(advice), style="cyan")
         if view.phase is Phase.BID and self.size.width >= 40:  # narrow: on their boards
             others = [i for i in range(len(view.seats)) if i != seat]
             if others:
-                out.append("\nOthers can bid up to: ", style="bold")
+                tail.append("\nOthers can bid up to: ", style="bold")
                 for n, i in enumerate(others):
-                    out.append(", " if n else "")
-                    out.append_text(name_text(names[i], ""))
-                    out.append(f" {view.max_bids[i]}")
+                    tail.append(", " if n else "")
+                    tail.append_text(name_text(names[i], ""))
+                    tail.append(f" {view.max_bids[i]}")
+        if hint is None and not (view.phase is Phase.BUILD and view.high_seat != seat):
+            # Room for the coming hint: as tall as the last one of this phase.
+            room = self.hint_lines.get(view.phase, 0)
+            lines = out.plain.count("\n") + tail.plain.count("\n") + 1
+            out.append("\n" * max(room - lines, 0))
+        out.append_text(tail)
         self._put(out, view.phase)
+        if hint is not None and self.shown_lines > 0:
+            self.hint_lines = {**self.hint_lines, view.phase: self.shown_lines}
 
     def _put(self, out: Text, phase: Phase) -> None:
         """Show ``out``: a repaint, or a layout too if the panel's height changes

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.css.styles import Styles
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static
@@ -29,17 +28,6 @@ def breakdown(score: Score, compact: bool = False) -> str:
 
 ACTING_BORDER = "#ffd75f"
 """The border of the board whose seat is to act (the others: styles/app.tcss)."""
-
-
-def _acting_edges() -> dict[str, object]:
-    """The inline rules ``styles.border = ("heavy", ACTING_BORDER)`` sets."""
-    styles = Styles(None)
-    styles.border = ("heavy", ACTING_BORDER)
-    return {edge: styles.get_rule(edge, None)
-            for edge in ("border_top", "border_right", "border_bottom", "border_left")}
-
-
-_ACTING_EDGES = _acting_edges()
 
 
 class TowerBoard(Static):
@@ -72,16 +60,8 @@ class TowerBoard(Static):
         if acting != self.acting:
             # The border as an inline style: a class would match the whole
             # stylesheet against the board again, twice a move per viewer.
-            # Set as rules, not through ``styles.border``: taking the inline
-            # border away reads as the board losing its border's room, and
-            # lays out the whole screen again; the stylesheet's round border
-            # takes the same room, so a repaint is all it needs.
             self.acting = acting
-            for edge, value in _ACTING_EDGES.items():
-                if acting:
-                    self.styles.set_rule(edge, value)
-                else:
-                    self.styles.clear_rule(edge)
+            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
         pile = "teardown" if self.large else "pile"
         sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
         self.border_subtitle = sep.join(
