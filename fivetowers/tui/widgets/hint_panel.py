@@ -44,6 +44,7 @@ class HintPanel(Static):
     shown: Text | None = None
     shown_lines = -1
     shown_phase: Phase | None = None
+    common = False
     hint_lines: dict[Phase, int] = {}
     """How tall the last hint of each phase was: room kept for the next one."""
 
@@ -51,6 +52,11 @@ class HintPanel(Static):
              thinking: bool, advice: Action | None = None) -> None:
         # Narrow screens cut each line with an ellipsis (styles/app.tcss), so every bid shows.
         out = Text()
+        # Shared with other viewers only when it says nothing of this seat: a
+        # seat's own hint, kept with the others, would push out of the shared
+        # renders what other screens draw again.
+        self.common = seat is None or view.phase is Phase.OVER or (
+            view.phase is Phase.BUILD and view.high_seat != seat)
         if seat is None or view.phase is Phase.OVER:
             self._put(Text("no hints now"), view.phase)
             return
@@ -112,6 +118,7 @@ class HintPanel(Static):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Spectators, and every player but the builder while one builds, see
-        # the same panel: drawn once for all of them.
-        content = None if self.shown is None else (text_key(self.shown), self.scroll_offset)
+        # the same panel: drawn once for all of them (see ``common``).
+        content = None if self.shown is None or not self.common else (
+            text_key(self.shown), self.scroll_offset)
         return shared_lines(self, content, crop, super().render_lines)
