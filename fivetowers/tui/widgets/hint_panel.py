@@ -43,6 +43,7 @@ class HintPanel(Static):
 
     shown: Text | None = None
     shown_lines = -1
+    shown_width = -1
     shown_phase: Phase | None = None
     common = False
     hint_lines: dict[Phase, int] = {}
@@ -112,9 +113,10 @@ class HintPanel(Static):
         width = self.content_region.width
         # As Widget.get_content_height measures it (it passes the styles too).
         lines = self.visual.get_height(self.styles, width) if width > 0 else -1  # type: ignore[arg-type]
-        if lines != self.shown_lines or lines < 0:
+        # A new width (a resize) measures every text again: lay out to be sure.
+        if lines != self.shown_lines or lines < 0 or width != self.shown_width:
             self.refresh(layout=True)
-        self.shown_lines = lines
+        self.shown_lines, self.shown_width = lines, width
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Spectators, and every player but the builder while one builds, see
