@@ -7,16 +7,19 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from fivetowers.rules import Bid, Game, Pass, Position, Variant
+from textual.widgets import OptionList
+
+from fivetowers.rules import Bid, Game, Pass, Phase, Position, Variant
 from fivetowers.solver import Hint, exhaustive_hint
 from fivetowers.tables.client import LocalClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.workers import Workers
+from fivetowers.tui.screens.table import TableScreen
 from fivetowers.tui.widgets.game_log import GameLog
 from fivetowers.tui.widgets.hint_panel import HintPanel
 
-from tests.tui.helpers import app_for, settle
+from tests.tui.helpers import app_for, passive_client, settle
 
 
 def spy_layouts(widget: Any) -> list[bool]:
@@ -76,3 +79,31 @@ async def test_the_hint_panel_keeps_its_height_while_thinking() -> None:
         assert "Your highest safe bid" in str(panel.content)
         await pilot.pause(0.05)
         assert asked == [] and log.region == where and panel.region.height == tall
+
+
+async def test_a_redraw_with_the_same_choices_keeps_the_build_list() -> None:
+    client = passive_client(Variant.BASE, seed=5)
+    app = app_for(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("1")  # the human outbids the starter's 0; the other bot passes
+        await settle(pilot)
+        view = client.view()
+        assert view.phase is Phase.BUILD and view.to_move == 1
+        await pilot.press("a", "u")  # the hint's plan, less its last card: one to place
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.guide is not None
+        steps = screen.query_one("#steps", OptionList)
+        shown = [str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count)]
+        assert shown
+        rebuilt: list[bool] = []
+        clear = steps.clear_options
+
+        def spied() -> OptionList:
+            rebuilt.append(True)
+            return clear()
+        steps.clear_options = spied  # type: ignore[method-assign]
+        await pilot.press("s", "s")  # two redraws of the table, the same choices
+        assert rebuilt == []
+        assert [str(steps.get_option_at_index(i).prompt)
+                for i in range(steps.option_count)] == shown
