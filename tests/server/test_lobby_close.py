@@ -4,6 +4,7 @@ tables a stop took more than 10 s, the tables closing one after another)."""
 from __future__ import annotations
 
 import asyncio
+from typing import Awaitable, Callable
 
 from fivetowers.rules import Game, Variant
 from fivetowers.server.lobby import HostedTable, Lobby
@@ -21,13 +22,16 @@ async def test_lobby_close_closes_every_table_at_once() -> None:
     commits = asyncio.Event()  # the store holds every table's first bot move
     waiting: list[int] = []
     tables: list[Table] = []
-    for t in range(TABLES):
-        def kept(game: Game, t: int = t) -> object:
+    def keeper(t: int) -> Callable[[Game], Awaitable[None]]:
+        async def kept(game: Game) -> None:
             waiting.append(t)
-            return commits.wait()
+            await commits.wait()
+        return kept
+
+    for t in range(TABLES):
         seats = [Seat("Ann (bot)", bot="passive"), Seat("Bo (bot)", bot="passive")]
         table = Table(Game(["Ann", "Bo"], Variant.BASE, seed=t), seats, bot_delay=0,
-                      on_action=kept, bots={0: PassiveBot(), 1: PassiveBot()},
+                      on_action=keeper(t), bots={0: PassiveBot(), 1: PassiveBot()},
                       workers=Workers(threads=True))
         lobby.tables[f"T{t}"] = HostedTable(f"T{t}", f"table {t}", Variant.BASE, False,
                                             seats, table=table)

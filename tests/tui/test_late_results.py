@@ -75,7 +75,7 @@ async def test_advice_that_comes_after_the_hint_panel_is_gone_is_dropped() -> No
     adviser = HeldAdviser(release)
     game = Game(["Ann", "Bo"], Variant.BASE, seed=3)
     table = Table(game, [Seat("Ann"), Seat("Bo")], bot_delay=0, workers=Workers(threads=True))
-    client = LocalClient(table, [0, 1], exhaustive_hint, adviser)  # type: ignore[arg-type]
+    client = LocalClient(table, [0, 1], exhaustive_hint, adviser)
     app = app_for(client)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(200):
