@@ -1,6 +1,8 @@
 """Server CPU per table change per session, without SSH or a second process.
 
     python scripts/bench_sessions.py [--sessions 10] [--actions 40] [--size 80x24]
+    python scripts/bench_sessions.py --mix realistic --sessions 20
+
 
 Runs ``--sessions`` hosted sessions (the real LobbyApp, ServerTableScreen and
 SSHDriver, colour rewriting included) on fake SSH channels that only count
@@ -12,6 +14,14 @@ output (p50/p99), and the server CPU spent per session per table change
 (mean), plus the bytes sent per session per change. The load test measures
 the same thing end to end over SSH; this one isolates the screen's cost and
 is quick enough to iterate on (cProfile with ``--profile FILE``).
+
+``--mix realistic`` plays the game as the load test's realistic mix does,
+through the players' keys: hints on (computed in one worker process, as the
+server does, so their CPU is not counted), tables of four players and a
+spectator, players who bid (sometimes raise) with digit keys and who, on
+winning, build with the hint's plan (``a``, then ``enter``): the hint panel,
+the build panel and guide, round starts and the builder's screen all redraw.
+Its CPU per change includes the builder's ``a`` key (a redraw of one screen).
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import random
 import statistics
 import sys
 import time
@@ -28,14 +39,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fivetowers.rules import Bid, Pass, Phase, Variant  # noqa: E402
+from fivetowers.rules import Bid, Pass, Phase, Position, Variant  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
 from fivetowers.server.lobby import HostedTable, Lobby  # noqa: E402
 from fivetowers.server.lobby_app import LobbyApp  # noqa: E402
 from fivetowers.server.session import Visitor, prepare_app  # noqa: E402
+from fivetowers.server.waiting_screen import ServerTableScreen  # noqa: E402
 from fivetowers.tables.seats import Seat  # noqa: E402
+from fivetowers.tables.workers import Workers  # noqa: E402
 
 SEATS = 5
+REALISTIC_SEATS = 4
+"""Realistic mix: four players and a spectator a table."""
 
 
 class FakeChannel:
@@ -56,9 +71,13 @@ class FakeStdout:
 
 
 class FakeStdin:
+    """Keys the bench presses (realistic mix); none for the bids-only mix."""
+
+    def __init__(self) -> None:
+        self.keys: asyncio.Queue[bytes] = asyncio.Queue()
+
     async def read(self, n: int) -> bytes:
-        await asyncio.Event().wait()  # no keys: the bench acts through the table
-        return b""
+        return await self.keys.get()
 
 
 class FakeProcess:
@@ -74,13 +93,18 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def run(sessions: int, actions: int, size: tuple[int, int],
-              profiler: cProfile.Profile | None = None) -> None:
-    tables = max(sessions // SEATS, 1)
-    lobby = Lobby(hints=False, bot_delay=0.0, absence_bot_after=3600)
+              profiler: cProfile.Profile | None = None, realistic: bool = False) -> None:
+    seats = REALISTIC_SEATS if realistic else SEATS
+    tables = max(sessions // (seats + realistic), 1)
+    pool = Workers(1) if realistic else None
+    if pool is not None:  # as the server does: workers started before anyone comes
+        await asyncio.to_thread(pool.start)
+    lobby = Lobby(hints=realistic, bot_delay=0.0, absence_bot_after=3600, workers=pool)
     for t in range(tables):
         lobby.tables[f"LT{t:03d}"] = HostedTable(f"LT{t:03d}", f"load {t}", Variant.BASE, False,
-                                                 [Seat("", None) for _ in range(SEATS)])
+                                                 [Seat("", None) for _ in range(seats)])
     procs: list[FakeProcess] = []
+    apps: list[LobbyApp] = []
     tasks = []
     for i in range(sessions):
         proc = FakeProcess()
@@ -89,6 +113,7 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
                           join_code=f"LT{i % tables:03d}", term="xterm-256color", colorterm="")
         terminal = SessionTerminal(proc, size, name=visitor.name)  # type: ignore[arg-type]
         app = LobbyApp(lobby, visitor)
+        apps.append(app)
         prepare_app(app, terminal, visitor, sys.stdout, sys.stderr)
         tasks.append(asyncio.create_task(app.run_async(size=size)))
         await asyncio.sleep(0.02)
@@ -110,7 +135,15 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
     sent = sum(p.stdout.bytes for p in procs)
     if profiler is not None:  # the table changes only, not the sessions starting
         profiler.enable()
-    for _ in range(actions):
+    if realistic:
+        changes, cpu, every, rng = 0, 0.0, [], random.Random(1)
+        for _ in range(actions):
+            for t, h in enumerate(hosted):
+                made = await realistic_change(h, t, tables, apps, procs, rng)
+                if made is not None:
+                    changes, cpu = changes + made[0], cpu + made[1]
+                    every.append(made[2])
+    for _ in range(0 if realistic else actions):
         for t, h in enumerate(hosted):
             table = h.table
             assert table is not None
@@ -139,6 +172,9 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
         profiler.disable()
     sent = sum(p.stdout.bytes for p in procs) - sent
     per_table = sessions / tables
+    print("mix: " + ("realistic: hints on (1 worker process), 4 players + 1 spectator a table, "
+                     "bids by key (30% raise), builds with the hint's plan (a, enter)"
+                     if realistic else "bids-only: hints off, 5 players a table, bid 0/pass"))
     print(f"{sessions} sessions at {tables} tables, {size[0]}x{size[1]}, {changes} table changes; "
           f"idle server CPU {idle * 100:.0f}%")
     print(f"key-to-every-screen (in process) p50 {pct(every, .5):.1f} ms "
@@ -148,6 +184,65 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    await lobby.close()
+    if pool is not None:
+        pool.close()
+
+
+def table_screen(app: LobbyApp) -> ServerTableScreen | None:
+    screen = app.screen
+    return screen if isinstance(screen, ServerTableScreen) else None
+
+
+async def realistic_change(hosted: HostedTable, t: int, tables: int, apps: list[LobbyApp],
+                           procs: list[FakeProcess], rng: random.Random
+                           ) -> tuple[int, float, float] | None:
+    """One player's move by keys: (table changes, server CPU, key-to-every-screen)."""
+    table = hosted.table
+    assert table is not None
+    game = table.game
+    if game.phase is Phase.OVER or game.to_move is None:
+        return None
+    here = [i for i in range(len(apps)) if i % tables == t]
+    seat_of = {}
+    for i in here:
+        screen = table_screen(apps[i])
+        if screen is not None and screen.client.seat is not None:
+            seat_of[screen.client.seat] = i
+    actor = seat_of[game.to_move]
+    screen = table_screen(apps[actor])
+    assert screen is not None
+    keys = procs[actor].stdin.keys
+    version = table.version
+    before = [procs[i].stdout.writes for i in here]
+    if game.phase is Phase.BUILD:  # the hint first: players wait for it too
+        await table.workers.hint(Position.from_view(table.view(game.to_move)))
+    c0, t0 = time.process_time(), time.perf_counter()
+    if game.phase is Phase.BID:
+        bids = game.legal_bids()
+        raise_ = bids and (not game.may_pass() or rng.random() < 0.3)
+        keys.put_nowait(str(min(bids)).encode() if raise_ else b"p")
+    else:
+        # The hint's plan, once the builder's screen has the hint.
+        for _ in range(500):
+            if screen.current_hint() is not None:
+                break
+            await asyncio.sleep(0.002)
+        keys.put_nowait(b"a")
+        for _ in range(500):
+            guide = screen.guide
+            if guide is not None and guide.session.done:
+                break
+            await asyncio.sleep(0.002)
+        keys.put_nowait(b"\r")
+    for _ in range(5000):
+        if table.version > version and all(
+                procs[i].stdout.writes > b for i, b in zip(here, before)):
+            break
+        await asyncio.sleep(0.001)
+    every = max(procs[i].stdout.last for i in here) - t0
+    await asyncio.sleep(0.12)  # until the loop is quiet: hints arriving, builders' screens
+    return table.version - version, time.process_time() - c0, every
 
 
 def main() -> int:
@@ -156,10 +251,12 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=40)
     parser.add_argument("--size", default="80x24")
     parser.add_argument("--profile", default=None, help="write cProfile stats of the run here")
+    parser.add_argument("--mix", choices=("bids-only", "realistic"), default="bids-only")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
     profiler = cProfile.Profile() if args.profile else None
-    asyncio.run(run(args.sessions, args.actions, (width, height), profiler))
+    asyncio.run(run(args.sessions, args.actions, (width, height), profiler,
+                    args.mix == "realistic"))
     if profiler is not None:
         profiler.dump_stats(args.profile)
     return 0

@@ -70,8 +70,15 @@ async def serve(plan: Plan, data_dir: Path) -> None:
     if os.environ.get("LOADTEST_LOG"):  # the server's own log lines, to stderr
         from fivetowers.server.serve import configure_logging
         configure_logging(sys.stderr)
+    from fivetowers.tables.workers import Workers
+
     mix = plan.mix
-    lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600)
+    # Bots and hints in worker processes, started before anyone comes, as
+    # `fivetowers serve` does (without a pool they would think in threads of
+    # the serving process, holding the GIL its screens need).
+    pool = Workers()
+    await asyncio.to_thread(pool.start)
+    lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600, workers=pool)
     if mix.bot_delay is not None:  # else the lobby's own pacing, as players get it
         lobby.bot_delay = mix.bot_delay
     for t, table in enumerate(plan.tables):
@@ -81,6 +88,7 @@ async def serve(plan: Plan, data_dir: Path) -> None:
                                                seats, created=float(t))
     config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, max_sessions=10_000,
                           max_sessions_per_address=10_000, shutdown_grace=0,
+                          max_logins=10_000, max_logins_per_address=10_000,
                           idle_timeout=3600)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
@@ -88,8 +96,11 @@ async def serve(plan: Plan, data_dir: Path) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await stop.wait()
+    stopping = time.monotonic()
     await server.stop()
     await lobby.close()
+    pool.close()
+    print(f"server stopped in {time.monotonic() - stopping:.1f}s", file=sys.stderr)
 
 
 def run_server(plan: Plan, data_dir: Path) -> None:

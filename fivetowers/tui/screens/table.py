@@ -8,6 +8,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 
 from fivetowers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
@@ -222,19 +223,30 @@ class TableScreen(Screen[None]):
             hint = await self.client.hint()
         except Exception:  # the workers failed it: the next change of the table asks again
             return
-        if version != self.client.version:
+        panel = self.hint_panel()
+        if version != self.client.version or panel is None:
             return
         self.hint, self.hint_version, self.advice = hint, version, None
         view = self.client.view()
-        panel = self.query_one(HintPanel)
         panel.show(view, self.client.seat, self.names(), hint, False)
         try:
             advice = await self.client.advice()  # the strong bot thinks for a while
         except Exception:
             return
-        if advice is not None and version == self.client.version:
+        panel = self.hint_panel()
+        if advice is not None and version == self.client.version and panel is not None:
             self.advice = advice
             panel.show(view, self.client.seat, self.names(), hint, False, advice)
+
+    def hint_panel(self) -> HintPanel | None:
+        """The hint panel, or None once the screen is closing: a hint or advice
+        that comes back from the workers after that has nowhere to go."""
+        if not self.is_attached or self._closing or self._closed:
+            return None
+        try:
+            return self.query_one(HintPanel)
+        except NoMatches:
+            return None
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

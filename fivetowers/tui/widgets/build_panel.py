@@ -42,6 +42,16 @@ class BuildPanel(Vertical):
         steps.can_focus = False
         yield steps
 
+    shown: Text | None = None
+    shown_steps: list[Text] = []
+
+    def _put(self, text: Static, out: Text) -> None:
+        # Every viewer's screen redraws on every change of the table: an
+        # unchanged text is not set again (Static.update lays the screen out).
+        if out != self.shown:
+            self.shown = out
+            text.update(out)
+
     def show(self, guide: BuildGuide | None, builder: Text) -> None:
         text = self.query_one("#build-text", Static)
         steps = self.query_one("#steps", OptionList)
@@ -49,7 +59,7 @@ class BuildPanel(Vertical):
             out = Text()
             out.append_text(builder)
             out.append(" is building…")
-            text.update(out)
+            self._put(text, out)
             steps.display = False
             return
         out = Text()
@@ -89,11 +99,15 @@ class BuildPanel(Vertical):
             out.append("\n")
             out.append(("✗ " if guide.notice_bad else "") + guide.notice,
                        style="bold red" if guide.notice_bad else "italic")
-        text.update(out)
+        self._put(text, out)
         steps.display = bool(self.options)
+        labels = [step_label(i + 1, o) for i, o in enumerate(self.options)]
+        if labels == self.shown_steps:  # the same choices: the list stays as it is
+            return
+        self.shown_steps = labels
         highlighted = steps.highlighted
         steps.clear_options()
-        steps.add_options([Option(step_label(i + 1, o)) for i, o in enumerate(self.options)])
+        steps.add_options([Option(label) for label in labels])
         if self.options:
             steps.highlighted = min(highlighted or 0, len(self.options) - 1)
 
