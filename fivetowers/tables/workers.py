@@ -114,13 +114,33 @@ def think_by(bot: Bot, view: PlayerView, seed: int, deadline: float) -> Action:
     return within(bot, left).choose(view, rng)
 
 
-def _worker_started() -> None:
+PARENT_CHECK = 1.0
+"""Seconds between a worker's checks that the server that started it lives."""
+
+
+def _worker_started(server: int) -> None:
     # Ctrl-C reaches the whole process group; the server stops its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A server killed with SIGKILL cannot stop its workers, and they would
+    # wait on their queue for ever (each holds its write end too), keeping
+    # ~100 MiB and the server's stderr open. So they watch it themselves.
+    threading.Thread(target=_exit_with, args=(server,), name="fivetowers-orphan-watch",
+                     daemon=True).start()
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
     # OR-Tools now (about 0.3 s), not in the first hint a player waits for.
     import fivetowers.solver.cpsat  # noqa: F401
+
+
+def _exit_with(server: int) -> None:
+    while True:
+        time.sleep(PARENT_CHECK)
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # alive, if not ours (cannot happen to a parent)
+            pass
 
 
 def _ready(pause: float) -> int:
@@ -168,7 +188,7 @@ class Workers:
                 "forkserver" if "forkserver" in methods else "spawn")
             pool = concurrent.futures.ProcessPoolExecutor(
                 self.size, mp_context=context, initializer=_worker_started,
-                max_tasks_per_child=TASKS_PER_WORKER)
+                initargs=(os.getpid(),), max_tasks_per_child=TASKS_PER_WORKER)
         self._pool = pool
         return pool
 

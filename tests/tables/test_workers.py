@@ -174,3 +174,51 @@ async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_
     game.clone().apply(again)
     assert one_process.late_moves == late and one_process.pids()
     assert pid not in one_process.pids()
+
+
+_ORPHAN_SERVER = """
+import sys, time
+from fivetowers.tables.workers import Workers
+if __name__ == "__main__":
+    pids = Workers(2).start()
+    print(" ".join(map(str, pids)), flush=True)
+    time.sleep(600)
+"""
+
+
+def _stat(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read()[:40]
+    except FileNotFoundError:
+        return "gone"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"  # a zombie is gone
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_of_a_server_killed_with_sigkill_exit_by_themselves(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "server.py"
+    script.write_text(_ORPHAN_SERVER)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pids = [int(p) for p in server.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids), [(p, _stat(p)) for p in pids]
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 20
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in pids), "orphaned workers lived on"
+    # Nothing of the server holds its stderr open any more (a supervisor's pipe
+    # reaches its end).
+    assert server.stderr is not None
+    server.stderr.read()
