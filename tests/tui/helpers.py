@@ -4,15 +4,17 @@ plain rules, the reference planner for hints, no pacing delays."""
 from __future__ import annotations
 
 import random
+import threading
 
 from textual.pilot import Pilot
 
-from fivetowers.rules import Action, Bid, Game, Pass, Phase, PlayerView, Variant
+from fivetowers.rules import Action, Bid, Game, Pass, Phase, PlayerView, Position, Variant
 from fivetowers.tables.client import LocalClient
 from fivetowers.bots.random_bot import RandomBot
-from fivetowers.solver import exhaustive_hint
+from fivetowers.solver import Hint, exhaustive_hint
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
+from fivetowers.tables.workers import Workers
 from fivetowers.tui.app import FiveTowersApp, create_app
 
 NAMES = ["Hedda (bot)", "You", "Peter (bot)"]
@@ -76,3 +78,20 @@ def midgame_client(variant: Variant, seed: int, round_: int = 14) -> LocalClient
     seats = [Seat(names[0]), Seat(names[1], bot="random"), Seat(names[2], bot="random")]
     table = Table(game, seats, bot_delay=0, bots={1: RandomBot(), 2: RandomBot()})
     return LocalClient(table, [0], exhaustive_hint)
+
+
+def held_hints_client(release: threading.Event) -> LocalClient:
+    """A two-seat hot-seat game whose first position's hint comes at once and
+    every later position's only once ``release`` is set (a busy pool)."""
+    first: list[str] = []
+
+    def hinter(position: Position) -> Hint:
+        if not first:
+            first.append(repr(position))
+        if repr(position) != first[0]:
+            release.wait(20)
+        return exhaustive_hint(position)
+
+    game = Game(["Ann", "Bo"], Variant.BASE, seed=3)
+    table = Table(game, [Seat("Ann"), Seat("Bo")], bot_delay=0, workers=Workers(threads=True))
+    return LocalClient(table, [0, 1], hinter)

@@ -3,35 +3,17 @@ older position's hint, and the screen never waits for it (issue 11)."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 
-from fivetowers.rules import Bid, Game, Pass, Position, Variant
-from fivetowers.solver import Hint, exhaustive_hint
-from fivetowers.tables.client import LocalClient
-from fivetowers.tables.seats import Seat
-from fivetowers.tables.table import Table
-from fivetowers.tables.workers import Workers
+from fivetowers.rules import Bid, Pass
 from fivetowers.tui.widgets.hint_panel import HintPanel
 
-from tests.tui.helpers import app_for, settle
+from tests.tui.helpers import app_for, held_hints_client, settle
 
 
 async def test_the_hint_panel_thinks_until_the_new_positions_hint_comes() -> None:
-    first: list[str] = []
     release = threading.Event()
-
-    def hinter(position: Position) -> Hint:
-        key = repr(position)
-        if not first:
-            first.append(key)
-        if key != first[0]:  # every later position waits until released
-            release.wait(20)
-        return exhaustive_hint(position)
-
-    game = Game(["Ann", "Bo"], Variant.BASE, seed=3)
-    table = Table(game, [Seat("Ann"), Seat("Bo")], bot_delay=0, workers=Workers(threads=True))
-    client = LocalClient(table, [0, 1], hinter)
+    client = held_hints_client(release)
     app = app_for(client)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -41,7 +23,7 @@ async def test_the_hint_panel_thinks_until_the_new_positions_hint_comes() -> Non
         assert hint is not None
         # Ann takes the display and builds the hint's plan: a new round, a new position.
         await client.submit(Bid(0, hint.max_bid))
-        if table.game.to_move == 1:
+        if client.table.game.to_move == 1:
             await client.submit(Pass(1))
         await client.submit(hint.plans[hint.max_bid].to_build(0))
         for _ in range(50):

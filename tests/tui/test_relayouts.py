@@ -9,17 +9,12 @@ from typing import Any
 
 from textual.widgets import OptionList
 
-from fivetowers.rules import Bid, Game, Pass, Phase, Position, Variant
-from fivetowers.solver import Hint, exhaustive_hint
-from fivetowers.tables.client import LocalClient
-from fivetowers.tables.seats import Seat
-from fivetowers.tables.table import Table
-from fivetowers.tables.workers import Workers
+from fivetowers.rules import Bid, Pass, Phase, Variant
 from fivetowers.tui.screens.table import TableScreen
 from fivetowers.tui.widgets.game_log import GameLog
 from fivetowers.tui.widgets.hint_panel import HintPanel
 
-from tests.tui.helpers import app_for, passive_client, settle
+from tests.tui.helpers import app_for, held_hints_client, passive_client, settle
 
 
 def spy_layouts(widget: Any) -> list[bool]:
@@ -36,19 +31,8 @@ def spy_layouts(widget: Any) -> list[bool]:
 
 
 async def test_the_hint_panel_keeps_its_height_while_thinking() -> None:
-    first: list[str] = []
     release = threading.Event()
-
-    def hinter(position: Position) -> Hint:
-        if not first:
-            first.append(repr(position))
-        if repr(position) != first[0]:  # the next round's hint waits until released
-            release.wait(20)
-        return exhaustive_hint(position)
-
-    game = Game(["Ann", "Bo"], Variant.BASE, seed=3)
-    table = Table(game, [Seat("Ann"), Seat("Bo")], bot_delay=0, workers=Workers(threads=True))
-    client = LocalClient(table, [0, 1], hinter)
+    client = held_hints_client(release)
     app = app_for(client)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -59,12 +43,12 @@ async def test_the_hint_panel_keeps_its_height_while_thinking() -> None:
         hint = await client.hint()
         assert hint is not None
         await client.submit(Bid(0, hint.max_bid))
-        if table.game.to_move == 1:
+        if client.table.game.to_move == 1:
             await client.submit(Pass(1))
         await client.submit(hint.plans[hint.max_bid].to_build(0))
         for _ in range(50):
             await pilot.pause(0.02)
-            if "thinking…" in str(panel.content) and table.game.phase.value == "bid":
+            if "thinking…" in str(panel.content) and client.table.game.phase.value == "bid":
                 break
         assert "thinking…" in str(panel.content)
         await pilot.pause(0.05)
