@@ -36,6 +36,9 @@ class Mix:
     (else passes); a starter bids 1. Only with play=build."""
     bot_delay: float | None = None
     """Seconds a bot waits before its move; None: the lobby's default."""
+    store: bool = True
+    """Every move kept in a SQLite store before screens show it, as
+    ``fivetowers serve`` does (off only to compare)."""
 
     def describe(self) -> str:
         sizes = "/".join(map(str, self.sizes))
@@ -50,7 +53,7 @@ class Mix:
             self.spectators, f"{self.spectators:g} spectators a table")
         return (f"mix {self.name}: hints {'on' if self.hints else 'off'}, {bots}"
                 f"{f' ({pace})' if self.bots else ''}, tables of {sizes} seats, "
-                f"{watching}, {play}")
+                f"{watching}, {play}, {'moves kept in a store' if self.store else 'no store'}")
 
 
 PRESETS = {

@@ -78,7 +78,12 @@ async def serve(plan: Plan, data_dir: Path) -> None:
     # the serving process, holding the GIL its screens need).
     pool = Workers()
     await asyncio.to_thread(pool.start)
-    lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600, workers=pool)
+    store = None
+    if mix.store:  # as `fivetowers serve` keeps every move
+        from fivetowers.tables.store import open_store
+        store = open_store(data_dir, exclusive=True)
+    lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600, workers=pool,
+                  store=store)
     if mix.bot_delay is not None:  # else the lobby's own pacing, as players get it
         lobby.bot_delay = mix.bot_delay
     for t, table in enumerate(plan.tables):
@@ -366,6 +371,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds between the last session connecting and measuring "
                              "(default 5 + N/4: every session's start-up is done by then)")
+    parser.add_argument("--store", action=argparse.BooleanOptionalAction, default=None,
+                        help="keep every move in a SQLite store, as the server does "
+                             "(default on)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--plan", default=None, help=argparse.SUPPRESS)
@@ -390,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         mix = with_overrides(PRESETS[args.mix], hints=args.hints, bots=args.bots, bot=args.bot,
                              bot_delay=args.bot_delay, sizes=sizes, spectators=args.spectators,
-                             play=args.play, raise_chance=args.raise_chance)
+                             play=args.play, raise_chance=args.raise_chance,
+                             store=args.store)
         if not 1 <= args.sessions <= 1000 or not 0 <= args.flooders <= 100 \
                 or not 0 <= args.arrivals <= 1000 or not 0 < args.seconds <= 3600:
             raise MixError("--sessions 1-1000, --flooders 0-100, --arrivals 0-1000, "
