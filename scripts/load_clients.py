@@ -13,6 +13,7 @@ action: an older "NAME: pass" cannot show up in between.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 import time
@@ -25,7 +26,10 @@ TERM = ("xterm-256color", (80, 24))
 BID_TURN = b"YOUR TURN to bid"
 BUILD_TURN = b"YOUR TURN to build"
 OTHERS = (b" is bidding", b" is building", b"game over")
-STARTER = b"(you start"
+STARTERS = (b"(you start", b"start: no")
+"""The bidding panel's "(you start: no pass)", which its 28 columns may wrap
+at any of its spaces ("(you" / "start: no pass)" is common): one of these
+two is whole on a line whichever space it wraps at."""
 REFUSED = "✗".encode()  # the bidding panel's mark for a bid the rules refused
 THINKING = b"still thinking"  # `a` before the hint is ready
 LOWEST = re.compile(rb"You may bid (?:\x1b\[[0-9;]*m)*(\d+)")
@@ -41,6 +45,29 @@ MISSED_AFTER = 10.0
 """An action no screen showed within this is counted as missed."""
 
 
+MISS_LOG = os.environ.get("LOADTEST_MISSES", "")
+HISTORY = 256 * 1024
+ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-B]|\x1b[=>]")
+CURSOR = re.compile(rb"\x1b\[(\d+);(\d+)H")
+
+
+def log_miss(action: Action, now: float) -> None:
+    """What each screen that missed ``action`` received since the key."""
+    with open(MISS_LOG, "a", encoding="utf-8") as out:
+        out.write(f"=== MISS {action.kind} by {action.actor.name} markers {action.markers} "
+                  f"waited {now - action.t0:.1f}s\n")
+        for viewer in action.waiting:
+            role = "actor" if viewer is action.actor else (
+                "seat" if isinstance(viewer, Player) else "spectator")
+            since = viewer.total - action.at.get(viewer.name, viewer.total)
+            got = bytes(viewer.history[-since:]) if since else b""
+            text = CURSOR.sub(lambda m: b"\n@" + m.group(1) + b"," + m.group(2) + b" ", got)
+            text = ESCAPE.sub(b"", text)
+            out.write(f"--- {viewer.name} ({role}) got {since} bytes since the key; "
+                      f"history {len(viewer.history)}\n")
+            out.write(text.decode("utf-8", "replace")[-6000:] + "\n")
+
+
 @dataclass(eq=False)
 class Action:
     markers: tuple[bytes, ...]
@@ -48,6 +75,9 @@ class Action:
     actor: Viewer
     waiting: set[Viewer]
     measured: bool
+    kind: str = ""
+    at: dict[str, int] = field(default_factory=dict)
+    """Each viewer's output offset when the key was pressed (for LOADTEST_MISSES)."""
 
 
 @dataclass
@@ -66,10 +96,12 @@ class Results:
         """Actions some screen has not shown for ``after`` seconds: missed.
         They count against p99 with the time waited so far (a lower bound)."""
         for action in [a for a in self.open if now - a.t0 > after]:
-            self.close(action)
             if action.measured:
                 self.missed += 1
                 self.everyone.append(now - action.t0)
+                if MISS_LOG:
+                    log_miss(action, now)
+            self.close(action)
 
     def close(self, action: Action) -> None:
         self.open.discard(action)
@@ -88,6 +120,7 @@ class Viewer:
         self.pending: set[Action] = set()
         self.tail = b""
         self.total = 0
+        self.history = bytearray()
         self.received = asyncio.Event()
         """Set by the first output (the session is up)."""
         self.woken = asyncio.Event()
@@ -111,6 +144,9 @@ class Viewer:
                 if not action.waiting:
                     self.results.open.discard(action)
         self.scan(scan, self.total - len(self.tail))
+        if MISS_LOG:
+            self.history += data
+            del self.history[:-HISTORY]
         self.total += len(data)
         self.tail = scan[-40:]
         self.received.set()
@@ -151,7 +187,8 @@ class Player(Viewer):
         self.build_at = last(BUILD_TURN, self.build_at)
         for marker in OTHERS:
             self.other_at = max(self.other_at, last(marker, -1))
-        self.start_at = last(STARTER, self.start_at)
+        for marker in STARTERS:
+            self.start_at = max(self.start_at, last(marker, -1))
         self.refused_at = last(REFUSED, self.refused_at)
         self.thinking_at = last(THINKING, self.thinking_at)
         for match in ROUND.finditer(data):
@@ -166,18 +203,23 @@ class Player(Viewer):
         return ("bid" if self.bid_at > self.build_at else "build"), turn
 
     def choose(self, kind: str) -> tuple[bytes, bytes | None]:
-        """The key for this turn, and the one to press if the rules refuse it."""
+        """The key for this turn, and the one to press if the rules refuse it.
+
+        Every bid or pass has a fallback: a key the rules refuse changes no
+        other screen, and without another key the table would wait for this
+        player for ever (and the refused key would count as missed)."""
         starter = self.start_at > self.other_at
+        fresh = self.lowest_at > self.other_at
+        lowest = str(self.lowest).encode() if fresh else b"0"
         if self.play == "bids":
-            return (b"0", b"p") if starter else (b"p", b"0")
+            return (b"0", b"p") if starter else (b"p", lowest)
         if kind == "build":
             return b"a\r", None  # lay out the hint's plan, then build it
         if starter:
             return b"1", b"0"
-        fresh = self.lowest_at > self.other_at
         if fresh and self.lowest and self.rng.random() < self.raise_chance:
-            return str(self.lowest).encode(), b"p"
-        return b"p", None
+            return lowest, b"p"
+        return b"p", lowest
 
     def markers(self, key: bytes) -> tuple[tuple[bytes, ...], str]:
         me = self.name.encode()
@@ -192,7 +234,8 @@ class Player(Viewer):
         markers, kind = self.markers(key)
         now = time.monotonic()
         measured = now >= self.results.since
-        action = Action(markers, now, self, set(self.table), measured)
+        action = Action(markers, now, self, set(self.table), measured, kind,
+                        {v.name: v.total for v in self.table})
         for viewer in self.table:
             viewer.expect(action)
         self.results.open.add(action)

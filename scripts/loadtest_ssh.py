@@ -33,6 +33,9 @@ reports the time to each one's first full lobby screen.
 Every loop is bounded in count and time; the server listens on 127.0.0.1.
 For the server process: LOADTEST_LOG=1 shows its log on stderr;
 LOADTEST_PROFILE=FILE (with LOADTEST_PROFILE_AFTER=S) writes cProfile stats.
+LOADTEST_MISSES=FILE appends, for every missed action, each screen that did
+not show it (actor, other seat or spectator) and the text it received since
+the key (escapes stripped, cursor moves shown as @row,col).
 """
 
 from __future__ import annotations

@@ -131,3 +131,63 @@ def test_a_key_that_ends_the_round_counts_when_the_next_round_shows() -> None:
         actor.on_output(b"\x1b[20;50Hround 6: candy-3, scary-7,", 1.3)
         assert results.everyone == [pytest.approx(0.3)]
     asyncio.run(check())
+
+
+# What ld000's screen showed in a run where its pass was "missed": the panel's
+# 28 columns wrapped "(you start: no pass)" after "(you", so the client did not
+# know it started, pressed p, and the rules refused it (nothing changed on any
+# other screen, and the table waited for ld000 until the run ended).
+WRAPPED_STARTER = (b"\x1b[1;1H\x1b[1m YOUR TURN to bid \x1b[0mRound 5 \xc2\xb7 deck 40"
+                   b"\x1b[4;49H\xe2\x94\x82 \x1b[1;7mld000\x1b[0m  to bid\xe2\x80\xa6"
+                   b"\x1b[5;49H\xe2\x94\x82 \x1b[1mYou may bid \x1b[1;32m0 1 2 3 4\x1b[0m"
+                   b"\x1b[2m  (you\x1b[0m  \xe2\x94\x82"
+                   b"\x1b[6;49H\xe2\x94\x82 \x1b[2mstart: no pass)\x1b[0m")
+
+
+@pytest.mark.parametrize("play, key", [("build", b"1"), ("bids", b"0")])
+def test_a_starter_is_known_when_the_panel_wraps_its_start_line(play: str, key: bytes) -> None:
+    player = Player("ld000", Results(), 0.0, play, 0.0)
+    player.on_output(WRAPPED_STARTER, 0.5)
+    assert player.my_turn() is not None
+    assert player.choose("bid")[0] == key  # a bid, not the pass the rules refuse
+
+
+class Keys:
+    """A session's stdin: the keys a player pressed."""
+
+    def __init__(self) -> None:
+        self.pressed: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.pressed.append(data)
+
+
+def test_a_refused_pass_is_withdrawn_and_a_bid_pressed_instead() -> None:
+    """Whatever the client misread, a key the rules refuse is not an action:
+    it is withdrawn (not counted missed) and the fallback bid is pressed."""
+    async def check() -> None:
+        results = Results(since=0.0)
+        player = Player("ld000", results, 0.0, "build", 0.0)
+        player.table = [player]
+        process = type("Process", (), {"stdin": Keys()})()
+        stop = asyncio.Event()
+        task = asyncio.create_task(player.play_table(process, stop))
+        # the turn, with the start line cut where no marker can find it
+        player.on_output(WRAPPED_STARTER.replace(b"start: no pass)", b"st"), 0.5)
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if process.stdin.pressed:
+                break
+        assert process.stdin.pressed == [b"p"]
+        player.on_output(b"\x1b[7;49H\xe2\x94\x82 \x1b[1;31m\xe2\x9c\x97 the starting player must",
+                         0.6)
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if len(process.stdin.pressed) > 1:
+                break
+        stop.set()
+        await task
+        assert process.stdin.pressed == [b"p", b"0"]
+        assert results.retries == 1 and results.missed == 0
+        assert [a.markers[0] for a in results.open] == [b"ld000: bid 0"]
+    asyncio.run(check())
