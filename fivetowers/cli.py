@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO, Iterator, Sequence
 
-from fivetowers.rules.errors import shown  # tiny: no game code loads with it
+from fivetowers.games.five_towers.rules.errors import shown  # tiny: no game code loads with it
 
 if TYPE_CHECKING:
     from fivetowers.tables.client import TableClient
@@ -101,8 +101,8 @@ def _batch_lines(stream: BinaryIO) -> Iterator[str | ValueError]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from fivetowers.rules.errors import FormatError
-    from fivetowers.rules.record import Record, replay, result_json
+    from fivetowers.games.five_towers.rules.errors import FormatError
+    from fivetowers.games.five_towers.rules.record import Record, replay, result_json
 
     try:
         record = Record.from_json(_read_json(args.record))
@@ -121,8 +121,8 @@ def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
 
     Raises ValueError with a one-line reason when the input is not usable.
     """
-    from fivetowers.rules.position import POSITION_FORMAT, Position
-    from fivetowers.rules.record import RECORD_FORMAT, Record, replay
+    from fivetowers.games.five_towers.rules.position import POSITION_FORMAT, Position
+    from fivetowers.games.five_towers.rules.record import RECORD_FORMAT, Record, replay
 
     if not isinstance(data, dict):
         raise ValueError("a position must be a JSON object")
@@ -160,7 +160,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         return _die("hint: give a POSITION (or RECORD --seat N), or --batch FILE.jsonl")
     if args.batch is not None and args.seat is not None:
         return _die("hint: --seat is for one record, not for --batch")
-    from fivetowers.solver import hint
+    from fivetowers.games.five_towers.solver import hint
 
     if args.batch is None:
         try:
@@ -188,7 +188,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 def _hint_batch(stream: BinaryIO, explain: bool) -> bool:
     """One result line per input line; True when some line was refused."""
-    from fivetowers.solver import hint
+    from fivetowers.games.five_towers.solver import hint
 
     failed = False
     for number, line in enumerate(_batch_lines(stream), 1):
@@ -246,7 +246,7 @@ def _record_text(data: dict[str, Any]) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from fivetowers.rules import Variant
+    from fivetowers.games.five_towers.rules import Variant
 
     players = args.players
     bots = players - 1 if args.bots is None else args.bots
@@ -260,7 +260,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _die("--bot-delay must be 0 to 60 seconds")
     variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
     from fivetowers.tables.client import new_local_game
-    from fivetowers.tui.app import create_app
+    from fivetowers.games.five_towers.tui.app import create_app
 
     def new_game(seed: int | None = args.seed) -> "TableClient":
         return new_local_game(players, bots, variant, seed, args.names, args.bot,
@@ -278,8 +278,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
 
-    from fivetowers.bots.tournament import Settings, TournamentError, parse_bots, run
-    from fivetowers.rules import Variant
+    from fivetowers.games.five_towers.bots.tournament import Settings, TournamentError, parse_bots, run
+    from fivetowers.games.five_towers.rules import Variant
 
     try:
         settings = Settings(parse_bots(args.bots), args.players, args.games,

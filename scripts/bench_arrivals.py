@@ -88,7 +88,7 @@ class StallMeter:
 
 
 async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
-    from fivetowers.rules import Variant
+    from fivetowers.games.five_towers.rules import Variant
     from fivetowers.server.lobby import HostedTable, Lobby
     from fivetowers.server.lobby_app import lobby_factory
     from fivetowers.server.serve import GameServer, ServerConfig

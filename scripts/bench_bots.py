@@ -16,11 +16,11 @@ import random
 import statistics
 import time
 
-from fivetowers.bots import GreedyBot, RandomBot, StrongBot
-from fivetowers.bots.base import Bot
-from fivetowers.bots.determinize import determinize
-from fivetowers.bots.sim import from_game, play_out
-from fivetowers.rules import Game, Variant
+from fivetowers.games.five_towers.bots import GreedyBot, RandomBot, StrongBot
+from fivetowers.games.five_towers.bots.base import Bot
+from fivetowers.games.five_towers.bots.determinize import determinize
+from fivetowers.games.five_towers.bots.sim import from_game, play_out
+from fivetowers.games.five_towers.rules import Game, Variant
 
 
 def rollouts_per_second(players: int, seconds: float = 1.0) -> float:

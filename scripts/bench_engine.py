@@ -19,8 +19,8 @@ import time
 from itertools import combinations
 from pathlib import Path
 
-from fivetowers.rules import TYPES, Bid, Game, IllegalBuild, Phase, Record, Variant, replay
-from fivetowers.rules import search
+from fivetowers.games.five_towers.rules import TYPES, Bid, Game, IllegalBuild, Phase, Record, Variant, replay
+from fivetowers.games.five_towers.rules import search
 
 ROOT = Path(__file__).resolve().parent.parent
 

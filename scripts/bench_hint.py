@@ -39,9 +39,9 @@ from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fivetowers.rules import Position, Variant  # noqa: E402
-from fivetowers.solver import cache_clear, exhaustive_hint, hint  # noqa: E402
-from fivetowers.solver.samples import game_positions, random_position  # noqa: E402
+from fivetowers.games.five_towers.rules import Position, Variant  # noqa: E402
+from fivetowers.games.five_towers.solver import cache_clear, exhaustive_hint, hint  # noqa: E402
+from fivetowers.games.five_towers.solver.samples import game_positions, random_position  # noqa: E402
 
 GOAL_MS = {Variant.BASE: 30.0, Variant.GREAT_POWERS: 150.0}
 
@@ -155,9 +155,9 @@ PILE_GOAL_S = 2.0
 
 def bench_piles(as_json: bool) -> int:
     """Cold hints of the issue-18 position with large teardown piles."""
-    from fivetowers.solver.problem import Problem
-    from fivetowers.solver.rebuilds import rebuild_candidates
-    from fivetowers.solver.samples import ISSUE_18, with_pile
+    from fivetowers.games.five_towers.solver.problem import Problem
+    from fivetowers.games.five_towers.solver.rebuilds import rebuild_candidates
+    from fivetowers.games.five_towers.solver.samples import ISSUE_18, with_pile
 
     hint(Position.from_json(ISSUE_18))  # loads and warms OR-Tools
     rows = []

@@ -26,7 +26,7 @@ from typing import Awaitable, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fivetowers.rules import Variant  # noqa: E402
+from fivetowers.games.five_towers.rules import Variant  # noqa: E402
 from fivetowers.server.archive import Archive  # noqa: E402
 from fivetowers.server.replay_screen import ReplayScreen  # noqa: E402
 from fivetowers.tables.history import GameHistory  # noqa: E402

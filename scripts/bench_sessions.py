@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fivetowers.rules import Bid, Pass, Phase, Position, Variant  # noqa: E402
+from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position, Variant  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
 from fivetowers.server.lobby import HostedTable, Lobby  # noqa: E402
 from fivetowers.server.lobby_app import LobbyApp  # noqa: E402

@@ -29,8 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fivetowers.rules.game import Game  # noqa: E402
-from fivetowers.rules.record import Record, replay  # noqa: E402
+from fivetowers.games.five_towers.rules.game import Game  # noqa: E402
+from fivetowers.games.five_towers.rules.record import Record, replay  # noqa: E402
 from fivetowers.tables.sqlite_store import SqliteStore  # noqa: E402
 from fivetowers.tables.store import PendingAction, StoredSeat  # noqa: E402
 from fivetowers.tables.store_writer import StoreWriter  # noqa: E402

@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fivetowers.rules import Game, Phase, Variant  # noqa: E402
+from fivetowers.games.five_towers.rules import Game, Phase, Variant  # noqa: E402
 from fivetowers.tables.client import new_local_game  # noqa: E402
-from fivetowers.bots.random_bot import RandomBot  # noqa: E402
-from fivetowers.solver import exhaustive_hint  # noqa: E402
-from fivetowers.tui.app import create_app  # noqa: E402
-from fivetowers.tui.screens.table import TableScreen  # noqa: E402
+from fivetowers.games.five_towers.bots.random_bot import RandomBot  # noqa: E402
+from fivetowers.games.five_towers.solver import exhaustive_hint  # noqa: E402
+from fivetowers.games.five_towers.tui.app import create_app  # noqa: E402
+from fivetowers.games.five_towers.tui.screens.table import TableScreen  # noqa: E402
 
 
 def pct(values: list[float], p: float) -> float:

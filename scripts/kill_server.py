@@ -43,8 +43,8 @@ import pyte
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fivetowers.rules import Game, Phase, Record  # noqa: E402
-from fivetowers.rules.actions import action_from_json  # noqa: E402
+from fivetowers.games.five_towers.rules import Game, Phase, Record  # noqa: E402
+from fivetowers.games.five_towers.rules.actions import action_from_json  # noqa: E402
 from fivetowers.tables.store import open_store  # noqa: E402
 
 CLOCK = re.compile(r"Round \d+ · (?:game over|deck \d+ · pass \d/2(?: · LAST ROUND| · reshuffle next)?)")
@@ -223,7 +223,7 @@ async def play(player: Player, until: float) -> None:
 
 def prefix_states(record: Record, seat: int) -> list[Seen]:
     """What seat ``seat``'s screen shows after each prefix of ``record``."""
-    from fivetowers.tui.widgets.status_bar import game_clock
+    from fivetowers.games.five_towers.tui.widgets.status_bar import game_clock
 
     game = record.new_game()
     states = [_state(game, seat, game_clock)]

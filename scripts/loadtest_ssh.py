@@ -64,7 +64,7 @@ GOAL_ARRIVAL_S = 1.5
 
 # -- the server side ---------------------------------------------------------
 async def serve(plan: Plan, data_dir: Path) -> None:
-    from fivetowers.rules import Variant
+    from fivetowers.games.five_towers.rules import Variant
     from fivetowers.server.lobby import HostedTable, Lobby
     from fivetowers.server.lobby_app import lobby_factory
     from fivetowers.server.serve import GameServer, ServerConfig

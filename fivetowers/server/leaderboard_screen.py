@@ -14,7 +14,7 @@ from fivetowers.server.my_games_screen import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
 from fivetowers.tables.store import Rating, StoreError
 from fivetowers.tables.seats import clean_name
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.ui.key_footer import KeyFooter
 
 SHOWN = 20
 

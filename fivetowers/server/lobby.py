@@ -30,7 +30,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine
 
-from fivetowers.rules import Game, Phase, Record, Variant
+from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
 from fivetowers.server.lobby_limits import LobbyLimits, address_group
 from fivetowers.server.lobby_limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)

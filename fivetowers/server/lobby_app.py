@@ -20,8 +20,8 @@ from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import AppFactory, Visitor
 from fivetowers.server.waiting_screen import ServerTableScreen, WaitingScreen
 from fivetowers.tables.client import TableClient
-from fivetowers.tui.app import stylesheet
-from fivetowers.tui.screens.end import EndScreen
+from fivetowers.games.five_towers.tui.app import stylesheet
+from fivetowers.games.five_towers.tui.screens.end import EndScreen
 
 
 class LobbyApp(HostedApp):

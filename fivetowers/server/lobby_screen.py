@@ -16,8 +16,8 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from fivetowers.tui.shared_lines import shared_lines
-from fivetowers.tui.widgets.key_bar import KeyBar
+from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from fivetowers.server.lobby_app import LobbyApp

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 from fivetowers.server.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.seats import clean_name
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.ui.key_footer import KeyFooter
 
 SHOWN = 50  # games listed at most, the newest
 HISTORY_CSS = str(files("fivetowers.styles") / "history.tcss")

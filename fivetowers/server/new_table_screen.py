@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static, Switch
 
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server.lobby import TITLE_LENGTH
 
 

@@ -15,7 +15,7 @@ from textual.widgets import Static
 
 from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import Visitor
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.ui.key_footer import KeyFooter
 
 
 class PlaceholderLobbyApp(HostedApp):

@@ -14,18 +14,18 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fivetowers.rules import Phase, PlayerView
+from fivetowers.games.five_towers.rules import Phase, PlayerView
 from fivetowers.server.archive import KeptGame
 from fivetowers.server.my_games_screen import HISTORY_CSS
 from fivetowers.tables.seats import clean_name
-from fivetowers.tui.look import name_text, safe
-from fivetowers.tui.widgets.bid_panel import BidPanel
-from fivetowers.tui.widgets.build_panel import BuildPanel
-from fivetowers.tui.widgets.display_row import DisplayRow
-from fivetowers.tui.widgets.game_log import GameLog
-from fivetowers.tui.widgets.status_bar import StatusBar
-from fivetowers.tui.widgets.tower_board import TowerBoard
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.ui.text import name_text, safe
+from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
+from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
+from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
+from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
+from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
+from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+from fivetowers.ui.key_footer import KeyFooter
 
 # As the game log styles them (tui/widgets/game_log.py).
 STEP_STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "yellow",

@@ -15,8 +15,8 @@ from textual.widgets import Static
 from fivetowers.server.lobby import ChatLine, HostedTable
 from fivetowers.server.lobby_screen import LobbyChanged
 from fivetowers.tables.client import TableClient
-from fivetowers.tui.screens.table import TableScreen
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.games.five_towers.tui.screens.table import TableScreen
+from fivetowers.ui.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from fivetowers.server.lobby_app import LobbyApp

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from fivetowers.bots import make_bot as _make_bot
-from fivetowers.rules import Action, PlayerView
+from fivetowers.games.five_towers.bots import make_bot as _make_bot
+from fivetowers.games.five_towers.rules import Action, PlayerView
 
 
 class Bot(Protocol):

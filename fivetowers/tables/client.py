@@ -13,10 +13,10 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from fivetowers.rules import (
+from fivetowers.games.five_towers.rules import (
     Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
-from fivetowers.solver.plans import Hint
+from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.tables.agents import Bot, make_bot
 from fivetowers.tables.seats import BOT_NAMES, Seat, clean_name, unique_name
 from fivetowers.tables.table import Subscriber, Table

@@ -9,11 +9,11 @@ reveal, a reshuffle, the end).
 
 from __future__ import annotations
 
-from fivetowers.rules.actions import action_from_json
-from fivetowers.rules.errors import IllegalAction
-from fivetowers.rules.game import Game, LogEntry
-from fivetowers.rules.record import Record, ReplayError
-from fivetowers.rules.view import PlayerView
+from fivetowers.games.five_towers.rules.actions import action_from_json
+from fivetowers.games.five_towers.rules.errors import IllegalAction
+from fivetowers.games.five_towers.rules.game import Game, LogEntry
+from fivetowers.games.five_towers.rules.record import Record, ReplayError
+from fivetowers.games.five_towers.rules.view import PlayerView
 
 
 class GameHistory:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fivetowers.rules.errors import FormatError
-from fivetowers.rules.game import Game
-from fivetowers.rules.record import replay
+from fivetowers.games.five_towers.rules.errors import FormatError
+from fivetowers.games.five_towers.rules.game import Game
+from fivetowers.games.five_towers.rules.record import replay
 from fivetowers.tables.store import Store, TableInfo
 
 

@@ -18,10 +18,10 @@ import json
 import sqlite3
 from typing import Callable, Sequence
 
-from fivetowers.rules.cards import Card
-from fivetowers.rules.errors import FormatError
-from fivetowers.rules.record import Record, replay
-from fivetowers.rules.variant import Variant
+from fivetowers.games.five_towers.rules.cards import Card
+from fivetowers.games.five_towers.rules.errors import FormatError
+from fivetowers.games.five_towers.rules.record import Record, replay
+from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.ratings import INITIAL_RATING, Result, rating_changes
 
 APPLICATION_ID = 0x46355457  # "F5TW"

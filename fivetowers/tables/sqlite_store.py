@@ -38,10 +38,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Mapping, Sequence
 
-from fivetowers.rules.cards import Card
-from fivetowers.rules.errors import RulesError
-from fivetowers.rules.record import Record
-from fivetowers.rules.variant import Variant
+from fivetowers.games.five_towers.rules.cards import Card
+from fivetowers.games.five_towers.rules.errors import RulesError
+from fivetowers.games.five_towers.rules.record import Record
+from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.sqlite_schema import (
     APPLICATION_ID, SCHEMA_VERSION, cards_json, migrate, record_of, write_result,
 )

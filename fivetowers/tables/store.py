@@ -9,7 +9,7 @@ A table's record is its deck order, its reshuffle and its actions
 (FORMATS.md ``fivetowers-record/1``). An action is committed by
 :meth:`Store.append_action` *before* anyone is told of it, and a restart
 rebuilds every unfinished table by replaying its record
-(:func:`fivetowers.rules.record.replay`).
+(:func:`fivetowers.games.five_towers.rules.record.replay`).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from fivetowers.rules.cards import Card
-from fivetowers.rules.game import Game
-from fivetowers.rules.record import Record
-from fivetowers.rules.variant import Variant
+from fivetowers.games.five_towers.rules.cards import Card
+from fivetowers.games.five_towers.rules.game import Game
+from fivetowers.games.five_towers.rules.record import Record
+from fivetowers.games.five_towers.rules.variant import Variant
 
 STORE_FILE = "fivetowers.sqlite3"
 

@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Sequence
 
-from fivetowers.rules import (
+from fivetowers.games.five_towers.rules import (
     Action, Game, IllegalAction, NotYourTurn, Phase, PlayerView, Record,
 )
 from fivetowers.tables.agents import Bot, make_bot

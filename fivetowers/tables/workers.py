@@ -39,9 +39,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, TypeVar
 
 from fivetowers.tables.agents import Bot
-from fivetowers.bots.random_bot import RandomBot
-from fivetowers.rules import Action, Bid, Pass, Phase, PlayerView, Position
-from fivetowers.solver.plans import Hint
+from fivetowers.games.five_towers.bots.random_bot import RandomBot
+from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView, Position
+from fivetowers.games.five_towers.solver.plans import Hint
 
 log = logging.getLogger("fivetowers.server")
 
@@ -64,7 +64,7 @@ its memory (solver caches, allocator fragmentation) lasts."""
 
 def compute_hint(position: Position) -> Hint:
     """The solver's hint (``max_bid``, ``plans[b]``); blocking, for a worker."""
-    from fivetowers.solver import hint  # lazily: it loads OR-Tools
+    from fivetowers.games.five_towers.solver import hint  # lazily: it loads OR-Tools
 
     return hint(position)
 
@@ -108,7 +108,7 @@ def think_by(bot: Bot, view: PlayerView, seed: int, deadline: float) -> Action:
     rng = random.Random(seed)
     left = deadline - time.monotonic()
     if left <= 0:  # it waited its whole budget in the queue: answer now
-        from fivetowers.bots.greedy import GreedyBot
+        from fivetowers.games.five_towers.bots.greedy import GreedyBot
 
         return GreedyBot(compute_hint).choose(view, rng)
     return within(bot, left).choose(view, rng)
@@ -129,7 +129,7 @@ def _worker_started(server: int) -> None:
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
     # OR-Tools now (about 0.3 s), not in the first hint a player waits for.
-    import fivetowers.solver.cpsat  # noqa: F401
+    import fivetowers.games.five_towers.solver.cpsat  # noqa: F401
 
 
 def _exit_with(server: int) -> None:

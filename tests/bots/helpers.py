@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from fivetowers.bots.base import Bot
-from fivetowers.rules import Action, Game, Variant
+from fivetowers.games.five_towers.bots.base import Bot
+from fivetowers.games.five_towers.rules import Action, Game, Variant
 
 
 def play(bots: Sequence[Bot], variant: Variant, seed: int,

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from fivetowers.bots import GreedyBot, RandomBot
-from fivetowers.bots.greedy import pick_bid, rivals_top
-from fivetowers.rules import Bid, Game, Pass, Phase, Position, Variant
-from fivetowers.solver import exhaustive_hint
+from fivetowers.games.five_towers.bots import GreedyBot, RandomBot
+from fivetowers.games.five_towers.bots.greedy import pick_bid, rivals_top
+from fivetowers.games.five_towers.rules import Bid, Game, Pass, Phase, Position, Variant
+from fivetowers.games.five_towers.solver import exhaustive_hint
 
 from tests.bots.helpers import play
 

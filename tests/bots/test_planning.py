@@ -8,15 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from fivetowers.bots import RandomBot
-from fivetowers.bots.determinize import determinize
-from fivetowers.bots.evaluate import board_value, openness, score_of
-from fivetowers.bots.plans import board_options
-from fivetowers.bots.sim import from_game, play_out, want
-from fivetowers.rules import (
+from fivetowers.games.five_towers.bots import RandomBot
+from fivetowers.games.five_towers.bots.determinize import determinize
+from fivetowers.games.five_towers.bots.evaluate import board_value, openness, score_of
+from fivetowers.games.five_towers.bots.plans import board_options
+from fivetowers.games.five_towers.bots.sim import from_game, play_out, want
+from fivetowers.games.five_towers.rules import (
     TYPES, Bid, Board, Build, Card, Game, Pass, Phase, PlayerView, Step, Variant, card,
 )
-from fivetowers.rules.search import pairs_of
+from fivetowers.games.five_towers.rules.search import pairs_of
 
 
 

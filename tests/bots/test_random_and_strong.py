@@ -10,8 +10,8 @@ from typing import Callable
 
 import pytest
 
-from fivetowers.bots import Bot, RandomBot, StrongBot, make_bot, think
-from fivetowers.rules import Action, Bid, Build, Game, Pass, Phase, PlayerView, Variant
+from fivetowers.games.five_towers.bots import Bot, RandomBot, StrongBot, make_bot, think
+from fivetowers.games.five_towers.rules import Action, Bid, Build, Game, Pass, Phase, PlayerView, Variant
 
 from tests.bots.helpers import play
 
@@ -140,7 +140,7 @@ def test_think_in_a_process_pool_is_reproducible() -> None:
 
 
 def test_clear_winner_needs_a_lead_beyond_the_noise() -> None:
-    from fivetowers.bots.strong import MIN_WORLDS, clear_winner
+    from fivetowers.games.five_towers.bots.strong import MIN_WORLDS, clear_winner
 
     rng = random.Random(3)
     # Candidate 0 is always a win better than candidate 1: clear once there are enough worlds.

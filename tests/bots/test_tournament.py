@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from fivetowers.bots.tournament import GameResult, Settings, Summary, play_one, wilson
+from fivetowers.games.five_towers.bots.tournament import GameResult, Settings, Summary, play_one, wilson
 from fivetowers.cli import main
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 
 
 def test_seats_rotate_evenly() -> None:

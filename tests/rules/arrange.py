@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fivetowers.rules import TYPES, Board, Card, Game, Variant, card, full_deck
-from fivetowers.rules.building import multiset_minus
+from fivetowers.games.five_towers.rules import TYPES, Board, Card, Game, Variant, card, full_deck
+from fivetowers.games.five_towers.rules.building import multiset_minus
 
 
 def arranged(names: list[str], display: list[str], boards: dict[int, dict[str, list[int]]] | None = None,

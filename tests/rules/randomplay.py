@@ -1,7 +1,7 @@
 """Random legal play and a brute-force build oracle, for the engine's tests.
 
 The oracle walks ``BuildSession.legal_steps`` (the step-by-step validator)
-and never calls ``fivetowers.rules.search``, so it checks the fast search
+and never calls ``fivetowers.games.five_towers.rules.search``, so it checks the fast search
 independently.
 """
 
@@ -12,7 +12,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Iterator
 
-from fivetowers.rules import (
+from fivetowers.games.five_towers.rules import (
     TYPES, Bid, Board, BuildSession, Card, Game, IllegalBuild, Pass, Phase, TowerType,
 )
 

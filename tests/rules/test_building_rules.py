@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fivetowers.rules.towers import can_place, can_place_under, tower_error, why_not_onto
+from fivetowers.games.five_towers.rules.towers import can_place, can_place_under, tower_error, why_not_onto
 
 
 @pytest.mark.parametrize("value,onto,ok", [

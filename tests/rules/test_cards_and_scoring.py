@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from fivetowers.rules import Card, CardError, TowerType, card, full_deck
-from fivetowers.rules.scoring import pair_count, score, teardown_penalty
+from fivetowers.games.five_towers.rules import Card, CardError, TowerType, card, full_deck
+from fivetowers.games.five_towers.rules.scoring import pair_count, score, teardown_penalty
 
 
 def test_deck_sizes() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.rules import Record, replay, result_json
+from fivetowers.games.five_towers.rules import Record, replay, result_json
 
 from tests.conftest import FIXTURES
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from fivetowers.rules import (
+from fivetowers.games.five_towers.rules import (
     Bid, Build, GameOver, IllegalBid, IllegalBuild, NotYourTurn, Pass, Phase, Step, TowerType,
     Variant, card, cards, result_json,
 )
-from fivetowers.rules.game import BidEvent
+from fivetowers.games.five_towers.rules.game import BidEvent
 
 from tests.rules.arrange import arranged
 
@@ -198,7 +198,7 @@ def test_variant_is_kept() -> None:
 
 
 def test_a_restored_seeded_game_reshuffles_as_the_original() -> None:
-    from fivetowers.rules import Game, Record, replay
+    from fivetowers.games.five_towers.rules import Game, Record, replay
 
     original = Game(["A", "B"], seed=99)
     for _ in range(16):  # nobody builds: the first pass ends after 16 rounds

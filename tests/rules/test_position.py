@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.rules import FormatError, Position, TowerType
-from fivetowers.rules.search import max_bid
+from fivetowers.games.five_towers.rules import FormatError, Position, TowerType
+from fivetowers.games.five_towers.rules.search import max_bid
 
 from tests.conftest import FIXTURES
 

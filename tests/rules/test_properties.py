@@ -10,12 +10,12 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fivetowers.rules import (
+from fivetowers.games.five_towers.rules import (
     TYPES, Bid, Game, IllegalAction, Pass, Phase, Position, Record, Variant, full_deck, replay,
     result_json,
 )
-from fivetowers.rules.search import max_bid
-from fivetowers.rules.towers import tower_error
+from fivetowers.games.five_towers.rules.search import max_bid
+from fivetowers.games.five_towers.rules.towers import tower_error
 
 from tests.rules.randomplay import brute_max_bid, card_places, random_action
 
@@ -119,8 +119,8 @@ def test_fast_max_bid_equals_brute_force(spec: tuple[int, int, Variant, int]) ->
 
 def random_board_position(rng: random.Random, powers: bool) -> Position:
     """Towers grown by legal placements, a teardown pile and a display, all distinct cards."""
-    from fivetowers.rules import Board, Card
-    from fivetowers.rules.towers import can_place
+    from fivetowers.games.five_towers.rules import Board, Card
+    from fivetowers.games.five_towers.rules.towers import can_place
 
     pool = full_deck(5)
     rng.shuffle(pool)

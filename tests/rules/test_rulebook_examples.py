@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from fivetowers.rules import (
+from fivetowers.games.five_towers.rules import (
     Bid, Build, End, IllegalBid, IllegalBuild, Pass, Phase, Source, Step, TowerType, Variant,
     card, cards,
 )
-from fivetowers.rules.game import BidEvent
+from fivetowers.games.five_towers.rules.game import BidEvent
 
 from tests.rules.arrange import arranged
 

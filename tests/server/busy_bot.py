@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 import time
 
-from fivetowers.rules import Action, PlayerView, Position
-from fivetowers.solver import Hint, exhaustive_hint
+from fivetowers.games.five_towers.rules import Action, PlayerView, Position
+from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 from fivetowers.tables.workers import cheap_move
 
 

@@ -11,11 +11,11 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from fivetowers.bots.random_bot import RandomBot
-from fivetowers.rules import Game, Phase, Record, Variant
+from fivetowers.games.five_towers.bots.random_bot import RandomBot
+from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat
-from fivetowers.tui.app import stylesheet
+from fivetowers.games.five_towers.tui.app import stylesheet
 
 ANN = "SHA256:annAnnAnnKeyOfTestsXXXXXXXXXXXXXXXXXXXXXXX"
 BOB = "SHA256:bobBobBobKeyOfTestsYYYYYYYYYYYYYYYYYYYYYYY"

@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from fivetowers.rules import Phase, Variant
+from fivetowers.games.five_towers.rules import Phase, Variant
 from fivetowers.server.archive import Archive
 from fivetowers.server.leaderboard_screen import LeaderboardScreen
 from fivetowers.server.my_games_screen import SHOWN, MyGamesScreen
@@ -25,8 +25,8 @@ from fivetowers.tables.history import GameHistory
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat
 from fivetowers.tables.store_writer import StoreWriter
-from fivetowers.tui.widgets.game_log import GameLog
-from fivetowers.tui.widgets.tower_board import TowerBoard
+from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
+from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 
 from tests.server.history_helpers import (
     ANN, BOB, ScreenHost, keep, kept_store, play, settle,

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from fivetowers.rules import Bid, Game, Pass, Record, Variant
+from fivetowers.games.five_towers.rules import Bid, Game, Pass, Record, Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "kill_server.py"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server.lobby import CHAT_BURST, CHAT_EVERY, HostedTable, Lobby, LobbyError
 from fivetowers.server.lobby_app import lobby_factory
 from fivetowers.tables.agents import make_bot
@@ -140,7 +140,7 @@ async def test_finished_tables_leave_the_lobby_when_nobody_is_there() -> None:
 
 
 async def test_games_are_kept_and_served_again_after_a_restart(tmp_path: Path) -> None:
-    from fivetowers.rules import Bid, Pass
+    from fivetowers.games.five_towers.rules import Bid, Pass
     from fivetowers.tables.store import open_store
 
     store = open_store(tmp_path)
@@ -175,7 +175,7 @@ async def test_games_are_kept_and_served_again_after_a_restart(tmp_path: Path) -
 
 async def test_kept_through_the_writer_and_a_store_failure_refuses_the_move(
         tmp_path: Path) -> None:
-    from fivetowers.rules import Bid
+    from fivetowers.games.five_towers.rules import Bid
     from fivetowers.tables.store import StoreError, open_store
     from fivetowers.tables.table import ActionNotKept
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Awaitable, Callable
 
-from fivetowers.rules import Game, Variant
+from fivetowers.games.five_towers.rules import Game, Variant
 from fivetowers.server.lobby import HostedTable, Lobby
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table

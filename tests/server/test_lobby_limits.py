@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server.lobby import MAX_TABLES_PER_PLAYER, Lobby, LobbyError
 
 

@@ -13,7 +13,7 @@ import asyncssh
 import pytest
 from textual.widgets import Static
 
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server.lobby import HostedTable, Lobby, LobbyError
 from fivetowers.server.lobby_limits import LobbyLimits, address_group
 from fivetowers.server.lobby_app import LobbyApp, lobby_factory

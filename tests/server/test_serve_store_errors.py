@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-from fivetowers.rules import Bid, Game, Record, Variant
+from fivetowers.games.five_towers.rules import Bid, Game, Record, Variant
 from fivetowers.tables.store import STORE_FILE, StoredSeat, open_store
 
 SEATS = [StoredSeat("ann", fingerprint="SHA256:ann"), StoredSeat("Hedda (bot)", bot="random")]

@@ -17,7 +17,7 @@ from textual.notifications import Notification, Notify
 from textual.widgets._toast import Toast, ToastRack
 from textual.widgets._footer import FooterKey
 
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server import hosted as hosted_module
 from fivetowers.server.hosted import HostedApp
 from fivetowers.server.lobby import HostedTable, Lobby
@@ -26,7 +26,7 @@ from fivetowers.server.lobby_screen import LobbyScreen
 from fivetowers.server.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
-from fivetowers.tui.widgets.key_bar import KeyBar
+from fivetowers.ui.key_bar import KeyBar
 
 from tests.server.server_helpers import Screen, StartServer, connect
 

@@ -14,7 +14,7 @@ import pytest
 
 import fivetowers.server.lobby as lobby_module
 import fivetowers.tables.table as table_module
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server.lobby import Lobby
 from fivetowers.server.lobby_app import lobby_factory
 from fivetowers.tables.client import TableClient

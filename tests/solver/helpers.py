@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fivetowers.rules import BuildSession, Position
-from fivetowers.rules.search import max_bid, pairs_of
-from fivetowers.solver import Hint, Plan
-from fivetowers.solver.problem import Rank, openness
+from fivetowers.games.five_towers.rules import BuildSession, Position
+from fivetowers.games.five_towers.rules.search import max_bid, pairs_of
+from fivetowers.games.five_towers.solver import Hint, Plan
+from fivetowers.games.five_towers.solver.problem import Rank, openness
 
 
 def engine_max_bid(position: Position) -> int:

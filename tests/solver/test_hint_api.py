@@ -10,23 +10,23 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from fivetowers.rules import Position, Variant
-from fivetowers.solver import Hint, _Cache, cache_clear, exhaustive_hint, hint
-from fivetowers.solver.problem import Problem
-from fivetowers.solver.samples import random_position
+from fivetowers.games.five_towers.rules import Position, Variant
+from fivetowers.games.five_towers.solver import Hint, _Cache, cache_clear, exhaustive_hint, hint
+from fivetowers.games.five_towers.solver.problem import Problem
+from fivetowers.games.five_towers.solver.samples import random_position
 
 
 def test_importing_the_solver_does_not_load_ortools() -> None:
-    code = ("import sys, fivetowers.solver, fivetowers.cli\n"
-            "from fivetowers.solver import hint, exhaustive_hint, Plan, Hint\n"
+    code = ("import sys, fivetowers.games.five_towers.solver, fivetowers.cli\n"
+            "from fivetowers.games.five_towers.solver import hint, exhaustive_hint, Plan, Hint\n"
             "assert 'ortools' not in sys.modules, 'ortools imported'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_exhaustive_hint_needs_no_ortools() -> None:
     code = ("import sys, json\n"
-            "from fivetowers.rules import Position\n"
-            "from fivetowers.solver import exhaustive_hint\n"
+            "from fivetowers.games.five_towers.rules import Position\n"
+            "from fivetowers.games.five_towers.solver import exhaustive_hint\n"
             "p = Position.from_json({'format': 'fivetowers-position/1', 'variant': 'base',"
             " 'display': ['candy-3']})\n"
             "assert exhaustive_hint(p).max_bid == 1\n"
@@ -110,8 +110,8 @@ def test_cache_is_bounded() -> None:
 
 def test_an_unproven_hint_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hint cut short by the time budget is tried again next time, not kept."""
-    import fivetowers.solver.cpsat as cpsat
-    from fivetowers.solver.samples import ISSUE_18, with_pile
+    import fivetowers.games.five_towers.solver.cpsat as cpsat
+    from fivetowers.games.five_towers.solver.samples import ISSUE_18, with_pile
 
     position = with_pile(Position.from_json(ISSUE_18), 60, random.Random(0))
     cache_clear()

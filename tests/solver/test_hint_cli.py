@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from fivetowers.cli import main
-from fivetowers.rules import Position
-from fivetowers.rules.record import Record, replay
-from fivetowers.solver import exhaustive_hint
+from fivetowers.games.five_towers.rules import Position
+from fivetowers.games.five_towers.rules.record import Record, replay
+from fivetowers.games.five_towers.solver import exhaustive_hint
 
 from tests.conftest import FIXTURES
 
@@ -133,7 +133,7 @@ def test_bad_positions_from_a_real_process(text: str, words: str) -> None:
 def _pile_position(size: int) -> str:
     import random
 
-    from fivetowers.solver.samples import ISSUE_18, with_pile
+    from fivetowers.games.five_towers.solver.samples import ISSUE_18, with_pile
 
     position = with_pile(Position.from_json(ISSUE_18), size, random.Random(0))
     return json.dumps(position.to_json())
@@ -151,8 +151,8 @@ def test_issue_18_pile_of_60_is_hinted(capsys: pytest.CaptureFixture[str],
 def test_out_of_time_says_so_on_stderr(capsys: pytest.CaptureFixture[str],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A hint not proven best keeps FORMATS.md's output and says so on stderr."""
-    import fivetowers.solver.cpsat as cpsat
-    from fivetowers.solver import cache_clear
+    import fivetowers.games.five_towers.solver.cpsat as cpsat
+    from fivetowers.games.five_towers.solver import cache_clear
 
     cache_clear()
     monkeypatch.setattr(cpsat, "SECONDS", 0.0)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.rules import Position
-from fivetowers.solver import exhaustive_hint, hint
+from fivetowers.games.five_towers.rules import Position
+from fivetowers.games.five_towers.solver import exhaustive_hint, hint
 
 from tests.conftest import FIXTURES
 from tests.solver.helpers import check_hint, engine_max_bid

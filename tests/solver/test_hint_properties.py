@@ -23,11 +23,11 @@ import random
 
 import pytest
 
-from fivetowers.rules import Position, Variant
-from fivetowers.solver import Hint, exhaustive_hint, hint
-from fivetowers.solver.problem import Problem, Rank
-from fivetowers.solver.rebuilds import Candidates, rebuild_candidates
-from fivetowers.solver.samples import (
+from fivetowers.games.five_towers.rules import Position, Variant
+from fivetowers.games.five_towers.solver import Hint, exhaustive_hint, hint
+from fivetowers.games.five_towers.solver.problem import Problem, Rank
+from fivetowers.games.five_towers.solver.rebuilds import Candidates, rebuild_candidates
+from fivetowers.games.five_towers.solver.samples import (
     ISSUE_18, game_positions, large_pile_position, random_position, with_pile,
 )
 
@@ -67,7 +67,7 @@ def test_positions_from_random_games(variant: Variant, players: int) -> None:
 
 def test_plans_carried_out_in_real_games() -> None:
     """Games where every winner builds the hint's plan for its bid, through Game.apply."""
-    from fivetowers.rules import Bid, Game, Pass, Phase
+    from fivetowers.games.five_towers.rules import Bid, Game, Pass, Phase
 
     for seed, variant in enumerate([Variant.BASE, Variant.GREAT_POWERS] * 2):
         rng = random.Random(seed)
@@ -113,7 +113,7 @@ def test_issue_18_position_agrees_with_the_exhaustive_search() -> None:
 def _full_model_ranks(position: Position, monkeypatch: pytest.MonkeyPatch) -> list[Rank]:
     """The ranks of the model offered every pile card, in no order (the model
     before the pruning, which the tests above hold to the exhaustive search)."""
-    import fivetowers.solver.cpsat as cpsat
+    import fivetowers.games.five_towers.solver.cpsat as cpsat
 
     def everything(problem: Problem) -> Candidates:
         finished = {ti for ti, t in enumerate(problem.towers) if t and t[-1] == 0}
@@ -151,7 +151,7 @@ def test_random_large_piles_match_the_full_model(monkeypatch: pytest.MonkeyPatch
 
 def test_out_of_time_gives_legal_plans_marked_unproven() -> None:
     """With no time left the hint does not fail: legal plans, marked unproven."""
-    from fivetowers.solver.cpsat import cpsat_plans
+    from fivetowers.games.five_towers.solver.cpsat import cpsat_plans
 
     position = _issue_position(60)
     plans, proven = cpsat_plans(Problem.from_position(position), seconds=0.0)
@@ -161,7 +161,7 @@ def test_out_of_time_gives_legal_plans_marked_unproven() -> None:
 
 def test_a_solve_stopped_early_keeps_its_plan_unproven() -> None:
     """CP-SAT's FEASIBLE (a plan, not proven best) is a legal plan, not an error."""
-    from fivetowers.solver.cpsat import HintModel
+    from fivetowers.games.five_towers.solver.cpsat import HintModel
 
     position = _issue_position(60)
     model = HintModel(Problem.from_position(position))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from fivetowers.rules import Board, Build, Position, TowerType, Variant, card
-from fivetowers.solver import Plan, exhaustive_hint, hint
-from fivetowers.solver.plans import make_plan, order_steps
-from fivetowers.solver.problem import (
+from fivetowers.games.five_towers.rules import Board, Build, Position, TowerType, Variant, card
+from fivetowers.games.five_towers.solver import Plan, exhaustive_hint, hint
+from fivetowers.games.five_towers.solver.plans import make_plan, order_steps
+from fivetowers.games.five_towers.solver.problem import (
     CANDY, SAND, SCRAP, TREE, Problem, openness, top_openness,
 )
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from fivetowers.rules.actions import Action, Bid, Pass
-from fivetowers.rules.cards import TYPES, TowerType
-from fivetowers.rules.errors import IllegalBuild
-from fivetowers.rules.game import Game, Phase
+from fivetowers.games.five_towers.rules.actions import Action, Bid, Pass
+from fivetowers.games.five_towers.rules.cards import TYPES, TowerType
+from fivetowers.games.five_towers.rules.errors import IllegalBuild
+from fivetowers.games.five_towers.rules.game import Game, Phase
 
 
 def random_action(game: Game, rng: random.Random) -> Action:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fivetowers.rules import Position
-from fivetowers.solver import Hint, exhaustive_hint
+from fivetowers.games.five_towers.rules import Position
+from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 
 
 def exhaustive(position: Position) -> Hint:

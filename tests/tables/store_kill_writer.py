@@ -22,11 +22,11 @@ import random
 import sys
 from pathlib import Path
 
-from fivetowers.rules.cards import shuffled_deck
-from fivetowers.rules.game import Game, Phase
-from fivetowers.rules.record import Record
+from fivetowers.games.five_towers.rules.cards import shuffled_deck
+from fivetowers.games.five_towers.rules.game import Game, Phase
+from fivetowers.games.five_towers.rules.record import Record
 from fivetowers.tables.restore import restore
-from fivetowers.rules.variant import Variant
+from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.store import (
     PendingAction, Store, StoredSeat, action_hook, open_store,
 )

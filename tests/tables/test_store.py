@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.rules.game import Game, Phase
-from fivetowers.rules.record import Record, replay, result_json
-from fivetowers.rules.variant import Variant
+from fivetowers.games.five_towers.rules.game import Game, Phase
+from fivetowers.games.five_towers.rules.record import Record, replay, result_json
+from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import (
     Store, StoreBusy, StoreConflict, StoredSeat, UnknownTable, action_hook, open_store,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.rules.game import Game
-from fivetowers.rules.record import Record, result_json
-from fivetowers.rules.variant import Variant
+from fivetowers.games.five_towers.rules.game import Game
+from fivetowers.games.five_towers.rules.record import Record, result_json
+from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.store import StoredSeat, open_store
 from tests.tables.random_play import play_to_end
 

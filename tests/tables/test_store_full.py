@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.bots.random_bot import RandomBot
-from fivetowers.rules import Game, Record, Variant, replay
+from fivetowers.games.five_towers.bots.random_bot import RandomBot
+from fivetowers.games.five_towers.rules import Game, Record, Variant, replay
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.sqlite_store import SqliteStore

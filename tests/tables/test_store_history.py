@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from fivetowers.rules.game import Game, Phase
-from fivetowers.rules.record import Record, result_json
-from fivetowers.rules.variant import Variant
+from fivetowers.games.five_towers.rules.game import Game, Phase
+from fivetowers.games.five_towers.rules.record import Record, result_json
+from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.history import GameHistory
 from tests.tables.random_play import play_to_end
 

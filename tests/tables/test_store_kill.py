@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from fivetowers.rules.game import Game
-from fivetowers.rules.record import Record, replay
+from fivetowers.games.five_towers.rules.game import Game
+from fivetowers.games.five_towers.rules.record import Record, replay
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import STORE_FILE
 from tests.conftest import ROOT

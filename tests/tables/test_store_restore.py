@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from fivetowers.rules.game import Game
-from fivetowers.rules.record import Record, result_json
+from fivetowers.games.five_towers.rules.game import Game
+from fivetowers.games.five_towers.rules.record import Record, result_json
 from fivetowers.tables.restore import restore
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.rules.game import Game
-from fivetowers.rules.record import Record, replay
+from fivetowers.games.five_towers.rules.game import Game
+from fivetowers.games.five_towers.rules.record import Record, replay
 from fivetowers.tables import sqlite_schema
 from fivetowers.tables.sqlite_schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 from fivetowers.tables.sqlite_store import SqliteStore

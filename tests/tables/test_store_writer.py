@@ -9,8 +9,8 @@ from typing import Sequence
 
 import pytest
 
-from fivetowers.rules.game import Game
-from fivetowers.rules.record import Record
+from fivetowers.games.five_towers.rules.game import Game
+from fivetowers.games.five_towers.rules.record import Record
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import (
     PendingAction, StoreConflict, StoredSeat, StoreError, UnknownTable,

@@ -15,10 +15,10 @@ from typing import AsyncIterator
 
 import pytest
 
-from fivetowers.bots import StrongBot
-from fivetowers.bots.random_bot import RandomBot
-from fivetowers.rules import Bid, Game, Position, Variant
-from fivetowers.solver import Hint, exhaustive_hint
+from fivetowers.games.five_towers.bots import StrongBot
+from fivetowers.games.five_towers.bots.random_bot import RandomBot
+from fivetowers.games.five_towers.rules import Bid, Game, Position, Variant
+from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
@@ -119,7 +119,7 @@ async def test_hints_come_from_the_worker_process(one_process: Workers) -> None:
 
 SERVER_SIDE = """
 import asyncio, json, sys
-from fivetowers.rules import Variant
+from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server.lobby import Lobby
 from fivetowers.tables.workers import Workers
 

@@ -8,14 +8,14 @@ import threading
 
 from textual.pilot import Pilot
 
-from fivetowers.rules import Action, Bid, Game, Pass, Phase, PlayerView, Position, Variant
+from fivetowers.games.five_towers.rules import Action, Bid, Game, Pass, Phase, PlayerView, Position, Variant
 from fivetowers.tables.client import LocalClient
-from fivetowers.bots.random_bot import RandomBot
-from fivetowers.solver import Hint, exhaustive_hint
+from fivetowers.games.five_towers.bots.random_bot import RandomBot
+from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.workers import Workers
-from fivetowers.tui.app import FiveTowersApp, create_app
+from fivetowers.games.five_towers.tui.app import FiveTowersApp, create_app
 
 NAMES = ["Hedda (bot)", "You", "Peter (bot)"]
 

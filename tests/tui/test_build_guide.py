@@ -3,9 +3,9 @@ and says, including the Great Powers sand bottom, scrap rebuild and tree pay."""
 
 from __future__ import annotations
 
-from fivetowers.rules import Board, BuildSession, End, Position, Source, Step, TowerType, Variant, card
-from fivetowers.solver import exhaustive_hint
-from fivetowers.tui.build_guide import BuildGuide
+from fivetowers.games.five_towers.rules import Board, BuildSession, End, Position, Source, Step, TowerType, Variant, card
+from fivetowers.games.five_towers.solver import exhaustive_hint
+from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 
 SAND, SCRAP, CANDY, TREE = TowerType.SAND, TowerType.SCRAP, TowerType.CANDY, TowerType.TREE
 

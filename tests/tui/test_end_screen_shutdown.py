@@ -3,9 +3,9 @@ the game's end) must not crash with NoMatches in its on_mount."""
 
 from __future__ import annotations
 
-from fivetowers.rules import Variant
-from fivetowers.tui.app import create_app
-from fivetowers.tui.screens.end import EndScreen
+from fivetowers.games.five_towers.rules import Variant
+from fivetowers.games.five_towers.tui.app import create_app
+from fivetowers.games.five_towers.tui.screens.end import EndScreen
 from tests.tui.helpers import finished_client
 
 

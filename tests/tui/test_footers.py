@@ -8,8 +8,8 @@ import weakref
 
 from textual.widgets._footer import FooterKey
 
-from fivetowers.rules import Variant
-from fivetowers.tui.widgets.key_footer import KeyFooter
+from fivetowers.games.five_towers.rules import Variant
+from fivetowers.ui.key_footer import KeyFooter
 from tests.tui.helpers import app_for, passive_client, settle
 
 
@@ -36,8 +36,8 @@ async def test_rebuilt_footer_keys_are_freed() -> None:
 
 
 async def test_the_key_bar_shows_the_phase_keys_and_a_click_presses_one() -> None:
-    from fivetowers.tui.screens.table import TableScreen
-    from fivetowers.tui.widgets.key_bar import KeyBar
+    from fivetowers.games.five_towers.tui.screens.table import TableScreen
+    from fivetowers.ui.key_bar import KeyBar
 
     app = app_for(passive_client(Variant.BASE, seed=4))
     async with app.run_test(size=(80, 24)) as pilot:

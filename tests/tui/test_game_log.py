@@ -7,8 +7,8 @@ from textual.app import App, ComposeResult
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.pilot import Pilot
 
-from fivetowers.rules import LogEntry
-from fivetowers.tui.widgets.game_log import GameLog
+from fivetowers.games.five_towers.rules import LogEntry
+from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 
 
 def entries(n: int) -> tuple[LogEntry, ...]:

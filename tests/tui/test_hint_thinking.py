@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from fivetowers.rules import Bid, Pass
-from fivetowers.tui.widgets.hint_panel import HintPanel
+from fivetowers.games.five_towers.rules import Bid, Pass
+from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 
 from tests.tui.helpers import app_for, held_hints_client, settle
 

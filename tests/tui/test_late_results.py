@@ -7,14 +7,14 @@ from __future__ import annotations
 import random
 import threading
 
-from fivetowers.rules import Action, Game, PlayerView, Position, Variant
-from fivetowers.solver import Hint, exhaustive_hint
+from fivetowers.games.five_towers.rules import Action, Game, PlayerView, Position, Variant
+from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 from fivetowers.tables.client import LocalClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.workers import Workers
-from fivetowers.tui.screens.table import TableScreen
-from fivetowers.tui.widgets.hint_panel import HintPanel
+from fivetowers.games.five_towers.tui.screens.table import TableScreen
+from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 
 from tests.tui.helpers import PassiveBot, app_for
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from fivetowers.rules import Phase, Variant
-from fivetowers.rules.search import feasible
+from fivetowers.games.five_towers.rules import Phase, Variant
+from fivetowers.games.five_towers.rules.search import feasible
 from fivetowers.tables.client import LocalClient, new_local_game
-from fivetowers.solver import exhaustive_hint
-from fivetowers.tui.app import FiveTowersApp, create_app
-from fivetowers.tui.screens.end import EndScreen
-from fivetowers.tui.screens.table import TableScreen
-from fivetowers.tui.widgets.build_panel import BuildPanel
-from fivetowers.tui.widgets.status_bar import StatusBar
-from fivetowers.tui.widgets.tower_board import TowerBoard
+from fivetowers.games.five_towers.solver import exhaustive_hint
+from fivetowers.games.five_towers.tui.app import FiveTowersApp, create_app
+from fivetowers.games.five_towers.tui.screens.end import EndScreen
+from fivetowers.games.five_towers.tui.screens.table import TableScreen
+from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
+from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
+from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from tests.tui.helpers import settle
 
 MAX_TURNS = 400  # a game has about 25 rounds; this only stops a broken loop
@@ -138,7 +138,7 @@ async def test_a_hot_seat_game_of_two_humans_with_hand_picked_builds() -> None:
 
 
 async def test_great_powers_bids_past_nine_take_two_digits() -> None:
-    from fivetowers.rules import TowerType
+    from fivetowers.games.five_towers.rules import TowerType
     from tests.tui.helpers import app_for, passive_client
 
     client = passive_client(Variant.GREAT_POWERS, seed=4)
@@ -160,7 +160,7 @@ async def test_great_powers_bids_past_nine_take_two_digits() -> None:
 
 async def test_a_spectator_watches_bots_play_to_the_end() -> None:
     from fivetowers.tables.client import TableClient
-    from fivetowers.bots.random_bot import RandomBot
+    from fivetowers.games.five_towers.bots.random_bot import RandomBot
 
     bots = new_local_game(3, 3, Variant.BASE, seed=8, bot_delay=0, advice=False,
                           bots_by_seat={i: RandomBot() for i in range(3)})
@@ -182,7 +182,7 @@ async def test_a_spectator_watches_bots_play_to_the_end() -> None:
 async def test_the_mouse_picks_display_cards_and_cards_to_place() -> None:
     from textual.widgets import OptionList
 
-    from fivetowers.tui.widgets.display_row import NARROW, DisplayRow
+    from fivetowers.games.five_towers.tui.widgets.display_row import NARROW, DisplayRow
     from tests.tui.helpers import app_for, passive_client
 
     client = passive_client(Variant.BASE, seed=4)
@@ -219,7 +219,7 @@ async def test_the_mouse_picks_display_cards_and_cards_to_place() -> None:
 
 
 async def test_a_failing_bot_is_shown_not_hidden() -> None:
-    from fivetowers.rules import Game
+    from fivetowers.games.five_towers.rules import Game
     from fivetowers.tables.seats import Seat
     from fivetowers.tables.table import Table
 
@@ -237,7 +237,7 @@ async def test_a_failing_bot_is_shown_not_hidden() -> None:
 
 
 async def test_a_refused_bid_says_why_in_the_bidding_panel() -> None:
-    from fivetowers.tui.widgets.bid_panel import BidPanel
+    from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
     from tests.tui.helpers import app_for, passive_client
 
     client = passive_client(Variant.BASE, seed=4)
@@ -257,7 +257,7 @@ async def test_a_refused_bid_says_why_in_the_bidding_panel() -> None:
 async def test_a_store_that_cannot_save_is_shown_whole_at_80_columns() -> None:
     """A full disk: the top line says so in full at 80 columns (it was a bot
     failure's traceback-like text, cut), and clears once moves are kept again."""
-    from fivetowers.rules import Game
+    from fivetowers.games.five_towers.rules import Game
     from fivetowers.tables.seats import Seat
     from fivetowers.tables.table import Table
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from textual.widgets import OptionList
 
-from fivetowers.rules import Bid, Pass, Phase, Variant
-from fivetowers.tui.screens.table import TableScreen
-from fivetowers.tui.widgets.game_log import GameLog
-from fivetowers.tui.widgets.hint_panel import HintPanel
+from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Variant
+from fivetowers.games.five_towers.tui.screens.table import TableScreen
+from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
+from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 
 from tests.tui.helpers import app_for, held_hints_client, passive_client, settle
 

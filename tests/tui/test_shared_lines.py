@@ -10,8 +10,8 @@ from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.widgets import Static
 
-import fivetowers.tui.shared_lines as shared
-from fivetowers.tui.widgets.status_bar import StatusBar
+import fivetowers.ui.shared_lines as shared
+from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 
 
 def live_strips() -> int:
@@ -25,7 +25,7 @@ class Host(App[None]):
 
 
 async def test_dropped_renders_are_freed_without_a_full_collection(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from fivetowers.rules import Game, Variant
+    from fivetowers.games.five_towers.rules import Game, Variant
     from rich.text import Text
 
     monkeypatch.setattr(shared, "KEPT", 32)  # a small cache: quick to fill

@@ -12,10 +12,10 @@ from itertools import combinations
 import pytest
 from textual.pilot import Pilot
 
-from fivetowers.rules import Card, Game, Variant
-from fivetowers.rules.towers import can_place
-from fivetowers.tui.screens.table import TableScreen
-from fivetowers.tui.widgets.build_panel import BuildPanel
+from fivetowers.games.five_towers.rules import Card, Game, Variant
+from fivetowers.games.five_towers.rules.towers import can_place
+from fivetowers.games.five_towers.tui.screens.table import TableScreen
+from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from tests.tui.helpers import (
     NAMES, app_for, finished_client, midgame_client, passive_client, settle,
 )
@@ -122,7 +122,7 @@ def test_mid_game_with_score_breakdowns(snap_compare, size: tuple[int, int]) -> 
 
 def test_hot_seat_names_whose_turn_it_is(snap_compare) -> None:
     from fivetowers.tables.client import new_local_game
-    from fivetowers.solver import exhaustive_hint
+    from fivetowers.games.five_towers.solver import exhaustive_hint
 
     client = new_local_game(2, 0, Variant.BASE, seed=3, names=["Ann", "Bo"], bot_delay=0,
                             hinter=exhaustive_hint, advice=False)

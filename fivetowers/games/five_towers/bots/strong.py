@@ -1,0 +1,158 @@
+"""The strong bot: determinised Monte Carlo over its candidate moves.
+
+Each decision lists a few candidates — every legal bid and the pass, or the
+best-looking finished builds for the bid won (ranked by
+:func:`~fivetowers.games.five_towers.bots.evaluate.board_value`) — then, until the time runs
+out, deals one possible world from the unseen cards (:func:`determinize`)
+and plays every candidate to the end of the game in it with the fast
+rollout policy (:mod:`fivetowers.games.five_towers.bots.sim`). All candidates meet the same
+worlds and the same shuffles, so their difference is not luck. The one with
+the best mean result — a win (shared or not) plus a little of the score
+margin — is played; the search stops early once one candidate leads every
+other beyond reasonable doubt (:func:`clear_winner`).
+
+Rollouts run to the second run-out, so the end of the game, the doubling of
+a tower by its 0, the main tower and the teardown penalty all count as they
+will in the real final score.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView
+from fivetowers.games.five_towers.rules.game import Game
+
+from fivetowers.games.five_towers.bots.base import future_share, own_board
+from fivetowers.games.five_towers.bots.determinize import determinize
+from fivetowers.games.five_towers.bots.evaluate import board_value
+from fivetowers.games.five_towers.bots.plans import Option, board_options
+from fivetowers.games.five_towers.bots import sim as rollout
+
+MARGIN_WEIGHT = 0.01  # a point of final margin is worth 1% of a win
+# Stop early when the leader beats every rival by this many standard errors
+# of their paired difference (same worlds), checked every CHECK_EVERY worlds.
+CLEAR_LEAD = 3.0
+CHECK_EVERY = 16
+MIN_WORLDS = 32
+
+
+class StrongBot:
+    """Plans ahead by simulation within ``time_per_move`` seconds, or, when
+    ``simulations`` is given, with exactly that many worlds per decision
+    (reproducible on any machine; used by the tests)."""
+
+    name = "strong"
+
+    def __init__(self, time_per_move: float = 1.0, simulations: int | None = None,
+                 max_builds: int = 6) -> None:
+        self.time_per_move = time_per_move
+        self.simulations = simulations
+        self.max_builds = max_builds
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        deadline = time.perf_counter() + self.time_per_move
+        seat = view.seat
+        if seat is None or not view.my_turn:
+            raise ValueError("it is not this bot's turn")
+        board = own_board(view)
+        powers = view.variant.powers
+        future = future_share(view)
+
+        def ranked(bid: int) -> list[Option]:
+            opts = board_options(board, view.display, powers, bid)
+            return sorted(opts, key=lambda o: -board_value(o.towers, len(o.pile), powers,
+                                                          future))
+
+        if view.phase is Phase.BID:
+            plans = {b: ranked(b)[0] for b in view.legal_bids if b > 0}
+            candidates: list[Action | Option] = [Bid(seat, b) for b in view.legal_bids]
+            if view.may_pass:
+                candidates.append(Pass(seat))
+        else:
+            assert view.high_bid is not None
+            plans = {}
+            candidates = list(ranked(view.high_bid)[:self.max_builds])
+        if len(candidates) == 1:
+            return self._action(candidates[0], seat)
+        results: list[list[float]] = []  # per world, each candidate's value
+        while True:
+            world = determinize(view, rng)
+            seed = rng.getrandbits(64)
+            results.append([self._value(world, c, seat, plans, random.Random(seed))
+                            for c in candidates])
+            worlds = len(results)
+            if self.simulations is not None:
+                if worlds >= self.simulations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            if worlds % CHECK_EVERY == 0 and clear_winner(results):
+                break
+        totals = [sum(column) for column in zip(*results)]
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return self._action(candidates[best], seat)
+
+    @staticmethod
+    def _action(candidate: Action | Option, seat: int) -> Action:
+        return candidate.to_build(seat) if isinstance(candidate, Option) else candidate
+
+    @staticmethod
+    def _value(world: Game, candidate: Action | Option, seat: int,
+               plans: dict[int, Option], rng: random.Random) -> float:
+        """One playout of ``candidate`` in ``world``: win (1 or 0) plus margin."""
+        built = isinstance(candidate, Option)
+        if isinstance(candidate, Option):
+            state = rollout.from_game(world)
+            _build_own(state, seat, candidate)
+        else:
+            game = world.clone()
+            game.apply(candidate)
+            if game.phase is Phase.OVER:
+                return _result([s.total for s in game.outcome().scores], seat)
+            state = rollout.from_game(game)
+            if state.building and state.high_seat == seat:
+                _build_own(state, seat, plans[state.high])
+                built = True
+        if built and not rollout.clean_up(state, rng):
+            return _result(rollout.scores(state), seat)
+        return _result(rollout.play_out(state, rng), seat)
+
+
+def _build_own(state: rollout.Sim, seat: int, option: Option) -> None:
+    rollout.build(state, seat, list(option.take), [list(t) for t in option.towers],
+                  len(option.pile))
+
+
+def _result(scores: list[int], seat: int) -> float:
+    mine = scores[seat]
+    best_other = max(s for i, s in enumerate(scores) if i != seat)
+    return (1.0 if mine >= best_other else 0.0) + MARGIN_WEIGHT * (mine - best_other)
+
+
+def clear_winner(results: list[list[float]]) -> bool:
+    """Is one candidate ahead of each other one beyond reasonable doubt?
+
+    Every candidate met the same worlds, so each rival is compared through the
+    per-world differences; more worlds would not change the choice.
+    """
+    n = len(results)
+    if n < MIN_WORLDS:
+        return False
+    totals = [sum(column) for column in zip(*results)]
+    lead = max(range(len(totals)), key=totals.__getitem__)
+    for rival in range(len(totals)):
+        if rival == lead:
+            continue
+        diffs = [row[lead] - row[rival] for row in results]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if var == 0.0:
+            if mean <= 0.0:
+                return False
+            continue
+        if mean / math.sqrt(var / n) < CLEAR_LEAD:
+            return False
+    return True

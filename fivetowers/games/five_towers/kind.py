@@ -1,0 +1,58 @@
+"""5 Towers as the platform sees it: the game's :class:`GameKind`."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from fivetowers.games.protocol import Bot, GameKind, GameOption, RecordError, check_options
+from fivetowers.games.five_towers.rules import (
+    Game, Record, Variant, action_from_json, replay,
+)
+from fivetowers.games.five_towers.rules.record import RECORD_FORMAT
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+class FiveTowers:
+    """The first game of the platform (RULES.md Parts A and B)."""
+
+    name: str = "fivetowers"
+    title: str = "5 Towers"
+    record_format: str = RECORD_FORMAT
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    options: tuple[GameOption, ...] = (
+        GameOption("variant", "Variant", (("base", "base game"),
+                                          ("great-powers", "Great Powers"))),
+    )
+    bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
+
+    def players_problem(self, count: int) -> str | None:
+        if MIN_PLAYERS <= count <= MAX_PLAYERS:
+            return None
+        return f"5 Towers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"
+
+    def new_match(self, players: Sequence[str], options: Mapping[str, str],
+                  seed: int) -> Game:
+        chosen = check_options(self, options)
+        return Game(players, Variant.from_str(chosen["variant"]), seed=seed)
+
+    def match_from_record(self, record: Mapping[str, Any]) -> Game:
+        game, error = replay(Record.from_json(dict(record)))
+        if error is not None:
+            raise RecordError(f"action {error.action}: {error.message}")
+        return game
+
+    def action_from_json(self, data: Any) -> Any:
+        return action_from_json(data)
+
+    def make_bot(self, kind: str) -> Bot:
+        from fivetowers.games.five_towers.bots import make_bot  # the solver loads with it
+        bot: Bot = make_bot(kind)
+        return bot
+
+    def options_of(self, setup: Mapping[str, Any]) -> dict[str, str]:
+        return {"variant": Variant.from_str(setup.get("variant")).value}
+
+
+GAME: GameKind = FiveTowers()

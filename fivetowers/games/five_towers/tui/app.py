@@ -1,0 +1,59 @@
+"""The Textual app: thin. Screens own the bindings; the app only switches
+between the table and the end, and starts a new game on "play again"."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Callable
+
+from textual.app import App
+
+from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.tui.screens.end import EndScreen
+from fivetowers.games.five_towers.tui.screens.table import TableScreen
+
+NewGame = Callable[[], TableClient]
+
+
+def stylesheet(name: str = "app.tcss") -> str:
+    """A stylesheet shipped in the wheel (the repo's ``styles/`` folder)."""
+    return (files("fivetowers.styles") / name).read_text(encoding="utf-8")
+
+
+class FiveTowersApp(App[None]):
+    TITLE = "5 Towers"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = stylesheet()
+
+    def __init__(self, client: TableClient, new_game: NewGame | None = None,
+                 hints: bool = True) -> None:
+        super().__init__()
+        self.client = client
+        self.new_game = new_game
+        self.hints = hints
+
+    def on_mount(self) -> None:
+        self.push_screen(TableScreen(self.client, self.hints))
+
+    def show_end(self, client: TableClient) -> None:
+        if client is self.client:
+            self.push_screen(EndScreen(client))
+
+    async def play_again(self) -> None:
+        if self.new_game is None:
+            self.exit()
+            return
+        old = self.client
+        self.client = self.new_game()
+        await old.table.close()
+        await self.pop_screen()  # the end screen; the old table screen is under it
+        await self.switch_screen(TableScreen(self.client, self.hints))
+
+    async def on_unmount(self) -> None:
+        await self.client.table.close()
+
+
+def create_app(client: TableClient, new_game: NewGame | None = None,
+               hints: bool = True) -> FiveTowersApp:
+    """The app factory shared by ``fivetowers play``, the SSH server and tests."""
+    return FiveTowersApp(client, new_game, hints)

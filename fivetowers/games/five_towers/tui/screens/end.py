@@ -1,0 +1,84 @@
+"""The end screen: every player's score breakdown, the winner(s), play again."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.tui.look import name_text
+from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+from fivetowers.ui.key_footer import KeyFooter
+
+
+class EndScreen(Screen[None]):
+    BINDINGS = [
+        Binding("n", "play_again", "play again"),
+        Binding("b", "back", "back to the table"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, client: TableClient) -> None:
+        super().__init__()
+        self.client = client
+
+    def compose(self) -> ComposeResult:
+        view = self.client.view()
+        names = [s.name for s in self.client.seats()]
+        winners = view.winners
+        banner = Text()
+        banner.append("Winner: " if len(winners) == 1 else "Shared victory: ", style="bold")
+        for n, w in enumerate(winners):
+            if n:
+                banner.append(" and ")
+            banner.append_text(name_text(names[w], "bold #ffd75f"))
+        with Vertical(id="end"):
+            yield Static("The game is over", id="end-title")
+            yield Static(banner, id="end-winners")
+            with Center():
+                yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+            with Horizontal(id="end-boards"):
+                for i in range(len(view.seats)):
+                    yield TowerBoard(large=False, id=f"final{i}")
+            yield Static(Text.assemble(("n", "bold green"), " play again   ",
+                                       ("b", "bold green"), " look at the table   ",
+                                       ("q", "bold green"), " quit"), id="end-keys")
+        yield KeyFooter(compact=True)
+
+    def on_mount(self) -> None:
+        try:
+            self.fill()
+        except NoMatches:
+            # The app shut down while this screen was being shown (a session
+            # closing right at the game's end): its widgets are gone or never
+            # came, and nobody is left to read the scores.
+            return
+
+    def fill(self) -> None:
+        """The score table and the final towers."""
+        view = self.client.view()
+        table = self.query_one(DataTable)
+        table.add_columns("", "player", "towers", "main", "pairs", "teardown", "total")
+        ranked = sorted(range(len(view.seats)), key=lambda i: -view.seats[i].score.total)
+        for i in ranked:
+            s = view.seats[i]
+            mark = "★" if i in view.winners else ""
+            table.add_row(mark, name_text(s.name, "bold"), s.score.towers, s.score.main,
+                          s.score.pairs, s.score.teardown, Text(str(s.score.total), "bold"))
+        for i, seat in enumerate(view.seats):
+            self.query_one(f"#final{i}", TowerBoard).show(seat, seat.name, None, False,
+                                                          i in view.winners)
+
+    async def action_play_again(self) -> None:
+        await self.app.play_again()  # type: ignore[attr-defined]
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,412 @@
+"""The table screen: the display, every player's towers, bidding, building,
+hints and the log, for whichever human seat is to act at this terminal."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
+from textual.screen import Screen
+
+from fivetowers.games.five_towers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
+from fivetowers.games.five_towers.solver.plans import Hint
+from fivetowers.tables.client import TableClient
+from fivetowers.tables.table import TableEvent
+from fivetowers.games.five_towers.tui.build_guide import BuildGuide
+from fivetowers.games.five_towers.tui.look import name_text
+from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPicked, TableChanged
+from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
+from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
+from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
+from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
+from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
+from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
+from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+from fivetowers.ui.key_bar import KeyBar
+
+BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
+
+
+class TableScreen(Screen[None]):
+    BINDINGS = [
+        Binding("0", "digit(0)", "bid / pick", key_display="0-9"),
+        *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
+        Binding("p", "pass_bid", "pass"),
+        Binding("t", "teardown", "teardown"),
+        Binding("y", "pay", "pay tree"),
+        Binding("enter", "confirm", "confirm"),
+        Binding("up", "cursor(-1)", show=False),
+        Binding("down", "cursor(1)", show=False),
+        Binding("a", "accept", "hint plan"),
+        Binding("u", "undo", "undo"),
+        Binding("backspace", "undo", show=False),
+        Binding("h", "toggle_hints", "hints"),
+        Binding("s", "toggle_scores", "scores"),
+        Binding("o", "opponents", "more players"),
+        Binding("e", "results", "results"),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, client: TableClient, hints: bool = True) -> None:
+        super().__init__()
+        self.client = client
+        self.show_hints = hints
+        self.show_breakdown = False
+        self.guide: BuildGuide | None = None
+        self.bid_notice = ""
+        self.bid_digits = ""
+        self.hint: Hint | None = None
+        self.hint_version = -1
+        self.advice: Action | None = None
+        self.ended = False
+        self.binding_keys: tuple[object, ...] = ()
+        self.redraw_pending = False
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield DisplayRow()
+                yield TowerBoard(large=True, id="mine")
+                yield VerticalScroll(id="opponents")
+            with Vertical(id="right"):
+                yield BidPanel(id="bids")
+                yield BuildPanel()
+                yield HintPanel(id="hints")
+                yield GameLog()
+        yield KeyBar()
+
+    async def on_mount(self) -> None:
+        opponents = self.query_one("#opponents", VerticalScroll)
+        count = len(self.client.view().seats) - 1
+        # Two opponents a row: readable at 80 columns; with 3-4 the second row
+        # scrolls into view at 80x24 (`o`, or the mouse wheel).
+        grid = Grid(id="opponent-grid")
+        grid.styles.grid_size_columns = min(count, 2)
+        await opponents.mount(grid)
+        await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))
+        self.query_one(BidPanel).border_title = "Bidding"
+        self.query_one(BidPanel).make_room(count + 1)
+        self.query_one(BuildPanel).border_title = "Building"
+        self.query_one(HintPanel).border_title = "Hints (h)"
+        self.client.subscribe(self._on_table_event)
+        await self.refresh_table()
+        self.client.start()
+
+    def on_resize(self) -> None:
+        # Bigger terminals get a wider side column and taller hint and bid panels.
+        self.set_class(self.size.width >= 110, "-wide")
+        self.set_class(self.size.height >= 34, "-tall")
+
+    def on_unmount(self) -> None:
+        self.client.unsubscribe(self._on_table_event)
+
+    def _on_table_event(self, event: TableEvent) -> None:
+        # Moves that come faster than this screen draws are drawn once.
+        if not self.redraw_pending:
+            self.redraw_pending = True
+            self.post_message(TableChanged(event.version))
+
+    async def on_table_changed(self, message: TableChanged) -> None:
+        self.redraw_pending = False
+        await self.refresh_table()
+
+    # -- drawing ------------------------------------------------------------
+    def names(self) -> list[str]:
+        return [s.name for s in self.client.seats()]
+
+    async def refresh_table(self) -> None:
+        view = self.client.view()
+        seat = self.client.seat
+        names = self.names()
+        my_build = view.phase is Phase.BUILD and view.to_move == seat and seat is not None
+        if my_build and self.guide is None:
+            session = self.client.build_session()
+            self.guide = BuildGuide(session) if session is not None else None
+        elif not my_build:
+            self.guide = None
+        turn = self.turn_text(view, names)
+        problem = self.client.problem()
+        if problem is not None and self.client.table.bot_error is None:
+            # The store cannot save for now: the table goes on once it can.
+            turn = Text(f" {problem} ", style="bold black on yellow")
+        elif problem is not None:
+            turn = Text(f" {problem} (q quits) ", style="bold white on red")
+        self.query_one(StatusBar).show(view, turn, view.variant.value)
+        picked = self.guide.picked if self.guide else set()
+        self.query_one(DisplayRow).show(view.display, picked)
+        self.draw_boards(view, seat, names)
+        self.draw_panels(view, seat, names)
+        self.query_one(GameLog).show(view.log)
+        keys = (view.phase, self.guide is None, bool(self.bid_digits),
+                self.guide.max_pay() if self.guide else 0)
+        # The footer rebuilds all its keys (a dozen widgets) when they change:
+        # only when the phase or the build does, never once per bid.
+        if keys != self.binding_keys:
+            self.binding_keys = keys
+            self.refresh_bindings()
+        if self.show_hints and self.hint_version != self.client.version:
+            self.load_hint(self.client.version)
+        if view.phase is Phase.OVER and not self.ended:
+            self.ended = True
+            self.app.call_later(self.app.show_end, self.client)  # type: ignore[attr-defined]
+
+    def turn_text(self, view: PlayerView, names: list[str]) -> Text:
+        if view.phase is Phase.OVER or view.to_move is None:
+            return Text(" game over ", style="bold reverse")
+        who = view.to_move
+        doing = "bid" if view.phase is Phase.BID else "build"
+        if who in self.client.human_seats:
+            text = Text(" ▶ ", style="bold black on #ffd75f")
+            if len(self.client.human_seats) > 1:
+                text.append_text(name_text(names[who], "bold black on #ffd75f"))
+                text.append(f": your turn to {doing} ", style="bold black on #ffd75f")
+            else:
+                text.append(f"YOUR TURN to {doing} ", style="bold black on #ffd75f")
+            return text
+        text = name_text(names[who], "bold")
+        text.append(f" is {'bidding' if doing == 'bid' else 'building'}…", style="italic")
+        return text
+
+    def draw_boards(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
+        me = seat if seat is not None else 0
+        mine = view.seats[me]
+        own = view.own_teardown
+        if self.guide is not None:  # show the build in progress, step by step
+            building = self.guide.session.board
+            mine = SeatView(mine.name, {t: tuple(building.towers[t]) for t in TYPES},
+                            len(building.teardown), building.score(view.variant.powers))
+            own = tuple(building.teardown)
+        self.query_one("#mine", TowerBoard).show(
+            mine, f"{names[me]} — your towers" if seat is not None else names[me],
+            own, self.show_breakdown, view.to_move == me)
+        others = [(me + k) % len(view.seats) for k in range(1, len(view.seats))]
+        for i, other in enumerate(others):
+            board = self.query_one(f"#opp{i}", TowerBoard)
+            note = ""
+            if self.show_hints and view.phase is Phase.BID:  # public: their highest safe bid
+                note = f"bid≤{view.max_bids[other]}"
+            board.show(view.seats[other], names[other], None, self.show_breakdown,
+                       view.to_move == other, note)
+
+    def draw_panels(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
+        bids = self.query_one(BidPanel)
+        build = self.query_one(BuildPanel)
+        bidding = view.phase is Phase.BID
+        bids.display = bidding
+        build.display = view.phase is Phase.BUILD
+        if bidding:
+            bids.show(view, names, seat, self.bid_notice, len(self.client.human_seats) > 1)
+        elif view.phase is Phase.BUILD and view.to_move is not None:
+            build.show(self.guide, name_text(names[view.to_move]))
+        hints = self.query_one(HintPanel)
+        hints.display = self.show_hints
+        if self.show_hints:
+            hint = self.current_hint()
+            hints.show(view, seat, names, hint, hint is None,
+                       self.advice if self.hint_version == self.client.version else None)
+
+    def current_hint(self) -> Hint | None:
+        """The hint for the table as it is now, if known: an older position's
+        hint is not this one's (the panel says "thinking…" until it comes)."""
+        if self.hint_version == self.client.version:
+            return self.hint
+        return self.client.known_hint()  # the same position, or another viewer asked
+
+    @work(exclusive=True, group="hint")
+    async def load_hint(self, version: int) -> None:
+        try:
+            hint = await self.client.hint()
+        except Exception:  # the workers failed it: the next change of the table asks again
+            return
+        panel = self.hint_panel()
+        if version != self.client.version or panel is None:
+            return
+        self.hint, self.hint_version, self.advice = hint, version, None
+        view = self.client.view()
+        panel.show(view, self.client.seat, self.names(), hint, False)
+        try:
+            advice = await self.client.advice()  # the strong bot thinks for a while
+        except Exception:
+            return
+        panel = self.hint_panel()
+        if advice is not None and version == self.client.version and panel is not None:
+            self.advice = advice
+            panel.show(view, self.client.seat, self.names(), hint, False, advice)
+
+    def hint_panel(self) -> HintPanel | None:
+        """The hint panel, or None once the screen is closing: a hint or advice
+        that comes back from the workers after that has nowhere to go."""
+        if not self.is_attached or self._closing or self._closed:
+            return None
+        try:
+            return self.query_one(HintPanel)
+        except NoMatches:
+            return None
+
+    # -- acting -------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "confirm" and self.bid_digits:
+            return True
+        if action in BUILD_ACTIONS:
+            if action == "pay" and (self.guide is None or not self.guide.max_pay()):
+                return False
+            return self.guide is not None
+        if action == "opponents":
+            return len(self.client.view().seats) > 3
+        if action == "results":
+            return self.client.view().phase is Phase.OVER
+        if action == "pass_bid":
+            # Listed all through the bidding, so the footer stays put from bid
+            # to bid; a pass the rules refuse says why in the bidding panel.
+            return self.client.view().phase is Phase.BID
+        return True
+
+    async def action_digit(self, n: int) -> None:
+        view = self.client.view()
+        seat = self.client.seat
+        if view.phase is Phase.BID and seat is not None and view.to_move == seat:
+            typed = self.bid_digits + str(n)
+            # Great Powers bids can pass 9: wait for a second digit when one could follow.
+            if any(len(str(b)) > len(typed) and str(b).startswith(typed)
+                   for b in view.legal_bids):
+                self.bid_digits = typed
+                self.bid_notice = f"bid {typed}…: type a second digit, or enter for {typed}"
+                await self.refresh_table()
+                return
+            self.bid_digits = ""
+            await self.submit_bid(int(typed))
+        elif self.guide is not None:
+            if not self.guide.chosen:
+                self.guide.toggle(n - 1)
+            else:
+                options = self.query_one(BuildPanel).options
+                if 1 <= n <= len(options):
+                    self.guide.pick(options[n - 1])
+                else:
+                    self.guide.say(f"there is no card {n} to place", True)
+            await self.refresh_table()
+
+    async def submit_bid(self, n: int) -> None:
+        from fivetowers.games.five_towers.rules import Bid
+        seat = self.client.seat
+        assert seat is not None
+        try:
+            await self.client.submit(Bid(seat, n))
+            self.bid_notice = ""
+        except IllegalAction as exc:
+            self.bid_notice = str(exc)
+            await self.refresh_table()
+
+    async def action_pass_bid(self) -> None:
+        from fivetowers.games.five_towers.rules import Pass
+        seat = self.client.seat
+        if seat is None or not self.client.my_turn():
+            return
+        try:
+            await self.client.submit(Pass(seat))
+            self.bid_notice = ""
+        except IllegalAction as exc:
+            self.bid_notice = str(exc)
+            await self.refresh_table()
+
+    async def on_display_card_clicked(self, message: DisplayCardClicked) -> None:
+        if self.guide is not None:
+            self.guide.toggle(message.index)
+            await self.refresh_table()
+
+    async def on_step_picked(self, message: StepPicked) -> None:
+        options = self.query_one(BuildPanel).options
+        if self.guide is not None and 0 <= message.index < len(options):
+            self.guide.pick(options[message.index])
+            await self.refresh_table()
+
+    async def action_cursor(self, delta: int) -> None:
+        steps = self.query_one("#steps")
+        if self.guide is not None and self.guide.chosen:
+            steps.action_cursor_down() if delta > 0 else steps.action_cursor_up()  # type: ignore[attr-defined]
+
+    async def action_teardown(self) -> None:
+        if self.guide is not None:
+            self.guide.cycle_teardown()
+            await self.refresh_table()
+
+    async def action_pay(self) -> None:
+        if self.guide is not None:
+            self.guide.cycle_pay()
+            await self.refresh_table()
+
+    async def action_confirm(self) -> None:
+        guide = self.guide
+        if self.bid_digits:
+            typed, self.bid_digits = self.bid_digits, ""
+            await self.submit_bid(int(typed))
+            return
+        if guide is None:
+            return
+        if not guide.chosen:
+            guide.confirm_choice()
+        elif not guide.session.done:
+            steps = self.query_one("#steps")
+            index = getattr(steps, "highlighted", None)
+            options = self.query_one(BuildPanel).options
+            if index is not None and 0 <= index < len(options):
+                guide.pick(options[index])
+        else:
+            seat = self.client.seat
+            assert seat is not None
+            build = guide.finish(seat)
+            if build is not None:
+                try:
+                    await self.client.submit(build)
+                except IllegalAction as exc:
+                    guide.say(str(exc), True)
+                else:
+                    self.guide = None
+        await self.refresh_table()
+
+    async def action_accept(self) -> None:
+        if self.guide is None:
+            return
+        view = self.client.view()
+        hint = self.current_hint()
+        if hint is None:
+            self.guide.say("the hint is still thinking; try again in a moment", True)
+        elif view.high_bid is not None:
+            self.guide.accept(hint.plans[view.high_bid])
+        await self.refresh_table()
+
+    async def action_undo(self) -> None:
+        if self.guide is not None:
+            self.guide.undo()
+            await self.refresh_table()
+
+    async def action_toggle_hints(self) -> None:
+        self.show_hints = not self.show_hints
+        await self.refresh_table()
+
+    async def action_toggle_scores(self) -> None:
+        self.show_breakdown = not self.show_breakdown
+        await self.refresh_table()
+
+    def action_opponents(self) -> None:
+        """Scroll the opponents' boards a page, back to the top after the last."""
+        area = self.query_one("#opponents", VerticalScroll)
+        if area.scroll_y >= area.max_scroll_y:
+            area.scroll_home(animate=False)
+        else:
+            area.scroll_page_down(animate=False)
+
+    def action_results(self) -> None:
+        self.app.show_end(self.client)  # type: ignore[attr-defined]
+
+    def action_help(self) -> None:
+        from fivetowers.games.five_towers.tui.screens.help import HelpScreen
+        self.app.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        self.app.exit()

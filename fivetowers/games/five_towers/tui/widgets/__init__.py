@@ -1,0 +1,1 @@
+"""fivetowers.games.five_towers.tui.widgets."""

@@ -1,0 +1,71 @@
+"""Bidding: the bids so far (automatic passes labelled) and your legal bids."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widgets import Static
+
+from fivetowers.games.five_towers.rules import PlayerView
+from fivetowers.games.five_towers.tui.look import name_text
+from fivetowers.ui.shared_lines import shared_lines, text_key
+
+
+class BidPanel(Static):
+    """Tall enough for a whole round of bids from the start (``room`` lines), so
+    a new bid repaints the panel without moving the log below it."""
+
+    shown: Text | None = None
+    shown_lines = 0
+
+    def make_room(self, seats: int) -> None:
+        # The title line, a line per seat, whose turn and your choices; plus borders.
+        self.room = seats + 2
+        self.styles.min_height = self.room + 2
+
+    def show(self, view: PlayerView, names: list[str], acting: int | None,
+             notice: str, hot_seat: bool = False) -> None:
+        out = Text()
+        out.append(f"Display {len(view.display)} cards; bids 0..{len(view.display)}\n",
+                   style="dim")
+        for event in view.bids:
+            out.append_text(name_text(names[event.seat], "bold"))
+            if event.amount is not None:
+                out.append(f"  bids {event.amount}\n")
+            elif event.auto:
+                out.append("  passes (auto: cannot raise)\n", style="dim")
+            else:
+                out.append("  passes\n")
+        if view.to_move is not None:
+            out.append_text(name_text(names[view.to_move], "bold reverse"))
+            out.append("  to bid…\n", style="italic")
+        if acting is not None and view.to_move == acting:
+            bids = view.legal_bids
+            if bids:
+                if hot_seat:  # several humans share the screen: name the one to act
+                    out.append_text(name_text(names[acting], "bold"))
+                    out.append(" may bid ", style="bold")
+                else:
+                    out.append("You may bid ", style="bold")
+                out.append(" ".join(map(str, bids)), style="bold green")
+            if view.may_pass:
+                out.append("  p", style="bold green")
+                out.append(" pass")
+            if view.high_bid is None:
+                out.append("  (you start: no pass)", style="dim")
+        if notice:
+            out.append(f"\n✗ {notice}", style="bold red")
+        if out != self.shown:
+            # Lay out again only when the panel must grow or shrink (a long
+            # name wraps, a refusal is added): otherwise it is a repaint.
+            width = self.content_region.width
+            lines = len(out.wrap(self.app.console, width)) if width else -1
+            lines = max(lines, getattr(self, "room", 0))
+            self.shown, relayout, self.shown_lines = out, lines != self.shown_lines, lines
+            self.update(out, layout=relayout)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The same for most viewers at a table: drawn once for all of them.
+        content = None if self.shown is None else text_key(self.shown)
+        return shared_lines(self, content, crop, super().render_lines)

@@ -1,0 +1,116 @@
+"""Building: pick cards and a teardown, then place them one at a time."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from fivetowers.games.five_towers.rules import End, Source, Step
+from fivetowers.games.five_towers.tui.build_guide import BuildGuide, StepOption
+from fivetowers.games.five_towers.tui.look import card_text
+from fivetowers.games.five_towers.tui.messages import StepPicked
+
+
+def step_label(n: int, option: StepOption) -> Text:
+    step: Step = option.step
+    text = Text(f"{n} ", style="bold")
+    text.append_text(card_text(step.card))
+    if step.source is Source.TEARDOWN:
+        text.append(" from pile")
+    if step.end is End.BOTTOM:
+        text.append(" under")
+    if option.completable:
+        text.append("  ✓", style="bold green")
+    elif option.legal:
+        text.append("  dead end", style="yellow")
+    else:
+        text.append("  ✗", style="dim red")
+    return text
+
+
+class BuildPanel(Vertical):
+    def __init__(self) -> None:
+        super().__init__(id="build")
+        self.options: list[StepOption] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="build-text")
+        steps = OptionList(id="steps")
+        steps.can_focus = False
+        yield steps
+
+    shown: Text | None = None
+    shown_steps: list[Text] = []
+
+    def _put(self, text: Static, out: Text) -> None:
+        # Every viewer's screen redraws on every change of the table: an
+        # unchanged text is not set again (Static.update lays the screen out).
+        if out != self.shown:
+            self.shown = out
+            text.update(out)
+
+    def show(self, guide: BuildGuide | None, builder: Text) -> None:
+        text = self.query_one("#build-text", Static)
+        steps = self.query_one("#steps", OptionList)
+        if guide is None:
+            out = Text()
+            out.append_text(builder)
+            out.append(" is building…")
+            self._put(text, out)
+            steps.display = False
+            return
+        out = Text()
+        s = guide.session
+        if not s.chosen:
+            out.append(f"Take {guide.take_count} card{'s' * (guide.take_count != 1)}: ",
+                       style="bold")
+            out.append("1-5 or click\n")
+            picked = [s.display[i] for i in sorted(guide.picked)]
+            out.append("taken: ")
+            out.append(", ".join(map(str, picked)) or "none", style="bold")
+            out.append(f" ({len(picked)}/{guide.take_count})\n")
+            out.append("t", style="bold green")
+            out.append(f" teardown: {guide.teardown or 'none'}\n")
+            if guide.max_pay():
+                out.append("y", style="bold green")
+                out.append(f" pay tree cards: {guide.pay}\n")
+            out.append("enter", style="bold green")
+            out.append(" choose  ")
+            out.append("a", style="bold green")
+            out.append(" hint's plan")
+            self.options = []
+        else:
+            if s.done:
+                out.append("All placed. ", style="bold")
+                out.append("enter", style="bold green")
+                out.append(" builds, ")
+            else:
+                out.append("Place a card ", style="bold")
+                out.append("(✓ keeps every card buildable) ")
+            out.append("u", style="bold green")
+            out.append(" undo")
+            if s.rebuild_pending:
+                out.append("\nscrap: you may bring one card back from your pile")
+            self.options = guide.options()
+        if guide.notice:
+            out.append("\n")
+            out.append(("✗ " if guide.notice_bad else "") + guide.notice,
+                       style="bold red" if guide.notice_bad else "italic")
+        self._put(text, out)
+        steps.display = bool(self.options)
+        labels = [step_label(i + 1, o) for i, o in enumerate(self.options)]
+        if labels == self.shown_steps:  # the same choices: the list stays as it is
+            return
+        self.shown_steps = labels
+        highlighted = steps.highlighted
+        steps.clear_options()
+        steps.add_options([Option(label) for label in labels])
+        if self.options:
+            steps.highlighted = min(highlighted or 0, len(self.options) - 1)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(StepPicked(event.option_index))

@@ -1,0 +1,85 @@
+"""The game log: who bid, who took what, what was torn down."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.events import MouseScrollDown, MouseScrollUp
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+from fivetowers.games.five_towers.rules import LogEntry
+from fivetowers.games.five_towers.tui.look import safe
+from fivetowers.ui.shared_lines import shared_lines
+
+_STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "yellow",
+          "end": "bold magenta", "no-build": "dim"}
+
+
+class GameLog(Widget):
+    """The newest entries that fit, newest at the bottom; the mouse wheel goes
+    back through older ones.
+
+    One plain widget, not a scrolling one: a new entry repaints the log's own
+    lines only, and every viewer at a table (they read the same log) shares
+    one rendering of them. A scrolling log with a scrollbar cost each viewer
+    a full re-render of the log and its scrollbar for every move."""
+
+    def __init__(self) -> None:
+        super().__init__(id="log")
+        self.entries: tuple[LogEntry, ...] = ()
+        self.back = 0
+        """Entries hidden below the bottom line (the wheel went back)."""
+        self.border_title = "Log"
+
+    @property
+    def shown(self) -> int:
+        """How many entries the log has been given."""
+        return len(self.entries)
+
+    def show(self, entries: tuple[LogEntry, ...]) -> None:
+        if entries == self.entries:
+            return
+        if self.back and entries[:len(self.entries)] == self.entries:
+            self.back += len(entries) - len(self.entries)  # reading back: stay put
+        else:
+            self.back = 0
+        self.entries = entries
+        self._update()
+
+    def _update(self) -> None:
+        self.border_subtitle = f"↓ {self.back} newer (wheel)" if self.back else ""
+        self.refresh()
+
+    def window(self) -> tuple[LogEntry, ...]:
+        """The entries that can be on screen: no more than the log has lines."""
+        end = len(self.entries) - self.back
+        return self.entries[max(0, end - max(self.content_region.height, 1)):end]
+
+    def render(self) -> Text:
+        width, height = self.content_region.width, self.content_region.height
+        if width <= 0 or height <= 0:
+            return Text("")
+        lines: list[Text] = []
+        for entry in reversed(self.window()):
+            text = Text(safe(entry.text), style=_STYLE.get(entry.kind, ""))
+            lines[:0] = list(text.wrap(self.app.console, width))
+            if len(lines) >= height:
+                break
+        return Text("\n").join(lines[-height:])
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The same log for every viewer of a hosted table: rendered once.
+        return shared_lines(self, tuple(self.window()), crop, super().render_lines)
+
+    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        event.stop()
+        if self.back < len(self.entries) - 1:
+            self.back += 1
+            self._update()
+
+    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        event.stop()
+        if self.back:
+            self.back -= 1
+            self._update()

@@ -1,0 +1,118 @@
+"""A player's five towers, bottom → top, tower tops and the main tower marked."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widgets import Static
+
+from fivetowers.games.five_towers.rules import TYPES, Card, Score, SeatView, TowerType
+from fivetowers.games.five_towers.tui.look import COLOUR, MAIN_MARK, NAME, TAG, card_text, chip, safe
+from fivetowers.ui.shared_lines import shared_lines
+
+
+def main_tower(towers: dict[TowerType, tuple[int, ...]]) -> TowerType | None:
+    """The tower with the most cards (the first of equals), None if no cards."""
+    best = max(TYPES, key=lambda t: len(towers[t]))
+    return best if towers[best] else None
+
+
+def breakdown(score: Score, compact: bool = False) -> str:
+    """Where a score comes from; compact boards get the bare sum (explained in help)."""
+    if compact:
+        return f"{score.towers}+{score.main}+{score.pairs}−{-score.teardown}={score.total}"
+    return (f"{score.towers} towers +{score.main} main +{score.pairs} pairs "
+            f"−{-score.teardown} pile = {score.total}")
+
+
+ACTING_BORDER = "#ffd75f"
+"""The border of the board whose seat is to act (the others: styles/app.tcss)."""
+
+
+class TowerBoard(Static):
+    """One seat's towers; ``large`` for your own (full names, every card)."""
+
+    def __init__(self, large: bool, id: str | None = None) -> None:
+        super().__init__(id=id, classes="board large" if large else "board compact")
+        self.large = large
+        self.seat: SeatView | None = None
+        self.own: tuple[Card, ...] | None = None
+        self.show_breakdown = False
+        self.shown: tuple[object, ...] = ()
+        self.shown_key = ""
+        self.acting = False
+
+    def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
+             show_breakdown: bool, acting: bool, note: str = "") -> None:
+        # Most moves change one or two boards: the others keep their lines
+        # (a refresh would redraw them for nothing, once per viewer).
+        shown = (seat, title, own, show_breakdown, acting, note)
+        if shown == self.shown:
+            return
+        # Your own board grows with its towers, the breakdown and your pile;
+        # the compact boards are a fixed size, so they only repaint.
+        relayout = self.large and (seat.towers, own, show_breakdown) != (
+            self.seat and self.seat.towers, self.own, self.show_breakdown)
+        self.shown, self.shown_key = shown, repr(shown)
+        self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
+        self.border_title = Text(safe(title))  # a Text: names are never read as markup
+        if acting != self.acting:
+            # The border as an inline style: a class would match the whole
+            # stylesheet against the board again, twice a move per viewer.
+            self.acting = acting
+            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
+        pile = "teardown" if self.large else "pile"
+        sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
+        self.border_subtitle = sep.join(
+            ([note] if note else []) + [f"{pile} {seat.teardown_count}",
+                                        f"{seat.score.total} VP"])
+        if show_breakdown and not self.large:  # no room inside a compact board
+            self.border_subtitle = breakdown(seat.score, compact=True) + " VP"
+        self.refresh(layout=relayout)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Every viewer at a table sees the same board for a seat: drawn once.
+        return shared_lines(self, (self.large, self.shown_key), crop, super().render_lines)
+
+    def render(self) -> Text:
+        if self.seat is None:
+            return Text("")
+        towers = self.seat.towers
+        main = main_tower(towers)
+        width = max(self.content_region.width, 10)
+        # Your own towers get wide chips when every card still fits in a line.
+        longest = max(len(v) for v in towers.values())
+        wide = self.large and longest * 5 <= width - 8
+        lines = Text()
+        for t in TYPES:
+            label = f"{MAIN_MARK if t is main else ' '}{NAME[t] if self.large else TAG[t]:<{6 if self.large else 2}}"
+            line = Text(label, style=f"bold {COLOUR[t]}")
+            line.append("│" if self.large else " ", style="dim")
+            values = towers[t]
+            step = 5 if wide else 3
+            room = max((width - len(line)) // step, 1)
+            if len(values) > room:  # keep the top (what matters next); count the rest
+                hidden = len(values) - room + 1
+                line.append(f"+{hidden:<2}", style="dim")
+                values = values[hidden:]
+            for v in values:
+                if wide:
+                    line.append(" ")
+                    line.append_text(chip(t, v, padded=True))
+                else:
+                    line.append_text(chip(t, v))
+                    line.append(" ")
+            line.rstrip()
+            lines.append_text(line)
+            lines.append("\n")
+        if self.show_breakdown and self.large:
+            lines.append(breakdown(self.seat.score), style="italic")
+            lines.append("\n")
+        if self.large and self.own:
+            lines.append("your pile: ", style="dim")
+            for c in self.own:
+                lines.append_text(card_text(c))
+                lines.append(" ")
+        lines.rstrip()
+        return lines

@@ -1,1 +1,0 @@
-"""fivetowers.tui.widgets."""

@@ -1,0 +1,83 @@
+"""The table's key line: Textual's compact footer, drawn as one line."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.events import Click
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+
+from fivetowers.ui.shared_lines import shared_lines, text_key
+
+_DIM = Style(dim=True)  # a key the screen shows but cannot take now
+
+
+class KeyBar(Widget):
+    """The keys the screen offers now, each with what it does; a click presses it.
+
+    Looks like ``Footer(compact=True)``, but one widget: Textual's footer is a
+    widget per key, rebuilt whenever the keys change, and at a hosted table
+    the footer was a dozen widgets per viewer to lay out, style and keep."""
+
+    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom; height: 1; background: $footer-background;
+        text-wrap: nowrap; text-overflow: clip;
+        & > .key-bar--key { color: $footer-key-foreground;
+                            background: $footer-key-background; text-style: bold; }
+        & > .key-bar--description { color: $footer-description-foreground;
+                                    background: $footer-description-background; }
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.line = Text()
+        self.spots: list[tuple[int, int, str, bool]] = []
+        """Where each key is on the line: start, end, key, enabled."""
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        key_style = self.get_component_rich_style("key-bar--key")
+        description_style = self.get_component_rich_style("key-bar--description")
+        line, spots, seen = Text(), [], set()
+        for _, binding, enabled, _ in screen.active_bindings.values():
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            start = len(line)
+            style = key_style if enabled else key_style + _DIM
+            line.append(self.app.get_key_display(binding), style=style)
+            line.append(f" {binding.description}",
+                        style=description_style if enabled else description_style + _DIM)
+            spots.append((start, len(line), binding.key, enabled))
+            line.append(" ")
+        if (text_key(line), spots) != (text_key(self.line), self.spots):
+            self.line, self.spots = line, spots
+            self.refresh()
+
+    def render(self) -> Text:
+        return self.line
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The same keys for every viewer in the same phase: drawn once.
+        return shared_lines(self, text_key(self.line), crop, super().render_lines)
+
+    def on_click(self, event: Click) -> None:
+        for start, end, key, enabled in self.spots:
+            if start <= event.x < end:
+                if enabled:
+                    self.app.simulate_key(key)
+                else:
+                    self.app.bell()
+                return
