@@ -307,7 +307,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from fivetowers.server.command import run_serve
+    from fivetowers.lobby.serve_command import run_serve
 
     # A password on the command line shows in `ps` to every local user; a
     # file or the environment keeps it private.

@@ -89,8 +89,8 @@ class StallMeter:
 
 async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
     from fivetowers.games.five_towers.rules import Variant
-    from fivetowers.server.lobby import HostedTable, Lobby
-    from fivetowers.server.lobby_app import lobby_factory
+    from fivetowers.lobby.model import HostedTable, Lobby
+    from fivetowers.lobby.app import lobby_factory
     from fivetowers.server.serve import GameServer, ServerConfig
     from fivetowers.tables.seats import Seat
 

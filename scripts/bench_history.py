@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from fivetowers.games.five_towers.rules import Variant  # noqa: E402
-from fivetowers.server.archive import Archive  # noqa: E402
-from fivetowers.server.replay_screen import ReplayScreen  # noqa: E402
+from fivetowers.lobby.archive import Archive  # noqa: E402
+from fivetowers.lobby.replay_screen import ReplayScreen  # noqa: E402
 from fivetowers.tables.history import GameHistory  # noqa: E402
 from fivetowers.tables.sqlite_store import SqliteStore  # noqa: E402
 from fivetowers.tables.store import StoredSeat  # noqa: E402

@@ -41,10 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position, Variant  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
-from fivetowers.server.lobby import HostedTable, Lobby  # noqa: E402
-from fivetowers.server.lobby_app import LobbyApp  # noqa: E402
+from fivetowers.lobby.model import HostedTable, Lobby  # noqa: E402
+from fivetowers.lobby.app import LobbyApp  # noqa: E402
 from fivetowers.server.session import Visitor, prepare_app  # noqa: E402
-from fivetowers.server.waiting_screen import ServerTableScreen  # noqa: E402
+from fivetowers.lobby.waiting_screen import ServerTableScreen  # noqa: E402
 from fivetowers.tables.seats import Seat  # noqa: E402
 from fivetowers.tables.workers import Workers  # noqa: E402
 

@@ -65,8 +65,8 @@ GOAL_ARRIVAL_S = 1.5
 # -- the server side ---------------------------------------------------------
 async def serve(plan: Plan, data_dir: Path) -> None:
     from fivetowers.games.five_towers.rules import Variant
-    from fivetowers.server.lobby import HostedTable, Lobby
-    from fivetowers.server.lobby_app import lobby_factory
+    from fivetowers.lobby.model import HostedTable, Lobby
+    from fivetowers.lobby.app import lobby_factory
     from fivetowers.server.serve import GameServer, ServerConfig
     from fivetowers.tables.seats import BOT_NAMES, Seat
 

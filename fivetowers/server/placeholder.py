@@ -1,7 +1,7 @@
 """A minimal hosted app that shows the session itself: who you are, your
 terminal's size and colours. The server's plumbing tests (sizes, resizes,
 limits, refusals) drive it because its screen is small and stable; the real
-lobby is :mod:`fivetowers.server.lobby_app`, served by ``fivetowers serve``.
+lobby is :mod:`fivetowers.lobby.app`, served by ``fivetowers serve``.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from tests.server.server_helpers import Screen, StartServer, connect
 
 async def test_a_bot_task_started_by_a_move_does_not_hold_the_movers_app(
         start_server: StartServer) -> None:
-    from fivetowers.server.lobby import Lobby
-    from fivetowers.server.lobby_app import LobbyApp, lobby_factory
+    from fivetowers.lobby.model import Lobby
+    from fivetowers.lobby.app import LobbyApp, lobby_factory
 
     # Slow bots: the game (and the bot task) goes on long after the player left.
     lobby = Lobby(bot_kind="random", bot_delay=0.3, absence_bot_after=0.05, hints=False)

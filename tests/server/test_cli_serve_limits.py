@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from fivetowers.cli import build_parser
-from fivetowers.server.command import _lobby_limits
-from fivetowers.server.lobby_limits import LobbyLimits
+from fivetowers.lobby.serve_command import _lobby_limits
+from fivetowers.lobby.limits import LobbyLimits
 
 
 def test_the_options_set_the_lobby_limits() -> None:

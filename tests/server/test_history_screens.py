@@ -17,10 +17,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from fivetowers.games.five_towers.rules import Phase, Variant
-from fivetowers.server.archive import Archive
-from fivetowers.server.leaderboard_screen import LeaderboardScreen
-from fivetowers.server.my_games_screen import SHOWN, MyGamesScreen
-from fivetowers.server.replay_screen import ReplayScreen
+from fivetowers.lobby.archive import Archive
+from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
+from fivetowers.lobby.my_games_screen import SHOWN, MyGamesScreen
+from fivetowers.lobby.replay_screen import ReplayScreen
 from fivetowers.tables.history import GameHistory
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat

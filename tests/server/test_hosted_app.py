@@ -8,8 +8,8 @@ import pytest
 from textual.command import CommandPalette
 
 from fivetowers.server.hosted import HostedApp
-from fivetowers.server.lobby import Lobby
-from fivetowers.server.lobby_app import LobbyApp
+from fivetowers.lobby.model import Lobby
+from fivetowers.lobby.app import LobbyApp
 from fivetowers.server.placeholder import PlaceholderLobbyApp
 from fivetowers.server.session import Visitor
 

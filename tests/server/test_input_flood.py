@@ -20,8 +20,8 @@ from textual.message import Message
 from fivetowers.server import driver
 from fivetowers.server.driver import (CHAR_COST, PARSE_BURST, PARSE_RATE, PASTE_CAP, SLICE,
                                       SessionParser)
-from fivetowers.server.lobby import Lobby
-from fivetowers.server.lobby_app import lobby_factory
+from fivetowers.lobby.model import Lobby
+from fivetowers.lobby.app import lobby_factory
 from fivetowers.server.serve import GameServer
 
 from tests.server.server_helpers import LogCapture, Screen, StartServer, connect

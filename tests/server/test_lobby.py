@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from fivetowers.games.five_towers.rules import Variant
-from fivetowers.server.lobby import CHAT_BURST, CHAT_EVERY, HostedTable, Lobby, LobbyError
-from fivetowers.server.lobby_app import lobby_factory
+from fivetowers.lobby.model import CHAT_BURST, CHAT_EVERY, HostedTable, Lobby, LobbyError
+from fivetowers.lobby.app import lobby_factory
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.seats import Seat
 

@@ -7,7 +7,7 @@ import asyncio
 from typing import Awaitable, Callable
 
 from fivetowers.games.five_towers.rules import Game, Variant
-from fivetowers.server.lobby import HostedTable, Lobby
+from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.workers import Workers

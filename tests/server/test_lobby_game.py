@@ -10,8 +10,8 @@ import time
 
 import asyncssh
 
-from fivetowers.server.lobby import Lobby
-from fivetowers.server.lobby_app import lobby_factory
+from fivetowers.lobby.model import Lobby
+from fivetowers.lobby.app import lobby_factory
 
 from tests.server.server_helpers import Screen, StartServer, connect
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from fivetowers.server.leaderboard_screen import LeaderboardScreen
-from fivetowers.server.lobby import Lobby
-from fivetowers.server.lobby_app import LobbyApp
-from fivetowers.server.lobby_screen import LobbyScreen
-from fivetowers.server.my_games_screen import MyGamesScreen
-from fivetowers.server.replay_screen import ReplayScreen
+from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
+from fivetowers.lobby.model import Lobby
+from fivetowers.lobby.app import LobbyApp
+from fivetowers.lobby.lobby_screen import LobbyScreen
+from fivetowers.lobby.my_games_screen import MyGamesScreen
+from fivetowers.lobby.replay_screen import ReplayScreen
 from fivetowers.server.session import Visitor
 
 from tests.server.history_helpers import ANN, kept_store, settle

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fivetowers.games.five_towers.rules import Variant
-from fivetowers.server.lobby import MAX_TABLES_PER_PLAYER, Lobby, LobbyError
+from fivetowers.lobby.model import MAX_TABLES_PER_PLAYER, Lobby, LobbyError
 
 
 async def test_an_identity_sits_at_a_bounded_number_of_unfinished_tables() -> None:

@@ -14,11 +14,11 @@ import pytest
 from textual.widgets import Static
 
 from fivetowers.games.five_towers.rules import Variant
-from fivetowers.server.lobby import HostedTable, Lobby, LobbyError
-from fivetowers.server.lobby_limits import LobbyLimits, address_group
-from fivetowers.server.lobby_app import LobbyApp, lobby_factory
-from fivetowers.server.my_games_screen import result_text
-from fivetowers.server.new_table_screen import NewTableScreen
+from fivetowers.lobby.model import HostedTable, Lobby, LobbyError
+from fivetowers.lobby.limits import LobbyLimits, address_group
+from fivetowers.lobby.app import LobbyApp, lobby_factory
+from fivetowers.lobby.my_games_screen import result_text
+from fivetowers.lobby.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.store import open_store
 

@@ -20,10 +20,10 @@ from textual.widgets._footer import FooterKey
 from fivetowers.games.five_towers.rules import Variant
 from fivetowers.server import hosted as hosted_module
 from fivetowers.server.hosted import HostedApp
-from fivetowers.server.lobby import HostedTable, Lobby
-from fivetowers.server.lobby_app import LobbyApp
-from fivetowers.server.lobby_screen import LobbyScreen
-from fivetowers.server.new_table_screen import NewTableScreen
+from fivetowers.lobby.model import HostedTable, Lobby
+from fivetowers.lobby.app import LobbyApp
+from fivetowers.lobby.lobby_screen import LobbyScreen
+from fivetowers.lobby.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.ui.key_bar import KeyBar

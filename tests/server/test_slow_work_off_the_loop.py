@@ -12,11 +12,11 @@ from typing import AsyncIterator
 import asyncssh
 import pytest
 
-import fivetowers.server.lobby as lobby_module
+import fivetowers.lobby.model as lobby_module
 import fivetowers.tables.table as table_module
 from fivetowers.games.five_towers.rules import Variant
-from fivetowers.server.lobby import Lobby
-from fivetowers.server.lobby_app import lobby_factory
+from fivetowers.lobby.model import Lobby
+from fivetowers.lobby.app import lobby_factory
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.workers import Workers
 

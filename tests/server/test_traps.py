@@ -136,8 +136,8 @@ async def test_lobby_sessions_leave_no_app_alive_while_their_table_plays_on(
         start_server: StartServer) -> None:
     """A player bids, drops out, a stand-in bot takes the seat and the game goes
     on: the finished session's App must not ride along in the table's tasks."""
-    from fivetowers.server.lobby import Lobby
-    from fivetowers.server.lobby_app import LobbyApp, lobby_factory
+    from fivetowers.lobby.model import Lobby
+    from fivetowers.lobby.app import LobbyApp, lobby_factory
 
     lobby = Lobby(bot_kind="random", bot_delay=0.01, absence_bot_after=0.05, hints=False)
     apps: list[weakref.ref[App[Any]]] = []

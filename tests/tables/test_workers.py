@@ -120,7 +120,7 @@ async def test_hints_come_from_the_worker_process(one_process: Workers) -> None:
 SERVER_SIDE = """
 import asyncio, json, sys
 from fivetowers.games.five_towers.rules import Variant
-from fivetowers.server.lobby import Lobby
+from fivetowers.lobby.model import Lobby
 from fivetowers.tables.workers import Workers
 
 async def main():

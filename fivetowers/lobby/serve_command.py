@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # textual must not be imported before run_serve sets its environment
-    from fivetowers.server.lobby_limits import LobbyLimits
+    from fivetowers.lobby.limits import LobbyLimits
     from fivetowers.server.serve import ServerConfig
 
 log = logging.getLogger("fivetowers.server")
@@ -23,8 +23,8 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     """The lobby, keeping every game in the store of the data directory and
     serving again, at start, the games that were going on at the last stop.
     Bots and hints run in ``workers`` processes (default: one per core)."""
-    from fivetowers.server.lobby import Lobby
-    from fivetowers.server.lobby_app import lobby_factory
+    from fivetowers.lobby.model import Lobby
+    from fivetowers.lobby.app import lobby_factory
     from fivetowers.server.serve import load_allowed_keys, serve_forever
     from fivetowers.tables.store import open_store
     from fivetowers.tables.workers import Workers
@@ -99,7 +99,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _lobby_limits(args: argparse.Namespace) -> LobbyLimits | str:
     """The lobby's limits from the options, or what is wrong with one."""
-    from fivetowers.server.lobby_limits import LobbyLimits
+    from fivetowers.lobby.limits import LobbyLimits
 
     for option, value in (("--max-tables", args.max_tables),
                           ("--tables-per-address", args.tables_per_address)):

@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from fivetowers.server.archive import Archive
-from fivetowers.server.my_games_screen import HISTORY_CSS
+from fivetowers.lobby.archive import Archive
+from fivetowers.lobby.my_games_screen import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
 from fivetowers.tables.store import Rating, StoreError
 from fivetowers.tables.seats import clean_name

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine
 
 from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
-from fivetowers.server.lobby_limits import LobbyLimits, address_group
-from fivetowers.server.lobby_limits import (  # re-exported: the limit per key lived here
+from fivetowers.lobby.limits import LobbyLimits, address_group
+from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
 from fivetowers.tables.seats import BOT_NAMES, clean_name, clean_text, unique_name
 from fivetowers.tables.agents import make_bot

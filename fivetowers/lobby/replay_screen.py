@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from fivetowers.games.five_towers.rules import Phase, PlayerView
-from fivetowers.server.archive import KeptGame
-from fivetowers.server.my_games_screen import HISTORY_CSS
+from fivetowers.lobby.archive import KeptGame
+from fivetowers.lobby.my_games_screen import HISTORY_CSS
 from fivetowers.tables.seats import clean_name
 from fivetowers.ui.text import name_text, safe
 from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel

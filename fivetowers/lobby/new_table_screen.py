@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static, Switch
 
 from fivetowers.games.five_towers.rules import Variant
-from fivetowers.server.lobby import TITLE_LENGTH
+from fivetowers.lobby.model import TITLE_LENGTH
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from fivetowers.server.archive import Archive, is_key, seat_of
+from fivetowers.lobby.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.seats import clean_name
 from fivetowers.ui.key_footer import KeyFooter
@@ -140,7 +140,7 @@ class MyGamesScreen(Screen[None]):
 
     @work(exclusive=True, group="open-game")
     async def open_game(self, table_id: int) -> None:
-        from fivetowers.server.replay_screen import ReplayScreen
+        from fivetowers.lobby.replay_screen import ReplayScreen
 
         self.note(f"Loading game {table_id}…")
         try:

@@ -13,12 +13,12 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from fivetowers.server.lobby import HostedTable, Lobby, LobbyError
-from fivetowers.server.lobby_screen import LobbyScreen
-from fivetowers.server.new_table_screen import NewTable
+from fivetowers.lobby.model import HostedTable, Lobby, LobbyError
+from fivetowers.lobby.lobby_screen import LobbyScreen
+from fivetowers.lobby.new_table_screen import NewTable
 from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import AppFactory, Visitor
-from fivetowers.server.waiting_screen import ServerTableScreen, WaitingScreen
+from fivetowers.lobby.waiting_screen import ServerTableScreen, WaitingScreen
 from fivetowers.tables.client import TableClient
 from fivetowers.games.five_towers.tui.app import stylesheet
 from fivetowers.games.five_towers.tui.screens.end import EndScreen

@@ -1,5 +1,5 @@
 """How many tables the lobby serves: per key, per address, in all, and how long
-one nobody is at is kept (see :class:`fivetowers.server.lobby.Lobby`)."""
+one nobody is at is kept (see :class:`fivetowers.lobby.model.Lobby`)."""
 
 from __future__ import annotations
 

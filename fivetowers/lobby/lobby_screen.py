@@ -20,7 +20,7 @@ from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.key_bar import KeyBar
 
 if TYPE_CHECKING:
-    from fivetowers.server.lobby_app import LobbyApp
+    from fivetowers.lobby.app import LobbyApp
 
 
 @dataclass
@@ -78,7 +78,7 @@ class LobbyScreen(Screen[None]):
 
     @property
     def lobby_app(self) -> LobbyApp:
-        from fivetowers.server.lobby_app import LobbyApp
+        from fivetowers.lobby.app import LobbyApp
         assert isinstance(self.app, LobbyApp)
         return self.app
 
@@ -175,7 +175,7 @@ class LobbyScreen(Screen[None]):
         return None if key.value is None else str(key.value)
 
     def action_new_table(self) -> None:
-        from fivetowers.server.new_table_screen import NewTableScreen
+        from fivetowers.lobby.new_table_screen import NewTableScreen
         app = self.lobby_app
         self.app.push_screen(NewTableScreen(app.new_table_refusal), app.create_table)
 
@@ -190,7 +190,7 @@ class LobbyScreen(Screen[None]):
             self.lobby_app.open_table(code, watch=True)
 
     def action_join(self) -> None:
-        from fivetowers.server.new_table_screen import JoinScreen
+        from fivetowers.lobby.new_table_screen import JoinScreen
         self.app.push_screen(JoinScreen(), self._join)
 
     def _join(self, code: str | None) -> None:
@@ -198,15 +198,15 @@ class LobbyScreen(Screen[None]):
             self.lobby_app.open_table(code, watch=None)
 
     def action_my_games(self) -> None:
-        from fivetowers.server.archive import Archive
-        from fivetowers.server.my_games_screen import MyGamesScreen
+        from fivetowers.lobby.archive import Archive
+        from fivetowers.lobby.my_games_screen import MyGamesScreen
         app = self.lobby_app
         archive = Archive(app.lobby.store, app.lobby.writer)
         self.app.push_screen(MyGamesScreen(archive, app.visitor.identity))
 
     def action_leaderboard(self) -> None:
-        from fivetowers.server.archive import Archive
-        from fivetowers.server.leaderboard_screen import LeaderboardScreen
+        from fivetowers.lobby.archive import Archive
+        from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
         app = self.lobby_app
         archive = Archive(app.lobby.store, app.lobby.writer)
         self.app.push_screen(LeaderboardScreen(archive, app.visitor.identity))

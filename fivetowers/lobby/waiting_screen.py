@@ -12,14 +12,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fivetowers.server.lobby import ChatLine, HostedTable
-from fivetowers.server.lobby_screen import LobbyChanged
+from fivetowers.lobby.model import ChatLine, HostedTable
+from fivetowers.lobby.lobby_screen import LobbyChanged
 from fivetowers.tables.client import TableClient
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 from fivetowers.ui.key_footer import KeyFooter
 
 if TYPE_CHECKING:
-    from fivetowers.server.lobby_app import LobbyApp
+    from fivetowers.lobby.app import LobbyApp
 
 
 class WaitingScreen(Screen[None]):
@@ -33,7 +33,7 @@ class WaitingScreen(Screen[None]):
 
     @property
     def lobby_app(self) -> LobbyApp:
-        from fivetowers.server.lobby_app import LobbyApp
+        from fivetowers.lobby.app import LobbyApp
         assert isinstance(self.app, LobbyApp)
         return self.app
 
@@ -112,13 +112,13 @@ class ServerTableScreen(TableScreen):
                         markup=False, timeout=8)
 
     def action_chat(self) -> None:
-        from fivetowers.server.new_table_screen import ChatScreen
+        from fivetowers.lobby.new_table_screen import ChatScreen
         self.app.push_screen(ChatScreen(), self._send)
 
     def _send(self, text: str | None) -> None:
         if not text:
             return
-        from fivetowers.server.lobby_app import LobbyApp
+        from fivetowers.lobby.app import LobbyApp
         app = self.app
         assert isinstance(app, LobbyApp)
         refusal = self.hosted.say(app.visitor.identity, app.visitor.name, text)
@@ -126,7 +126,7 @@ class ServerTableScreen(TableScreen):
             self.app.notify(refusal, severity="warning")
 
     async def action_quit(self) -> None:
-        from fivetowers.server.lobby_app import LobbyApp
+        from fivetowers.lobby.app import LobbyApp
         app = self.app
         if isinstance(app, LobbyApp):
             app.back_to_lobby()
