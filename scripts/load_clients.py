@@ -84,6 +84,8 @@ class Action:
 class Results:
     actor: list[float] = field(default_factory=list)
     everyone: list[float] = field(default_factory=list)
+    pressed_at: list[float] = field(default_factory=list)
+    """When each key of ``everyone`` was pressed (monotonic), for LOADTEST_TIMES."""
     kinds: dict[str, int] = field(default_factory=dict)
     """Measured actions by kind: bid, pass, build."""
     retries: int = 0
@@ -99,6 +101,7 @@ class Results:
             if action.measured:
                 self.missed += 1
                 self.everyone.append(now - action.t0)
+                self.pressed_at.append(action.t0)
                 if MISS_LOG:
                     log_miss(action, now)
             self.close(action)
@@ -141,6 +144,7 @@ class Viewer:
                         self.results.actor.append(now - action.t0)
                     if not action.waiting:
                         self.results.everyone.append(now - action.t0)
+                        self.results.pressed_at.append(action.t0)
                 if not action.waiting:
                     self.results.open.discard(action)
         self.scan(scan, self.total - len(self.tail))
@@ -347,26 +351,50 @@ class FloodReport:
     sent: int = 0
     dropped_by_server: bool = False
     error: str = ""
+    ended: float = 0.0
+    """When it stopped flooding (monotonic): the end of the measurement."""
+    connections: int = 0
+    dropped: int = 0
+    """Times the server disconnected it (it connects again each time)."""
 
 
 async def run_flooder(port: int, index: int, code: str | None, start: asyncio.Event,
                       stop: asyncio.Event, report: FloodReport) -> None:
     """Connect (to the lobby, or to watch ``code``), wait for ``start``, then
     flood until ``stop``: each burst waits for the SSH window (drain), so the
-    flooder sends as fast as the server takes it, no faster."""
+    flooder sends as fast as the server takes it, no faster. A persistent
+    flooder: dropped by the server, it connects again and floods again."""
     key = asyncssh.generate_private_key("ssh-ed25519")
     rng = random.Random(index)
     bursts = flood_bursts(rng)
     try:
-        async with await connect(port, f"flood{index:03d}", key) as conn:
-            command = f"join {code}" if code else None
-            process = await conn.create_process(command, term_type=TERM[0],
-                                                term_size=TERM[1], encoding=None)
-            sink = Viewer(f"flood{index:03d}", Results())
-            drain = asyncio.create_task(pump(process, sink, stop))
-            await start.wait()
-            i = 0
-            stopped = asyncio.create_task(stop.wait())
+        while not stop.is_set():
+            try:
+                await _flood_once(port, index, code, start, stop, report, bursts, key)
+            except (OSError, asyncssh.Error, asyncio.TimeoutError, BrokenPipeError) as exc:
+                report.error = type(exc).__name__
+            if not stop.is_set():
+                report.dropped += 1
+                report.dropped_by_server = True
+                await asyncio.sleep(0.2)  # then back at it
+    finally:
+        report.ended = time.monotonic()
+
+
+async def _flood_once(port: int, index: int, code: str | None, start: asyncio.Event,
+                      stop: asyncio.Event, report: FloodReport, bursts: list[bytes],
+                      key: asyncssh.SSHKey) -> None:
+    async with await connect(port, f"flood{index:03d}", key) as conn:
+        command = f"join {code}" if code else None
+        process = await conn.create_process(command, term_type=TERM[0],
+                                            term_size=TERM[1], encoding=None)
+        report.connections += 1
+        sink = Viewer(f"flood{index:03d}", Results())
+        drain = asyncio.create_task(pump(process, sink, stop))
+        await start.wait()
+        i = 0
+        stopped = asyncio.create_task(stop.wait())
+        try:
             while not stop.is_set() and not drain.done():
                 process.stdin.write(bursts[i % len(bursts)])
                 # as fast as the server reads it, and no longer than the measurement
@@ -380,12 +408,9 @@ async def run_flooder(port: int, index: int, code: str | None, start: asyncio.Ev
                 report.sent += BURST
                 i += 1
                 await asyncio.sleep(0.01)
+        finally:
             stopped.cancel()
-            report.dropped_by_server = drain.done() and not stop.is_set()
             drain.cancel()
-    except (OSError, asyncssh.Error, asyncio.TimeoutError, BrokenPipeError) as exc:
-        report.dropped_by_server = not stop.is_set()
-        report.error = type(exc).__name__
 
 
 # -- arrivals -------------------------------------------------------------------

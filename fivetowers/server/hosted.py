@@ -122,6 +122,8 @@ class HostedApp(App[None]):
         super()._refresh_notifications()
 
     def _add_toast_rack(self, screen: Screen[Any]) -> None:
+        if not screen.is_attached:  # gone meanwhile (the session closed): nobody to tell
+            return
         if not _has_toast_rack(screen):
             screen.mount(ToastRack(id="textual-toastrack"))
         super()._refresh_notifications()

@@ -221,3 +221,22 @@ async def test_a_notification_before_the_first_screen_composed_is_shown_once() -
             await pilot.pause()
         assert len(app.screen.query(ToastRack)) == 1
         assert [str(toast.render()) for toast in app.screen.query(Toast)] == ["welcome back"]
+
+
+class NotedAndGone(HostedApp):
+    """A notification for a screen that is gone before its rack is added (a
+    flooder is told to slow down and disconnected at once: the session's App
+    exits before the screen is mounted)."""
+
+    def on_mount(self) -> None:
+        self.push_screen(TextualScreen())
+        self._on_notify(Notify(Notification("slow down", timeout=30)))
+        self.exit()
+
+
+async def test_a_notification_as_the_session_ends_is_dropped_quietly() -> None:
+    app = NotedAndGone()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        assert app.return_value is None and not app._exception
