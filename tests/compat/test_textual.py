@@ -239,8 +239,15 @@ async def test_is_closing_follows_a_widget_being_removed() -> None:
 # -- screens without tooltips, toast racks on demand ----------------------------------
 
 class Lean(LeanScreensApp):
+    seen: tuple[bool, bool] | None = None
+    """Whether the first screen had a tooltip and a toast rack (run_async only)."""
+
     def compose(self) -> ComposeResult:
         yield Static("lean")
+
+    def look_and_leave(self) -> None:
+        self.seen = bool(self.screen.query(Tooltip)), has_toast_rack(self.screen)
+        self.exit()
 
 
 def test_screens_still_ask_the_app_s_private_switches() -> None:
@@ -251,7 +258,16 @@ def test_screens_still_ask_the_app_s_private_switches() -> None:
     assert "ToastRack" in inspect.getsource(App._refresh_notifications)
 
 
-async def test_a_lean_screen_has_no_tooltip_and_a_rack_once_notified() -> None:
+async def test_a_lean_app_run_as_sessions_run_has_neither() -> None:
+    # As the server runs it: run_async, which leaves the switches to the App
+    # (run_test sets both from its own arguments).
+    app = Lean()
+    app.call_later(app.call_after_refresh, app.look_and_leave)
+    await app.run_async(headless=True, size=(40, 8))
+    assert app.seen == (False, False)
+
+
+async def test_a_lean_screen_has_a_toast_rack_once_notified() -> None:
     app = Lean()
     async with app.run_test(notifications=True) as pilot:
         await pilot.pause()
