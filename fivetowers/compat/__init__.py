@@ -1,8 +1,8 @@
 """Every place fivetowers reaches into a library's internals, and only here.
 
 Running a Textual App per SSH session, many on one event loop in one
-process, is not what Textual was made for, and a few of its (and Rich's
-and asyncssh's) private names had to be used to make it work and stay
+process, is not what Textual was made for, and a few of its (and Rich's,
+asyncssh's and the standard library's) private names had to be used to make it work and stay
 small. Each use is a named function or class in this package, with the
 library version it was checked against, a paragraph on the upstream
 behaviour it works around and what would retire it, and tests in
@@ -38,6 +38,11 @@ asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
 
 - ``server_process``: the positional ``SSHServerProcess`` constructor, for
   a session class that refuses subsystems.
+
+Python 3.11.7, the standard library (:mod:`fivetowers.compat.futures`):
+
+- ``pool_processes``: a ProcessPoolExecutor's worker processes
+  (``_processes``), to stop them at once.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import asyncssh, rich, textual
+    from fivetowers.compat import asyncssh, futures, rich, textual
 
-    return (*textual.WORKAROUNDS, *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS)
+    return (*textual.WORKAROUNDS, *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
+            *futures.WORKAROUNDS)

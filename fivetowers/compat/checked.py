@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import platform
 from dataclasses import dataclass
+from importlib.metadata import version
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,10 +16,18 @@ class Workaround:
     module: str
     """Its module's file, for the message that asks for a re-check."""
     library: str
-    """The distribution whose internals it touches (textual, rich, asyncssh)."""
+    """The distribution whose internals it touches (textual, rich, asyncssh),
+    or "python" for the standard library."""
     checked: str
     """The library version it was read against and tested with."""
     internals: tuple[str, ...]
     """The private names it touches."""
     retire_when: str
     """The upstream change after which it can go."""
+
+
+def installed_version(library: str) -> str:
+    """The version of ``library`` in use ("python" for the interpreter)."""
+    if library == "python":
+        return platform.python_version()
+    return version(library)

@@ -29,7 +29,7 @@ import asyncssh
 
 import fivetowers
 
-LIBRARIES = ("textual", "rich", "asyncssh")
+LIBRARIES = ("textual", "rich", "asyncssh", "concurrent")
 PACKAGE = Path(fivetowers.__file__).parent
 COMPAT = PACKAGE / "compat"
 MADE_BY_THE_LIBRARY: tuple[type[Any], ...] = (asyncssh.SSHServerProcess,)

@@ -4,13 +4,12 @@ different major.minor asks for a re-check (and a new version recorded)."""
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import version
 
 import pytest
 
 import fivetowers.compat
 from fivetowers.compat import workarounds
-from fivetowers.compat.checked import Workaround
+from fivetowers.compat.checked import Workaround, installed_version
 
 
 def major_minor(text: str) -> tuple[int, int]:
@@ -20,7 +19,7 @@ def major_minor(text: str) -> tuple[int, int]:
 
 @pytest.mark.parametrize("workaround", workarounds(), ids=lambda w: w.name)
 def test_the_installed_library_is_the_version_checked(workaround: Workaround) -> None:
-    installed = version(workaround.library)
+    installed = installed_version(workaround.library)
     assert major_minor(installed) == major_minor(workaround.checked), (
         f"re-check {workaround.module}: {workaround.name} was checked against "
         f"{workaround.library} {workaround.checked}, {installed} is installed; once its "
@@ -36,8 +35,9 @@ def test_each_workaround_is_where_it_says_and_listed(workaround: Workaround) -> 
     # A reader finds it in the package's docstring, with its version.
     doc = fivetowers.compat.__doc__ or ""
     assert f"``{workaround.name}``" in doc, f"list {workaround.name} in compat/__init__.py"
-    assert f"{workaround.library.replace('textual', 'Textual').replace('rich', 'Rich')} " \
-           f"{workaround.checked}" in doc, f"say which {workaround.library} was checked"
+    shown = {"textual": "Textual", "rich": "Rich", "python": "Python"}.get(
+        workaround.library, workaround.library)
+    assert f"{shown} {workaround.checked}" in doc, f"say which {workaround.library} was checked"
     # Its own note: a paragraph on what upstream does and what would retire it.
     note = " ".join((getattr(module, workaround.name).__doc__ or "").split())
     assert len(note) > 200 and "Retire it when" in note, workaround.name
