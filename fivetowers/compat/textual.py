@@ -56,7 +56,7 @@ class UncachedXTermParser(XTermParser):
     Key events it made, and a Key holds its sender, the App that was running
     when it was made. A terminal app has one parser for its life and never
     notices; a server running one App per session kept up to 1024 finished
-    sessions' Apps (tens of MiB) alive. This parser calls the undecorated
+    sessions' Apps alive. This parser calls the undecorated
     function (``__wrapped__``) instead. Retire it when Textual caches per
     parser or on the sequence alone (``lru_cache`` on a method is the
     well-known leak, flake8-bugbear's B019): worth an upstream report.
@@ -158,8 +158,8 @@ def release_strip_caches(lines: Iterable[Strip]) -> None:
     """Empty the caches of ``lines`` and of every Strip cached in them.
 
     A Strip keeps what it derived in private caches (``_divide_cache`` and
-    six more), and one divided at no cut is its own only piece, so it caches
-    itself: every Strip that was drawn is a reference cycle that only a full
+    six more), and one divided only at its own end is its own only piece, so
+    it caches itself: every Strip that was drawn is a reference cycle that only a full
     garbage collection frees. The server freezes survivors (collector.py)
     so that full collections stay rare, so shared renders it drops would
     pile up; emptied caches let reference counting free them at once. A
