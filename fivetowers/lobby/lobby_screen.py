@@ -16,6 +16,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
+from fivetowers.compat.textual import data_table_draw_state
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.key_bar import KeyBar
 
@@ -38,12 +39,13 @@ class TableList(DataTable[Any]):
     """What the rows show (set with them); None draws this list alone."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        if self.listing is None or self._require_update_dimensions:
+        layout_pending, hover_cursor = data_table_draw_state(self)
+        if self.listing is None or layout_pending:
             return super().render_lines(crop)
         # Everything else that changes how the rows look (focus and the
         # other pseudo-classes, size, theme: shared_lines adds those).
         content = (self.listing, self.cursor_type, self.cursor_coordinate, self.show_cursor,
-                   self._show_hover_cursor, self.hover_coordinate, self.scroll_offset,
+                   hover_cursor, self.hover_coordinate, self.scroll_offset,
                    self.virtual_size, self.zebra_stripes, self.show_header,
                    tuple(column.get_render_width(self) for column in self.ordered_columns))
         return shared_lines(self, content, crop, super().render_lines)

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import asyncssh
 
+from fivetowers.compat.asyncssh import server_process
 from fivetowers.server.names import clean_name
 
 log = logging.getLogger("fivetowers.server")
@@ -184,7 +185,7 @@ class GameSSHServer(asyncssh.SSHServer):
             finally:
                 if self._conn is not None:
                     self._start_lingering()
-        return GameProcess(start, None, 0, False)
+        return server_process(GameProcess, start)
 
 
 def disconnect_soon(conn: asyncssh.SSHServerConnection, code: int, reason: str) -> None:

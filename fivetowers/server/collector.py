@@ -20,7 +20,7 @@ pause, at a time that costs little: when the last session ends (nobody
 waits: it runs a second later), when many sessions ended since the last time, and at the latest every
 half hour (for cycles that die old in running sessions, about 2 MiB a minute
 at 100 sessions; the renders the screens share are freed without one, see
-``tui/shared_lines.py``). With 100 sessions that one collection takes about
+``ui/shared_lines.py``). With 100 sessions that one collection takes about
 a second, so it is kept rare.
 """
 

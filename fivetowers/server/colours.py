@@ -19,6 +19,8 @@ from typing import IO, cast
 from rich.color import Color, ColorSystem
 from rich.console import Console
 
+from fivetowers.compat.rich import console_with_environ
+
 _SGR = re.compile(r"\x1b\[([0-9;]*)m")
 # SGR parameters that set a basic colour (dropped for a colourless terminal).
 _BASIC = {str(n) for n in (*range(30, 38), 39, *range(40, 48), 49,
@@ -39,16 +41,18 @@ class NullFile(io.TextIOBase):
 
 def render_console() -> Console:
     """The console every session's App renders with: Textual's own settings, 24-bit."""
-    return Console(color_system="truecolor", file=cast(IO[str], NullFile()), markup=True,
-                   highlight=False, emoji=False, legacy_windows=False, force_terminal=True,
-                   safe_box=False, soft_wrap=False, _environ={})
+    return console_with_environ({}, cast(IO[str], NullFile()), color_system="truecolor",
+                                markup=True, highlight=False, emoji=False,
+                                legacy_windows=False, force_terminal=True, safe_box=False,
+                                soft_wrap=False)
 
 
 @lru_cache(maxsize=64)  # a Console each time: a few hundred microseconds per session
 def client_color_system(term: str, colorterm: str) -> ColorSystem | None:
     """What a terminal with this ``TERM``/``COLORTERM`` shows; None for no colour."""
-    console = Console(file=cast(IO[str], NullFile()), force_terminal=True, color_system="auto",
-                      _environ={"TERM": term, "COLORTERM": colorterm})
+    console = console_with_environ({"TERM": term, "COLORTERM": colorterm},
+                                   cast(IO[str], NullFile()), force_terminal=True,
+                                   color_system="auto")
     name = console.color_system
     return None if name is None else _SYSTEMS.get(name, ColorSystem.STANDARD)
 

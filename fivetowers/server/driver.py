@@ -7,10 +7,11 @@ there is no input thread, so a session costs about one App's memory.
 
 Two of DESIGN.md's three traps are handled here:
 
-* The xterm parser caches ``_parse_extended_key`` with a class-wide
-  ``lru_cache`` keyed on the parser. The cached key events carry their
-  sender (the App, taken from a context variable), so every finished session's
-  App would stay alive. :class:`SessionParser` parses without that cache.
+* The xterm parser caches kitty key sequences in a class-wide cache keyed
+  on the parser. The cached key events carry their sender (the App, taken
+  from a context variable), so every finished session's App would stay
+  alive. :class:`SessionParser` parses without that cache
+  (:class:`fivetowers.compat.textual.UncachedXTermParser`).
 * A terminal smaller than the app needs would show garbage; while it is too
   small the driver shows a plain message instead of the app's frames.
 
@@ -25,17 +26,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from codecs import getincrementaldecoder
-from typing import Any, Callable
+from typing import Any
 
 import asyncssh
 from rich.color import ColorSystem
 from textual import constants, events, messages
-from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from fivetowers.compat.textual import OwnDriver, UncachedXTermParser
 from fivetowers.server.colours import downgrade
 from fivetowers.server.input_guard import PASTE_END, Part, PasteGuard, TokenBucket
 
@@ -87,8 +88,6 @@ def clamp_size(width: int, height: int) -> tuple[int, int]:
     """The size a session is drawn at: the client's, up to MAX_WIDTH x MAX_HEIGHT."""
     return min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
 
-_parse_extended_key_uncached: Callable[[XTermParser, str], list[events.Key] | None] = (
-    XTermParser._parse_extended_key.__wrapped__)
 
 _ALT_SCREEN_ON = "\x1b[?1049h\x1b[?25l"
 _ALT_SCREEN_OFF = "\x1b[?1049l\x1b[?25h"
@@ -102,12 +101,8 @@ _ASK_SYNC_OUTPUT = "\x1b[?2026$p"
 _CLEAR = "\x1b[0m\x1b[2J\x1b[H"
 
 
-class SessionParser(XTermParser):
-    """Textual's xterm parser without the class-wide cache that leaks Apps."""
-
-    def _parse_extended_key(  # type: ignore[override]
-            self, sequence: str) -> list[events.Key] | None:
-        return _parse_extended_key_uncached(self, sequence)
+class SessionParser(UncachedXTermParser):
+    """One session's xterm parser: Textual's, without the cache that leaks Apps."""
 
 
 class SessionTerminal:
@@ -152,7 +147,7 @@ class SessionTerminal:
             await driver.wait_input_done()
 
 
-class SSHDriver(Driver):
+class SSHDriver(OwnDriver):
     """Draws an App onto an SSH channel and feeds it the channel's input."""
 
     def __init__(self, app: App[Any], terminal: SessionTerminal, *, debug: bool = False) -> None:
@@ -165,7 +160,7 @@ class SSHDriver(Driver):
         self._reader: asyncio.Task[None] | None = None
         self._parser = SessionParser()
         self._too_small = False
-        now = self._loop.time()
+        now = self.loop.time()
         self._parse_budget = TokenBucket(PARSE_RATE, PARSE_BURST, now)
         self._raw_budget = TokenBucket(RAW_RATE, RAW_RATE, now)
         self._flood = TokenBucket(FLOOD_DECAY, FLOOD_LIMIT, now)
@@ -179,7 +174,7 @@ class SSHDriver(Driver):
         # outside a frame (a bell) go out on the next loop pass.
         self._pending.append(data)
         if self._flush_handle is None:
-            self._flush_handle = self._loop.call_soon(self.flush)
+            self._flush_handle = self.loop.call_soon(self.flush)
 
     def flush(self) -> None:
         if self._flush_handle is not None:
@@ -209,13 +204,13 @@ class SSHDriver(Driver):
         if not self._terminal.hung_up:
             self._terminal.hung_up = True
             log.info("%s: %s", self._terminal.name, reason)
-            self._app.post_message(messages.ExitApp())
+            self.app.post_message(messages.ExitApp())
 
     # -- application mode ----------------------------------------------------
     def start_application_mode(self) -> None:
-        mouse = _MOUSE_ON if self._mouse else ""
+        mouse = _MOUSE_ON if self.mouse else ""
         self._send(_ALT_SCREEN_ON + mouse + _FOCUS_ON + _PASTE_ON + _ASK_SYNC_OUTPUT)
-        width, height = self._size or (80, 24)
+        width, height = self.terminal_size or (80, 24)
         self._resize(width, height)
         # The task inherits this context (the App's): events it makes are the App's.
         self._reader = asyncio.create_task(self._read_input(), name="fivetowers-ssh-input")
@@ -235,7 +230,7 @@ class SSHDriver(Driver):
 
     def stop_application_mode(self) -> None:
         self.flush()
-        mouse = _MOUSE_OFF if self._mouse else ""
+        mouse = _MOUSE_OFF if self.mouse else ""
         self._send(_PASTE_OFF + _FOCUS_OFF + mouse + _ALT_SCREEN_OFF)
 
     async def wait_input_done(self) -> None:
@@ -252,7 +247,7 @@ class SSHDriver(Driver):
     # -- input ---------------------------------------------------------------
     def send_message(self, message: Message) -> None:
         # Input is read on the App's own loop and thread: post directly.
-        self._app.post_message(message)
+        self.app.post_message(message)
 
     async def _read_input(self) -> None:
         stdin = self._terminal.process.stdin
@@ -280,7 +275,7 @@ class SSHDriver(Driver):
             self._raw_budget.charge(len(data), now)
             self._terminal.last_input = now
             if self._too_small and data in (b"q", b"\x03"):
-                self._app.post_message(messages.ExitApp())
+                self.app.post_message(messages.ExitApp())
                 continue
             self._cancel_timers()
             await self._feed(decode(data), now)
@@ -289,7 +284,7 @@ class SSHDriver(Driver):
                 return
             self._schedule_tick()
             if self._paste.in_paste or self._paste.discarding:
-                self._paste_handle = self._loop.call_later(PASTE_QUIET, self._paste_quiet)
+                self._paste_handle = self.loop.call_later(PASTE_QUIET, self._paste_quiet)
 
     async def _feed(self, text: str, now: float) -> None:
         """Hand the parser what the budget allows of ``text``; drop the rest."""
@@ -321,7 +316,7 @@ class SSHDriver(Driver):
     async def _parse(self, text: str, always: bool = False, size: int = SLICE) -> int:
         """Parse ``text`` in slices of ``size`` while the budget lasts (to the
         end if ``always``); returns how many characters were parsed."""
-        loop = self._loop
+        loop = self.loop
         budget = self._parse_budget
         for start in range(0, len(text), size):
             if start:
@@ -343,7 +338,7 @@ class SSHDriver(Driver):
         self._noticed_at = now
         message = (f"Paste too long: only its first {PASTE_CAP} characters were kept."
                    if cut else INPUT_TOO_FAST)
-        self._app.notify(message, severity="warning", markup=False)
+        self.app.notify(message, severity="warning", markup=False)
 
     def _flooded(self) -> None:
         terminal = self._terminal
@@ -365,7 +360,7 @@ class SSHDriver(Driver):
         # A lone ESC is the Escape key only once no sequence follows it in time.
         if self._tick_handle is not None:
             self._tick_handle.cancel()
-        self._tick_handle = self._loop.call_later(constants.ESCAPE_DELAY + 0.01, self._tick)
+        self._tick_handle = self.loop.call_later(constants.ESCAPE_DELAY + 0.01, self._tick)
 
     def _tick(self) -> None:
         self._tick_handle = None
@@ -375,9 +370,9 @@ class SSHDriver(Driver):
     # -- size ----------------------------------------------------------------
     def _resize(self, width: int, height: int) -> None:
         if width <= 0 or height <= 0:
-            width, height = self._size or (80, 24)
+            width, height = self.terminal_size or (80, 24)
         width, height = clamp_size(width, height)
-        self._size = (width, height)
+        self.terminal_size = (width, height)
         self._terminal.size = (width, height)
         min_width, min_height = self._terminal.min_size
         too_small = width < min_width or height < min_height
@@ -389,7 +384,7 @@ class SSHDriver(Driver):
             self._too_small = False
             self._send(_CLEAR)
         size = Size(width, height)
-        self._app.post_message(events.Resize(size, size))
+        self.app.post_message(events.Resize(size, size))
 
 
 def too_small_message(width: int, height: int, min_width: int, min_height: int) -> str:

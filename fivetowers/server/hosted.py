@@ -8,7 +8,8 @@ hosted app offers no palette, no system commands and no screenshot action.
 Every screen Textual composes gets a tooltip and a toast rack (notifications'
 container) as widgets of their own: styled, laid out and drawn in each
 session's start, about a sixth of it. Hosted apps show no tooltips, and a screen
-gets its toast rack only when there is a notification to show.
+gets its toast rack only when there is a notification to show
+(:class:`fivetowers.compat.textual.LeanScreensApp`).
 
 Apps also start a couple at a time. Starting one (composing, styling and drawing
 its first screen) is tens of milliseconds of Python that Textual runs in a
@@ -25,11 +26,10 @@ import asyncio
 import weakref
 from typing import Any, Callable, Iterable
 
-from textual.app import App, ScreenStackError, SystemCommand
+from textual.app import SystemCommand
 from textual.screen import Screen
-from textual.widgets._toast import ToastRack
 
-from fivetowers.server.shared_css import share_parsed_css
+from fivetowers.compat.textual import LeanScreensApp, share_parsed_css
 
 STARTING = 2
 """Apps starting at once: two, so one computes while the other awaits a frame."""
@@ -49,18 +49,12 @@ def _start_turn() -> asyncio.Semaphore:
     return turns
 
 
-class HostedApp(App[None]):
+class HostedApp(LeanScreensApp):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self) -> None:
         share_parsed_css()  # the sessions' CSS parsed once for all of them
-        self._notifications_off = False
-        """Notifications turned off (``run_test`` does by default)."""
-        self._notified = False
-        """Whether a notification was ever shown: screens made since compose
-        their own toast rack (Textual reads the flag below when composing)."""
-        super().__init__()
-        self._disable_tooltips = True
+        super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
         self.on_started: Callable[[], None] | None = None
@@ -98,42 +92,9 @@ class HostedApp(App[None]):
         if turn is not None:
             turn.release()
 
-    # Textual's switch for notifications (private in textual 8.2; see
-    # tests/server/test_session_starts.py notices): on once there has been one.
-    @property
-    def _disable_notifications(self) -> bool:
-        return self._notifications_off or not self._notified
-
-    @_disable_notifications.setter
-    def _disable_notifications(self, off: bool) -> None:
-        self._notifications_off = off
-
-    def _refresh_notifications(self) -> None:
-        if self._notifications and not self._notifications_off:
-            self._notified = True  # screens composed from now on have a rack
-            try:
-                screen: Screen[Any] | None = self.screen
-            except ScreenStackError:
-                screen = None
-            if screen is not None and not _has_toast_rack(screen):
-                # After the screen's compose, which may be pending and add one.
-                screen.call_later(self._add_toast_rack, screen)
-                return
-        super()._refresh_notifications()
-
-    def _add_toast_rack(self, screen: Screen[Any]) -> None:
-        if not screen.is_attached:  # gone meanwhile (the session closed): nobody to tell
-            return
-        if not _has_toast_rack(screen):
-            screen.mount(ToastRack(id="textual-toastrack"))
-        super()._refresh_notifications()
-
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         return ()
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         self.bell()
 
-
-def _has_toast_rack(screen: Screen[Any]) -> bool:
-    return any(isinstance(child, ToastRack) for child in screen._nodes)

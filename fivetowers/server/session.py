@@ -19,6 +19,7 @@ import asyncssh
 from rich.console import Console
 from textual.app import App
 
+from fivetowers.compat.textual import keep_process_output
 from fivetowers.server.colours import client_color_system, render_console
 from fivetowers.server.driver import SessionTerminal, clamp_size
 from fivetowers.server.hosted import HostedApp
@@ -79,13 +80,8 @@ def prepare_app(app: App[Any], terminal: SessionTerminal, visitor: Visitor,
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=100, color_system=None,
                                 markup=False, highlight=False)
-    # App.run_async wraps the App in redirect_stdout(App._capture_stdout). With
-    # sessions ending in another order than they started, that leaves the
-    # process's sys.stdout pointing at a dead App. Capturing "into" the stream
-    # the server started with makes the redirect a no-op. (Private attributes
-    # of textual 8.2; tests/server/test_traps.py notices if they change.)
-    app._capture_stdout = stdout  # type: ignore[assignment]
-    app._capture_stderr = stderr  # type: ignore[assignment]
+    # Trap 2: each App's print capture would swap the process's sys.stdout.
+    keep_process_output(app, stdout, stderr)
     return errors
 
 

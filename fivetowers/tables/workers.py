@@ -38,6 +38,7 @@ from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, TypeVar
 
+from fivetowers.compat.futures import pool_processes
 from fivetowers.tables.agents import Bot
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView, Position
@@ -236,7 +237,7 @@ class Workers:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
+        processes = list(pool_processes(pool).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
@@ -244,10 +245,7 @@ class Workers:
     def pids(self) -> list[int]:
         """The worker processes' ids (none for threads, or before they start)."""
         pool = self._pool
-        if not isinstance(pool, concurrent.futures.ProcessPoolExecutor):
-            return []
-        processes = getattr(pool, "_processes", None) or {}
-        return list(processes)
+        return [] if pool is None else list(pool_processes(pool))
 
     # -- bots ----------------------------------------------------------------
     async def choose(self, bot: Bot, view: PlayerView, rng: random.Random) -> Action:

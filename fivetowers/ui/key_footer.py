@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Footer
 
+from fivetowers.compat.textual import drop_closed_watchers
+
 
 class KeyFooter(Footer):
     """Footer whose rebuilt keys do not keep every earlier set alive.
@@ -16,7 +18,4 @@ class KeyFooter(Footer):
 
     async def recompose(self) -> None:
         await super().recompose()
-        watchers = getattr(self, "__watchers", {}).get("compact")
-        if watchers:
-            watchers[:] = [(node, callback) for node, callback in watchers
-                           if not (node._closing or node._closed)]
+        drop_closed_watchers(self, "compact")

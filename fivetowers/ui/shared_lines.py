@@ -22,6 +22,8 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from fivetowers.compat.textual import release_strip_caches
+
 KEPT = 256
 """Renders kept at the least."""
 PER_APP = 16
@@ -32,35 +34,6 @@ keeps old logs and status lines that never come back."""
 
 _lines: OrderedDict[Hashable, list[Strip]] = OrderedDict()
 _apps: WeakSet[App[Any]] = WeakSet()
-
-_STRIP_CACHES = ("_divide_cache", "_crop_cache", "_style_cache", "_filter_cache",
-                 "_line_length_cache", "_crop_extend_cache", "_offsets_cache")
-
-
-def _release(lines: list[Strip]) -> None:
-    """Empty the caches of ``lines`` and of every Strip in them.
-
-    A Strip caches itself (divided at no cut, it is its own only piece), so
-    a dropped Strip is a reference cycle only a full garbage collection
-    frees, and the server freezes survivors so full collections stay rare:
-    emptied caches let reference counting free it at once. A widget that
-    still shows these lines loses only their caches, which refill."""
-    seen: set[int] = set()
-    todo: list[Any] = list(lines)
-    while todo:
-        strip = todo.pop()
-        if not isinstance(strip, Strip) or id(strip) in seen:
-            continue
-        seen.add(id(strip))
-        for name in _STRIP_CACHES:
-            cache = getattr(strip, name, None)
-            if cache is None:
-                continue
-            for key in list(cache.keys()):
-                value = cache.get(key)
-                todo.extend(value if isinstance(value, list) else (value,))
-            cache.clear()
-
 
 def text_key(text: Text) -> Hashable:
     """What a Rich Text shows, as a key."""
@@ -81,7 +54,9 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
         lines = _lines[key] = render(crop)
         _apps.add(app)
         if len(_lines) > max(KEPT, PER_APP * len(_apps)):
-            _release(_lines.popitem(last=False)[1])
+            # A Strip caches itself, so a dropped render is reference cycles
+            # that only a full collection (kept rare, see collector.py) frees.
+            release_strip_caches(_lines.popitem(last=False)[1])
     else:
         _lines.move_to_end(key)
     return lines

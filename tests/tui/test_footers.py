@@ -8,6 +8,7 @@ import weakref
 
 from textual.widgets._footer import FooterKey
 
+from fivetowers.compat.textual import watchers_of
 from fivetowers.games.five_towers.rules import Variant
 from fivetowers.ui.key_footer import KeyFooter
 from tests.tui.helpers import app_for, passive_client, settle
@@ -28,7 +29,7 @@ async def test_rebuilt_footer_keys_are_freed() -> None:
             await pilot.pause()
         live = list(footer.query(FooterKey))
         assert live and all(weakref.ref(key) not in old for key in live)
-        watchers = getattr(footer, "__watchers")["compact"]
+        watchers = watchers_of(footer, "compact")
         assert len(watchers) == len(live)
         del live, watchers
         gc.collect()

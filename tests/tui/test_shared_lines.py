@@ -11,6 +11,7 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 import fivetowers.ui.shared_lines as shared
+from fivetowers.compat.textual import STRIP_CACHES
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 
 
@@ -55,7 +56,7 @@ async def test_dropped_renders_are_freed_without_a_full_collection(monkeypatch) 
             assert len(shared._lines) <= max(shared.KEPT, shared.PER_APP * len(shared._apps))
             # Dropped lines hold no cycle through their caches any more...
             assert all(not getattr(strip, name) for strip in old
-                       for name in shared._STRIP_CACHES)
+                       for name in STRIP_CACHES)
             # ...so Strips stop piling up even with the cyclic collector off.
             assert live_strips() < middle + 50
         finally:

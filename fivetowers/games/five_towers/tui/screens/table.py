@@ -11,6 +11,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
+from fivetowers.compat.textual import is_closing
 from fivetowers.games.five_towers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.tables.client import TableClient
@@ -241,7 +242,7 @@ class TableScreen(Screen[None]):
     def hint_panel(self) -> HintPanel | None:
         """The hint panel, or None once the screen is closing: a hint or advice
         that comes back from the workers after that has nowhere to go."""
-        if not self.is_attached or self._closing or self._closed:
+        if not self.is_attached or is_closing(self):
             return None
         try:
             return self.query_one(HintPanel)

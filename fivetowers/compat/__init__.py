@@ -1,0 +1,58 @@
+"""Every place fivetowers reaches into a library's internals, and only here.
+
+Running a Textual App per SSH session, many on one event loop in one
+process, is not what Textual was made for, and a few of its (and Rich's,
+asyncssh's and the standard library's) private names had to be used to make it work and stay
+small. Each use is a named function or class in this package, with the
+library version it was checked against, a paragraph on the upstream
+behaviour it works around and what would retire it, and tests in
+``tests/compat`` that fail loudly if the library changes under it (a
+different major.minor version included). Outside this package fivetowers
+touches no private name of a library (``tests/compat/test_no_private_access.py``).
+
+Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
+
+- ``UncachedXTermParser``: the xterm parser without the class-wide
+  ``lru_cache`` of ``_parse_extended_key`` that kept finished sessions' Apps.
+- ``keep_process_output``: the App's stdout/stderr capture
+  (``_capture_stdout``) made a no-op; its redirects swapped ``sys.stdout``
+  for the whole process.
+- ``share_parsed_css``: one parse of each stylesheet for every session
+  (wraps ``Stylesheet._parse_rules``).
+- ``release_strip_caches``: empties the ``Strip`` caches of dropped shared
+  renders, which are reference cycles otherwise.
+- ``drop_closed_watchers`` (and ``is_closing``): the footer's watchers
+  (``__watchers``) of key widgets long gone.
+- ``LeanScreensApp``: screens without tooltips, and toast racks only once
+  there is a notification (``_disable_tooltips``, ``_disable_notifications``).
+- ``OwnDriver``: the Driver state Textual's drivers share privately
+  (``_app``, ``_loop``, ``_mouse``, ``_size``).
+- ``data_table_draw_state``: a DataTable's pending layout and hover cursor.
+
+Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
+
+- ``console_with_environ``: a Console that reads the player's environment
+  (``_environ``), not the server's.
+
+asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
+
+- ``server_process``: the positional ``SSHServerProcess`` constructor, for
+  a session class that refuses subsystems.
+
+Python 3.11.7, the standard library (:mod:`fivetowers.compat.futures`):
+
+- ``pool_processes``: a ProcessPoolExecutor's worker processes
+  (``_processes``), to stop them at once.
+"""
+
+from __future__ import annotations
+
+from fivetowers.compat.checked import Workaround
+
+
+def workarounds() -> tuple[Workaround, ...]:
+    """Every workaround, with the library version it was checked against."""
+    from fivetowers.compat import asyncssh, futures, rich, textual
+
+    return (*textual.WORKAROUNDS, *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
+            *futures.WORKAROUNDS)

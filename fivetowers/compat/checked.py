@@ -1,0 +1,33 @@
+"""What a workaround of a library's internals was checked against."""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass
+from importlib.metadata import version
+
+
+@dataclass(frozen=True, slots=True)
+class Workaround:
+    """One reach into a library's internals, as recorded next to its code."""
+
+    name: str
+    """The function or class in fivetowers.compat that holds it."""
+    module: str
+    """Its module's file, for the message that asks for a re-check."""
+    library: str
+    """The distribution whose internals it touches (textual, rich, asyncssh),
+    or "python" for the standard library."""
+    checked: str
+    """The library version it was read against and tested with."""
+    internals: tuple[str, ...]
+    """The private names it touches."""
+    retire_when: str
+    """The upstream change after which it can go."""
+
+
+def installed_version(library: str) -> str:
+    """The version of ``library`` in use ("python" for the interpreter)."""
+    if library == "python":
+        return platform.python_version()
+    return version(library)

@@ -1,0 +1,366 @@
+"""Workarounds that reach into Textual's internals (checked against Textual 8.2.8).
+
+Each one is a named function or class here, with the upstream behaviour it
+works around and what would retire it; the rest of fivetowers calls these
+and never touches a private name of Textual. ``tests/compat`` pins each
+one down: the internals have the shape used here, the workaround still has
+its effect, and the installed Textual is the version it was checked against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections import OrderedDict
+from typing import Any, Callable, Iterable, TextIO
+
+from textual import events
+from textual._xterm_parser import XTermParser
+from textual.app import App, ScreenStackError
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
+from textual.driver import Driver
+from textual.message_pump import MessagePump
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widgets import DataTable
+from textual.widgets._toast import ToastRack
+
+from fivetowers.compat.checked import Workaround
+
+log = logging.getLogger("fivetowers.server")
+
+TEXTUAL = "8.2.8"
+"""The Textual version every workaround here was checked against."""
+
+
+def _recorded(name: str, internals: tuple[str, ...], retire_when: str) -> Workaround:
+    return Workaround(name, "fivetowers/compat/textual.py", "textual", TEXTUAL, internals,
+                      retire_when)
+
+
+# -- 1. the xterm parser's cache ---------------------------------------------
+
+_parse_extended_key_uncached: Callable[[XTermParser, str], list[events.Key] | None] = (
+    XTermParser._parse_extended_key.__wrapped__)
+
+
+class UncachedXTermParser(XTermParser):
+    """Textual's xterm parser without the class-wide cache that keeps Apps alive.
+
+    ``XTermParser._parse_extended_key`` (the kitty keyboard protocol, which
+    arrows with modifiers and Alt keys take) is a method decorated with
+    ``functools.lru_cache(maxsize=1024)``: one cache for the whole class,
+    keyed on ``(parser, sequence)``. Its entries hold every parser and the
+    Key events it made, and a Key holds its sender, the App that was running
+    when it was made. A terminal app has one parser for its life and never
+    notices; a server running one App per session kept up to 1024 finished
+    sessions' Apps alive. This parser calls the undecorated
+    function (``__wrapped__``) instead. Retire it when Textual caches per
+    parser or on the sequence alone (``lru_cache`` on a method is the
+    well-known leak, flake8-bugbear's B019): worth an upstream report.
+    """
+
+    def _parse_extended_key(  # type: ignore[override]
+            self, sequence: str) -> list[events.Key] | None:
+        return _parse_extended_key_uncached(self, sequence)
+
+
+# -- 2. the App's stdout capture ----------------------------------------------
+
+def keep_process_output(app: App[Any], stdout: TextIO, stderr: TextIO) -> None:
+    """Make ``app`` leave the process's ``sys.stdout``/``sys.stderr`` alone.
+
+    ``App.run_async`` runs the App inside ``contextlib.redirect_stdout`` and
+    ``redirect_stderr`` of its private ``_capture_stdout``/``_capture_stderr``
+    (so ``print`` inside an App reaches its log). Those redirects swap the
+    process-wide ``sys.stdout`` and restore on exit whatever they saw on
+    entry: with many Apps on one event loop, ending in another order than
+    they started, ``sys.stdout`` is left pointing at a finished App (which it
+    keeps alive) and the server's own output goes nowhere. Capturing "into"
+    the streams the server started with makes every redirect a no-op.
+    Retire it when Textual lets an App opt out of the capture (say an
+    ``App(capture_print=False)`` or a driver property): not reported upstream
+    yet.
+    """
+    app._capture_stdout = stdout  # type: ignore[assignment]
+    app._capture_stderr = stderr  # type: ignore[assignment]
+
+
+# -- 3. the shared stylesheet parse ---------------------------------------------
+
+CSS_KEPT = 256
+"""Parsed CSS sources kept (a few dozen are in use: the apps' and widgets' CSS)."""
+
+PARSE_RULES_PARAMETERS = ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
+"""The signature of ``Stylesheet._parse_rules`` the sharing wraps."""
+
+_parsed: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_css_shared = False
+
+
+def share_parsed_css() -> bool:
+    """Make every Stylesheet in the process share parsed rules; True if it does.
+
+    Each Textual App parses every CSS source again into rule objects of its
+    own, its ``Stylesheet._parse_cache`` being per stylesheet: about 370 KiB
+    per session for the same rules (measured with tracemalloc). Parsed rules
+    are only read afterwards, so Apps whose CSS variables (theme) are the
+    same can share them. Textual has no hook for this, so the private
+    ``Stylesheet._parse_rules`` is wrapped with a process-wide cache keyed
+    on its arguments and the stylesheet's variables, and only if it still
+    has the signature read here (else every App parses its own, as before,
+    with a warning). Retire it when Textual shares parsed rules between
+    Apps (a class-level cache keyed on the variables): not reported upstream
+    yet.
+    """
+    global _css_shared
+    if _css_shared:
+        return True
+    original: Callable[..., Any] = Stylesheet._parse_rules
+    if list(inspect.signature(original).parameters) != PARSE_RULES_PARAMETERS:
+        log.warning("Textual's stylesheet parser changed: each session parses its own CSS")
+        return False
+
+    def parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+                    tie_breaker: int = 0, scope: str = "") -> Any:
+        key = (css, read_from, is_default_rules, tie_breaker, scope,
+               tuple(sorted(self._variables.items())))
+        rules = _parsed.get(key)
+        if rules is None:
+            rules = original(self, css, read_from, is_default_rules, tie_breaker, scope)
+            _parsed[key] = rules
+            if len(_parsed) > CSS_KEPT:
+                _parsed.popitem(last=False)
+        else:
+            _parsed.move_to_end(key)
+        return rules
+
+    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
+    _css_shared = True
+    return True
+
+
+def parsed_css_count() -> int:
+    """How many parsed CSS sources the process shares (for tests and figures)."""
+    return len(_parsed)
+
+
+# -- 4. the Strip caches ------------------------------------------------------
+
+STRIP_CACHES = ("_divide_cache", "_crop_cache", "_style_cache", "_filter_cache",
+                "_line_length_cache", "_crop_extend_cache", "_offsets_cache")
+"""Strip's slots that cache other Strips (``_render_cache`` is a string)."""
+
+
+def release_strip_caches(lines: Iterable[Strip]) -> None:
+    """Empty the caches of ``lines`` and of every Strip cached in them.
+
+    A Strip keeps what it derived in private caches (``_divide_cache`` and
+    six more), and one divided only at its own end is its own only piece, so
+    it caches itself: every Strip that was drawn is a reference cycle that only a full
+    garbage collection frees. The server freezes survivors (collector.py)
+    so that full collections stay rare, so shared renders it drops would
+    pile up; emptied caches let reference counting free them at once. A
+    widget that still shows these lines only loses their caches, which
+    refill. Retire it when ``Strip.divide`` stops caching ``[self]`` (or
+    the caches hold weak references): not reported upstream yet.
+    """
+    seen: set[int] = set()
+    todo: list[Any] = list(lines)
+    while todo:
+        strip = todo.pop()
+        if not isinstance(strip, Strip) or id(strip) in seen:
+            continue
+        seen.add(id(strip))
+        for name in STRIP_CACHES:
+            cache = getattr(strip, name, None)
+            if cache is None:
+                continue
+            for key in list(cache.keys()):
+                value = cache.get(key)
+                todo.extend(value if isinstance(value, list) else (value,))
+            cache.clear()
+
+
+def strip_caches_filled(strip: Strip) -> bool:
+    """Whether any of ``strip``'s caches holds something (for tests)."""
+    return any(getattr(strip, name) for name in STRIP_CACHES)
+
+
+# -- 5. the footer's watchers, and closing nodes --------------------------------
+
+def is_closing(node: MessagePump) -> bool:
+    """Whether ``node`` (a widget, screen or App) is closing or closed.
+
+    Textual keeps this in ``MessagePump._closing``/``_closed`` and offers no
+    public predicate: ``is_running`` is also False before the node starts,
+    and ``is_attached`` asks about the parents. Retire it when MessagePump
+    gets a public ``is_closing`` (a small upstream request).
+    """
+    return node._closing or node._closed
+
+
+def drop_closed_watchers(node: DOMNode, attribute: str) -> None:
+    """Forget the watchers of ``node.attribute`` that closed nodes made.
+
+    ``DOMNode.watch`` and ``data_bind`` store ``(watcher, callback)`` pairs in
+    the watched object's ``__watchers`` dict (set with ``setattr`` by
+    ``textual.reactive._watch``), and Textual drops the pairs of closed
+    watchers only when the watched reactive changes. Textual's Footer binds
+    every key widget's ``compact`` to its own on each rebuild, and the
+    footer's ``compact`` never changes in this project: each change of the
+    keys shown (a phase, a screen) kept the old key widgets, some 20 KiB
+    each, for the rest of the session. Call this after a rebuild. Retire it
+    when Textual prunes a node's watchers when it is removed (or Footer
+    unbinds its old keys): not reported upstream yet.
+    """
+    watchers = getattr(node, "__watchers", {}).get(attribute)
+    if watchers:
+        watchers[:] = [(watcher, callback) for watcher, callback in watchers
+                       if not is_closing(watcher)]
+
+
+def watchers_of(node: DOMNode, attribute: str) -> list[tuple[DOMNode, Any]]:
+    """The ``(watcher, callback)`` pairs kept for ``node.attribute`` (for tests)."""
+    return list(getattr(node, "__watchers", {}).get(attribute, []))
+
+
+# -- 6. screens without tooltips, and toast racks on demand ----------------------
+
+class LeanScreensApp(App[None]):
+    """An App whose screens compose no tooltip, and a toast rack only once a
+    notification is shown.
+
+    Every screen Textual composes gets a ``Tooltip`` and a ``ToastRack``
+    (the container of notifications) as widgets of their own: styled, laid
+    out and drawn in each session's start, about a sixth of it. Whether it
+    does is decided by the App's private ``_disable_tooltips`` and
+    ``_disable_notifications`` flags (only ``run_test`` sets them, through its
+    ``tooltips``/``notifications`` arguments); ``_refresh_notifications``
+    shows notifications only on a screen that already has a rack. So the flag
+    for notifications reads "off" until the first notification, which then
+    mounts a rack on the current screen (``ToastRack`` is imported from the
+    private ``textual.widgets._toast``), and screens composed later get one
+    of their own. Retire it when Textual has public switches for both (say
+    ``App.ENABLE_TOOLTIPS`` and a toast rack mounted on first use): not
+    reported upstream yet.
+    """
+
+    def __init__(self) -> None:
+        self._notifications_off = False
+        """Notifications turned off (``run_test`` does by default)."""
+        self._notified = False
+        """Whether a notification was ever shown: screens made since compose
+        their own toast rack (Textual reads the flag below when composing)."""
+        super().__init__()
+        self._disable_tooltips = True
+
+    @property
+    def _disable_notifications(self) -> bool:
+        return self._notifications_off or not self._notified
+
+    @_disable_notifications.setter
+    def _disable_notifications(self, off: bool) -> None:
+        self._notifications_off = off
+
+    def _refresh_notifications(self) -> None:
+        if self._notifications and not self._notifications_off:
+            self._notified = True  # screens composed from now on have a rack
+            try:
+                screen: Screen[Any] | None = self.screen
+            except ScreenStackError:
+                screen = None
+            if screen is not None and not has_toast_rack(screen):
+                # After the screen's compose, which may be pending and add one.
+                screen.call_later(self._add_toast_rack, screen)
+                return
+        super()._refresh_notifications()
+
+    def _add_toast_rack(self, screen: Screen[Any]) -> None:
+        if not screen.is_attached:  # gone meanwhile (the session closed): nobody to tell
+            return
+        if not has_toast_rack(screen):
+            screen.mount(ToastRack(id="textual-toastrack"))
+        super()._refresh_notifications()
+
+
+def has_toast_rack(screen: Screen[Any]) -> bool:
+    """Whether ``screen`` has a toast rack among its own children."""
+    return any(isinstance(child, ToastRack) for child in screen._nodes)
+
+
+# -- 7. a driver of our own -----------------------------------------------------
+
+class OwnDriver(Driver):
+    """A Driver base that names the state Textual's drivers share privately.
+
+    Textual's Driver keeps the App, the loop, the mouse switch and the
+    terminal size in ``_app``, ``_loop``, ``_mouse`` and ``_size``, which
+    every driver (Textual's own included) reads and writes, and ``App.size``
+    reads ``driver._size`` directly: a driver that learns of a resize must
+    keep it current. There is no public driver API for any of it. Retire it
+    when Textual documents the Driver subclass contract (public properties):
+    not reported upstream yet.
+    """
+
+    @property
+    def app(self) -> App[Any]:
+        return self._app
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop the driver was made on (the App's)."""
+        return self._loop
+
+    @property
+    def mouse(self) -> bool:
+        return self._mouse
+
+    @property
+    def terminal_size(self) -> tuple[int, int] | None:
+        """The size the App reads as its terminal's."""
+        return self._size
+
+    @terminal_size.setter
+    def terminal_size(self, size: tuple[int, int]) -> None:
+        self._size = size
+
+
+# -- 8. the DataTable's drawing state -------------------------------------------
+
+def data_table_draw_state(table: DataTable[Any]) -> tuple[bool, bool]:
+    """``(layout_pending, hover_cursor_shown)`` of ``table``.
+
+    A DataTable that shares its rendered lines with other Apps' (the lobby's
+    table list) must not share while it still has to measure its rows
+    (``_require_update_dimensions``), and whether it draws the hover cursor
+    (``_show_hover_cursor``) changes how the lines look; both are private,
+    and no public property tells either. Retire it when DataTable exposes
+    them (or a key for what it shows): not reported upstream yet.
+    """
+    return table._require_update_dimensions, table._show_hover_cursor
+
+
+WORKAROUNDS = (
+    _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
+              "XTermParser stops caching _parse_extended_key class-wide"),
+    _recorded("keep_process_output", ("_capture_stdout", "_capture_stderr"),
+              "an App can opt out of redirecting sys.stdout/sys.stderr"),
+    _recorded("share_parsed_css", ("Stylesheet._parse_rules", "Stylesheet._variables"),
+              "Textual shares parsed CSS between Apps"),
+    _recorded("release_strip_caches", STRIP_CACHES,
+              "Strip.divide stops caching the Strip itself"),
+    _recorded("drop_closed_watchers", ("__watchers", "_closing", "_closed"),
+              "Textual drops a removed node's watchers (or Footer unbinds old keys)"),
+    _recorded("is_closing", ("_closing", "_closed"), "MessagePump gets a public is_closing"),
+    _recorded("LeanScreensApp", ("_disable_tooltips", "_disable_notifications",
+                                 "_refresh_notifications", "_notifications", "_nodes",
+                                 "textual.widgets._toast"),
+              "public switches for screens' tooltips and toast racks"),
+    _recorded("OwnDriver", ("_app", "_loop", "_mouse", "_size"),
+              "a documented Driver subclass contract"),
+    _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
+              "DataTable exposes its pending layout and hover cursor"),
+)

@@ -1,0 +1,341 @@
+"""compat.textual: each workaround's internals still have the shape it uses,
+the upstream behaviour it works around is still there, and it still works."""
+
+from __future__ import annotations
+
+import gc
+import inspect
+import sys
+import weakref
+from typing import Any
+
+import pytest
+from rich.segment import Segment
+from textual._xterm_parser import XTermParser
+from textual.app import App, ComposeResult
+from textual.css.stylesheet import Stylesheet
+from textual.driver import Driver
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import DataTable, Static, Tooltip
+from textual.widgets._toast import Toast, ToastRack
+
+import fivetowers.compat.textual as compat
+from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, LeanScreensApp,
+                                       OwnDriver, UncachedXTermParser, data_table_draw_state,
+                                       drop_closed_watchers, has_toast_rack, is_closing,
+                                       keep_process_output, release_strip_caches,
+                                       share_parsed_css, strip_caches_filled, watchers_of)
+
+KITTY = "\x1b[1;5A\x1b[1;2B"  # ctrl+up, shift+down: the parser's extended-key path
+
+
+# -- the xterm parser's cache -----------------------------------------------------
+
+def test_the_parser_still_caches_extended_keys_class_wide() -> None:
+    cached = XTermParser._parse_extended_key
+    assert hasattr(cached, "__wrapped__") and hasattr(cached, "cache_info"), (
+        "re-check compat/textual.py: UncachedXTermParser (the cache changed)")
+    assert list(inspect.signature(cached.__wrapped__).parameters) == ["self", "sequence"]
+    # Upstream behaviour: a finished parser stays alive in the cache.
+    parser = XTermParser()
+    list(parser.feed(KITTY))
+    ref = weakref.ref(parser)
+    del parser
+    gc.collect()
+    assert ref() is not None, "upstream stopped caching parsers: retire UncachedXTermParser"
+    cached.cache_clear()
+
+
+def test_the_uncached_parser_parses_the_same_and_lets_go() -> None:
+    cached = XTermParser._parse_extended_key
+    before = cached.cache_info()
+    parser = UncachedXTermParser()
+    keys = list(parser.feed(KITTY))
+    assert [getattr(key, "key", None) for key in keys] == ["ctrl+up", "shift+down"]
+    after = cached.cache_info()
+    assert (after.hits, after.misses, after.currsize) == (
+        before.hits, before.misses, before.currsize)
+    ref = weakref.ref(parser)
+    del parser, keys
+    gc.collect()
+    assert ref() is None
+
+
+# -- the App's stdout capture -----------------------------------------------------
+
+class Blank(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("blank")
+
+
+def test_the_app_still_redirects_through_its_capture() -> None:
+    app = Blank()
+    assert hasattr(app, "_capture_stdout") and hasattr(app, "_capture_stderr")
+    source = inspect.getsource(App._process_messages)
+    assert "redirect_stdout(self._capture_stdout)" in source, (
+        "re-check compat/textual.py: keep_process_output")
+    assert "redirect_stderr(self._capture_stderr)" in source
+
+
+async def run_two_ending_first_to_last(first: App[Any], second: App[Any]) -> None:
+    """Start ``first``, then ``second``; end ``first`` before ``second``."""
+    one, two = first.run_test(), second.run_test()
+    await one.__aenter__()
+    await two.__aenter__()
+    await one.__aexit__(None, None, None)
+    await two.__aexit__(None, None, None)
+
+
+async def test_apps_ending_out_of_order_leave_stdout_to_a_dead_app() -> None:
+    stdout, stderr = sys.stdout, sys.stderr
+    try:
+        await run_two_ending_first_to_last(Blank(), Blank())
+        moved = sys.stdout is not stdout
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+    assert moved, "upstream stopped swapping sys.stdout: retire keep_process_output"
+
+
+async def test_apps_that_keep_process_output_leave_stdout_alone() -> None:
+    stdout, stderr = sys.stdout, sys.stderr
+    apps = [Blank(), Blank()]
+    for app in apps:
+        keep_process_output(app, stdout, stderr)
+    try:
+        await run_two_ending_first_to_last(*apps)
+        assert sys.stdout is stdout and sys.stderr is stderr
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+# -- the shared stylesheet parse ----------------------------------------------------
+
+CSS = "#probe { height: 3; background: $background; }"
+
+
+def test_the_stylesheet_parse_has_the_signature_wrapped() -> None:
+    assert list(inspect.signature(Stylesheet._parse_rules).parameters) == \
+        PARSE_RULES_PARAMETERS, "re-check compat/textual.py: share_parsed_css"
+    sheet = Stylesheet(variables={"background": "red"})
+    assert sheet._variables == {"background": "red"}
+    # Upstream behaviour: each stylesheet has a cache of its own.
+    assert sheet._parse_cache is not Stylesheet()._parse_cache
+
+
+def test_stylesheets_with_the_same_variables_share_parsed_rules() -> None:
+    assert share_parsed_css()
+    first = Stylesheet(variables={"background": "red"})
+    second = Stylesheet(variables={"background": "red"})
+    other = Stylesheet(variables={"background": "blue"})
+    rules = first._parse_rules(CSS, ("probe.tcss", ""))
+    assert rules and second._parse_rules(CSS, ("probe.tcss", "")) is rules
+    assert other._parse_rules(CSS, ("probe.tcss", "")) is not rules
+
+
+def test_a_changed_parse_is_left_alone(monkeypatch: pytest.MonkeyPatch,
+                                       caplog: pytest.LogCaptureFixture) -> None:
+    def changed(self: Stylesheet, css: str, read_from: Any, *, scope: str = "") -> Any:
+        return []
+
+    monkeypatch.setattr(compat, "_css_shared", False)
+    monkeypatch.setattr(Stylesheet, "_parse_rules", changed)
+    assert not share_parsed_css()
+    assert Stylesheet._parse_rules is changed
+    assert "stylesheet parser changed" in caplog.text
+
+
+# -- the Strip caches -------------------------------------------------------------
+
+def test_strip_caches_are_the_ones_released() -> None:
+    slots = set(Strip.__slots__)
+    caches = {name for name in slots if name.endswith("_cache")} - {"_render_cache"}
+    assert caches == set(STRIP_CACHES), "re-check compat/textual.py: release_strip_caches"
+    strip = Strip([Segment("abc")])
+    for name in STRIP_CACHES:
+        cache = getattr(strip, name)
+        assert callable(cache.keys) and callable(cache.get) and callable(cache.clear)
+
+
+def strips_showing(text: str) -> int:
+    return sum(isinstance(obj, Strip) and obj.text == text for obj in gc.get_objects())
+
+
+def test_a_released_strip_is_freed_without_the_cyclic_collector() -> None:
+    gc.collect()
+    gc.disable()
+    try:
+        kept = Strip([Segment("kept strip")])
+        assert kept.divide([kept.cell_length])[0] is kept  # upstream: it caches itself
+        kept.crop(0, 4)
+        assert strip_caches_filled(kept)
+        del kept
+        assert strips_showing("kept strip") == 1, "upstream stopped the cycle: retire it"
+        freed = Strip([Segment("freed strip")])
+        freed.divide([freed.cell_length])
+        freed.crop(0, 4)
+        release_strip_caches([freed])
+        assert not strip_caches_filled(freed)
+        del freed
+        assert strips_showing("freed strip") == 0 and strips_showing("free") == 0
+    finally:
+        gc.enable()
+        gc.collect()
+
+
+# -- the footer's watchers, and closing nodes ----------------------------------------
+
+class Bound(Static):
+    compact = reactive(False)
+
+
+class Holder(Widget):
+    """Binds its keys' ``compact`` to its own, as Textual's Footer does."""
+
+    compact = reactive(False)
+    keys = False
+    """Keys are composed on recompose (in the holder's context), as the footer's are."""
+
+    def compose(self) -> ComposeResult:
+        if self.keys:
+            yield Bound("key").data_bind(compact=Holder.compact)
+
+
+class Binding(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Holder(id="holder")
+
+
+async def test_closed_watchers_stay_until_dropped() -> None:
+    app = Binding()
+    async with app.run_test() as pilot:
+        holder = app.query_one(Holder)
+        holder.keys = True
+        for _ in range(3):
+            holder.call_later(holder.recompose)  # in the holder's own context
+            await pilot.pause()
+            await pilot.pause()
+        pairs = watchers_of(holder, "compact")
+        # Upstream behaviour: the removed keys' watchers stay (compact never changed).
+        assert len(pairs) == 3, "re-check compat/textual.py: drop_closed_watchers"
+        assert [is_closing(node) for node, _ in pairs] == [True, True, False]
+        drop_closed_watchers(holder, "compact")
+        assert [node for node, _ in watchers_of(holder, "compact")] == \
+            list(holder.query(Bound))
+
+
+async def test_is_closing_follows_a_widget_being_removed() -> None:
+    app = Binding()
+    async with app.run_test() as pilot:
+        holder = app.query_one(Holder)
+        assert not is_closing(holder) and not is_closing(app)
+        await holder.remove()
+        await pilot.pause()
+        assert is_closing(holder)
+
+
+# -- screens without tooltips, toast racks on demand ----------------------------------
+
+class Lean(LeanScreensApp):
+    seen: tuple[bool, bool] | None = None
+    """Whether the first screen had a tooltip and a toast rack (run_async only)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("lean")
+
+    def look_and_leave(self) -> None:
+        self.seen = bool(self.screen.query(Tooltip)), has_toast_rack(self.screen)
+        self.exit()
+
+
+def test_screens_still_ask_the_app_s_private_switches() -> None:
+    source = inspect.getsource(Screen)
+    for flag in ("self.app._disable_tooltips", "self.app._disable_notifications"):
+        assert flag in source, f"re-check compat/textual.py: LeanScreensApp ({flag})"
+    assert callable(App._refresh_notifications)
+    assert "ToastRack" in inspect.getsource(App._refresh_notifications)
+
+
+async def test_a_lean_app_run_as_sessions_run_has_neither() -> None:
+    # As the server runs it: run_async, which leaves the switches to the App
+    # (run_test sets both from its own arguments).
+    app = Lean()
+    app.call_later(app.call_after_refresh, app.look_and_leave)
+    await app.run_async(headless=True, size=(40, 8))
+    assert app.seen == (False, False)
+
+
+async def test_a_lean_screen_has_a_toast_rack_once_notified() -> None:
+    app = Lean()
+    async with app.run_test(notifications=True) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert not screen.query(Tooltip) and not has_toast_rack(screen)
+        app.notify("hello")
+        for _ in range(5):
+            await pilot.pause()
+        assert has_toast_rack(screen) and len(screen.query(ToastRack)) == 1
+        assert screen.query(Toast)
+        app.push_screen(Screen())
+        await pilot.pause()
+        assert has_toast_rack(app.screen)  # later screens compose their own
+
+
+async def test_a_plain_app_s_screen_has_both() -> None:
+    app = Blank()
+    async with app.run_test(tooltips=True, notifications=True) as pilot:
+        await pilot.pause()
+        assert app.screen.query(Tooltip) and has_toast_rack(app.screen)
+
+
+# -- a driver of our own ------------------------------------------------------------
+
+class Quiet(OwnDriver):
+    def write(self, data: str) -> None:
+        pass
+
+    def start_application_mode(self) -> None:
+        pass
+
+    def disable_input(self) -> None:
+        pass
+
+    def stop_application_mode(self) -> None:
+        pass
+
+
+async def test_the_driver_state_is_where_the_app_reads_it() -> None:
+    assert list(inspect.signature(Driver.__init__).parameters) == [
+        "self", "app", "debug", "mouse", "size"]
+    app = Blank()
+    driver = Quiet(app, mouse=False, size=(30, 7))
+    assert driver.app is app and not driver.mouse and driver.terminal_size == (30, 7)
+    assert driver.loop.is_running()
+    driver.terminal_size = (50, 9)
+    assert driver._size == (50, 9)
+    assert "self._driver._size" in inspect.getsource(App), (
+        "re-check compat/textual.py: OwnDriver (App.size)")
+
+
+# -- the DataTable's drawing state ----------------------------------------------------
+
+class Rows(App[None]):
+    def compose(self) -> ComposeResult:
+        yield DataTable()
+
+
+async def test_a_data_table_s_draw_state() -> None:
+    app = Rows()
+    async with app.run_test() as pilot:
+        table = app.query_one(DataTable)
+        await pilot.pause()
+        table.add_column("name")
+        table.add_row("Ann")
+        assert data_table_draw_state(table) == (True, False)
+        await pilot.pause()
+        assert data_table_draw_state(table) == (False, False)
+        await pilot.hover(DataTable, offset=(2, 1))
+        await pilot.pause()
+        assert data_table_draw_state(table)[1]
