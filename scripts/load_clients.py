@@ -356,6 +356,8 @@ class FloodReport:
     connections: int = 0
     dropped: int = 0
     """Times the server disconnected it (it connects again each time)."""
+    refused: int = 0
+    """Connections it tried again that the server refused."""
 
 
 async def run_flooder(port: int, index: int, code: str | None, start: asyncio.Event,
@@ -369,14 +371,19 @@ async def run_flooder(port: int, index: int, code: str | None, start: asyncio.Ev
     bursts = flood_bursts(rng)
     try:
         while not stop.is_set():
+            connections = report.connections
             try:
                 await _flood_once(port, index, code, start, stop, report, bursts, key)
             except (OSError, asyncssh.Error, asyncio.TimeoutError, BrokenPipeError) as exc:
                 report.error = type(exc).__name__
-            if not stop.is_set():
+            if stop.is_set():
+                break
+            if report.connections == connections:
+                report.refused += 1  # not let in (its address waits after a flood)
+            else:
                 report.dropped += 1
                 report.dropped_by_server = True
-                await asyncio.sleep(0.2)  # then back at it
+            await asyncio.sleep(0.2)  # then back at it
     finally:
         report.ended = time.monotonic()
 

@@ -26,8 +26,9 @@ growth a minute after warm-up (least squares over samples), the server's,
 the workers' and this client's CPU, each with its ratio to the goal.
 ``--flooders N`` adds N clients that flood input during the measurement
 (100 KB bursts of 'x', invalid UTF-8, broken escapes), half in the lobby,
-half watching a table; dropped by the server, a flooder connects again and
-floods again. Honest sessions' figures must still meet the goals.
+half watching a table; dropped by the server, a flooder tries to connect
+again every 0.2 s and floods again once let in. Honest sessions' figures
+must still meet the goals.
 ``--arrivals N`` instead connects N sessions at once to the lobby and
 reports the time to each one's first full lobby screen.
 
@@ -291,8 +292,10 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         sent = sum(f.sent for f in floods) / 2**20
         dropped = sum(f.dropped for f in floods)
         connections = sum(f.connections for f in floods)
+        refused = sum(f.refused for f in floods)
         print(f"flooders sent {sent:.1f} MiB in all over {connections} connections; "
-              f"the server dropped them {dropped} times (each connected again)")
+              f"the server dropped them {dropped} times and refused {refused} "
+              "attempts to connect again")
     figures: dict[str, object] = {
         "mix": plan.mix.name, "sessions": sessions, "flooders": flooders,
         "actions": len(results.everyone), "pressed": pressed, "kinds": results.kinds, "missed": results.missed,
@@ -304,6 +307,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "flood_sent_mib": sum(f.sent for f in floods) / 2**20,
         "flood_connections": sum(f.connections for f in floods),
         "flood_drops": sum(f.dropped for f in floods),
+        "flood_refused": sum(f.refused for f in floods),
     }
     print("RESULT " + json.dumps(figures), flush=True)
     return figures

@@ -3,8 +3,11 @@ one nobody is at is kept (see :class:`fivetowers.lobby.model.Lobby`)."""
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
+
+from fivetowers.server.addresses import address_group
+
+__all__ = ["LobbyLimits", "MAX_TABLES_PER_PLAYER", "address_group"]
 
 MAX_TABLES_PER_PLAYER = 3
 
@@ -32,15 +35,3 @@ class LobbyLimits:
     """How often unattended tables are looked at (at most; seconds)."""
 
 
-def address_group(address: str) -> str:
-    """The unit an address limit counts: the address; for IPv6 its /64 (one
-    host is commonly given a whole /64), an IPv4-mapped one as IPv4."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import signal
 import sys
 from collections import Counter
@@ -13,6 +14,7 @@ from typing import Any, TextIO
 
 import asyncssh
 
+from fivetowers.server.addresses import address_group
 from fivetowers.server.auth import AuthPolicy, GameSSHServer, disconnect_soon
 from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
@@ -24,6 +26,10 @@ log = logging.getLogger("fivetowers.server")
 CHANNEL_WINDOW = 256 * 1024
 """Bytes of input a session's channel buffers before the client must wait."""
 EVICTION_LOG_EVERY = 10.0
+FLOOD_BAN_MAX = 15 * 60.0
+FLOOD_FORGIVEN = 3600.0
+"""Seconds after its last ban ended that an address's floods are forgotten."""
+FLOOD_BANS_KEPT = 1024
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,10 @@ class ServerConfig:
     idle_timeout: float = 15 * 60.0
     """Seconds without a key press before a session is closed, unless its App
     sets ``idle_exempt`` (seated at a running table)."""
+    flood_cooldown: float = 10.0
+    """Seconds an address may not connect after a session of it was
+    disconnected for flooding input; doubled for each flood within an hour
+    (up to 15 minutes), so that a persistent flooder costs the others nothing."""
     min_size: tuple[int, int] = (80, 24)
     shutdown_grace: float = 2.0
     """Seconds players get to read "the server is stopping" before it does."""
@@ -98,6 +108,8 @@ class GameServer:
         self._logins: dict[asyncssh.SSHServerConnection, str] = {}
         self._logins_per_address: Counter[str] = Counter()
         self._evicted = 0
+        # Flooders' addresses (IPv6: their /64) -> (refused until, floods).
+        self._flood_bans: dict[str, tuple[float, int]] = {}
         self._evictions_logged_at = -1e9
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._watchdog: asyncio.Task[None] | None = None
@@ -165,6 +177,10 @@ class GameServer:
         """A TCP connection: admitted as a login in progress, or refused."""
         if self._stopping:
             return "the server is shutting down"
+        banned = self._flood_ban_left(address)
+        if banned:
+            return (f"input flood from your address: you may connect again in "
+                    f"{math.ceil(banned)} s")
         refusal = self._logged_in_refusal(address)
         if refusal is not None:
             return refusal
@@ -175,6 +191,29 @@ class GameServer:
         self._logins[conn] = address
         self._logins_per_address[address] += 1
         return None
+
+    def flooded(self, address: str) -> float:
+        """A session of ``address`` was ended for flooding input: refuse its
+        new connections for a while. Returns the seconds of the ban."""
+        now = asyncio.get_running_loop().time()
+        group = address_group(address)
+        until, floods = self._flood_bans.get(group, (0.0, 0))
+        if now - until > FLOOD_FORGIVEN:
+            floods = 0
+        wait = min(self.config.flood_cooldown * 2 ** floods, FLOOD_BAN_MAX)
+        self._flood_bans[group] = (now + wait, floods + 1)
+        if len(self._flood_bans) > FLOOD_BANS_KEPT:  # forget the forgiven
+            self._flood_bans = {g: (u, n) for g, (u, n) in self._flood_bans.items()
+                                if now - u <= FLOOD_FORGIVEN}
+        log.warning("refusing connections from %s for %.0f s (input flood %d within "
+                    "the hour)", group, wait, floods + 1)
+        return wait
+
+    def _flood_ban_left(self, address: str) -> float:
+        ban = self._flood_bans.get(address_group(address))
+        if ban is None:
+            return 0.0
+        return max(0.0, ban[0] - asyncio.get_running_loop().time())
 
     def _logged_in_refusal(self, address: str) -> str | None:
         if len(self._connections) >= self.config.max_sessions:

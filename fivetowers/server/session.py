@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, TextIO
 
@@ -63,6 +64,10 @@ class SessionHost(Protocol):
     def session_ended(self, session: Session) -> None: ...
 
     def app_started(self) -> None: ...
+
+    def flooded(self, address: str) -> float:
+        """A session was ended for flooding input: seconds its address must wait."""
+        ...
 
 
 def prepare_app(app: App[Any], terminal: SessionTerminal, visitor: Visitor,
@@ -172,7 +177,8 @@ class Session:
             return 1
         log.info("session of %s (%s) ends", self.name, self.address)
         if terminal.goodbye:  # the driver ended it: an input flood
-            say(process, terminal.goodbye)
+            wait = self.host.flooded(self.address)
+            say(process, f"{terminal.goodbye} You may connect again in {math.ceil(wait)} s.")
             return 1
         if self.goodbye:
             say(process, self.goodbye)

@@ -14,6 +14,7 @@ import weakref
 from collections import Counter
 from typing import Any, Iterator
 
+import asyncssh
 import pytest
 from textual.message import Message
 
@@ -198,3 +199,36 @@ async def test_a_paste_without_end_is_capped_and_freed(
         await asyncio.sleep(0.25)
     alive = [r() for r in refs if r() is not None]
     assert not alive, f"still alive 10 s after the session ended: {alive}"
+
+
+async def test_a_flooder_s_address_waits_before_it_may_connect_again(
+        start_server: StartServer, server_log: LogCapture) -> None:
+    """A flooder that reconnects at once would cost everyone a session start
+    and a flood every few seconds: its address waits, longer each time."""
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, hints=False)
+    server = await start_server(lobby_factory(lobby), flood_cooldown=2.0)
+    async with await connect(server, username="honest") as honest_conn:
+        honest = await Screen.open(honest_conn, 90, 28)
+        await honest.wait_for("lobby")
+        async with await connect(server, username="flood") as flood_conn:
+            flooder = await Screen.open(flood_conn, 90, 28)
+            await flooder.wait_for("lobby")
+            flooder.press(b"x" * 102400)
+            assert await flooder.wait_closed(timeout=30) == 1
+        told = bytes(flooder.raw).decode("utf-8", "replace")
+        assert "You may connect again in 2 s" in told
+        assert "refusing connections from 127.0.0.1 for 2 s (input flood 1" in server_log.text
+        with pytest.raises((asyncssh.Error, OSError)) as refused:
+            await connect(server, username="again")
+        assert "input flood from your address" in str(refused.value)
+        # The honest player, already in, plays on.
+        honest.press(b"n")
+        await honest.wait_for("New table", timeout=30)
+        await asyncio.sleep(2.2)  # the ban is over
+        async with await connect(server, username="later") as later_conn:
+            later = await Screen.open(later_conn, 90, 28)
+            await later.wait_for("lobby")
+    # A second flood within the hour: twice as long, and so on.
+    assert server.flooded("127.0.0.1") == 4.0
+    assert server.flooded("127.0.0.1") == 8.0
+    assert server.flooded("::1") == 2.0  # another address is not held to its floods
