@@ -19,7 +19,7 @@ from fivetowers.games.five_towers.bots import StrongBot
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.rules import Bid, Game, Position, Variant
 from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
-from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.workers import Workers
