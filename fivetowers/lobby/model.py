@@ -14,8 +14,10 @@ is closed: it leaves the lobby and memory, and its stored game is marked
 abandoned (shown in "my games", replayable, never served again). Tables are
 also limited per key, per address and in all (:class:`LobbyLimits`).
 
-DESIGN.md puts the lobby in ``fivetowers/tables/``; it lives here until that
-package grows one, and imports nothing above ``tables``.
+A table is of any registered game (:attr:`HostedTable.kind`, with the
+options its creator chose); the game's own rule says how many may play. This
+module imports no screen and no Textual: the game's screens are the App's
+business (:mod:`fivetowers.lobby.app`).
 """
 
 from __future__ import annotations
