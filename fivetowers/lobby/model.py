@@ -254,6 +254,7 @@ class Lobby:
         loop awaits the disk instead of waiting for it ("slow work off the
         event loop"). :meth:`close` closes it and the store."""
         self.bot_kind = bot_kind
+        """The bots of new tables, for games that have it (else their strongest)."""
         self.hints = hints
         """Whether seated players' screens start with the hint panel shown."""
         self.bot_delay = bot_delay
@@ -316,7 +317,8 @@ class Lobby:
         name = clean_name(name)
         code = self._new_code()
         seats = [Seat("", None) for _ in range(players - bots)]
-        seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=self.bot_kind) for i in range(bots)]
+        bot = self.bot_kind if self.bot_kind in game.bot_kinds else game.bot_kinds[-1]
+        seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=bot) for i in range(bots)]
         hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or f"{name}'s table",
                              game, chosen, private, seats,
                              opened_from=None if address is None else address_group(address))

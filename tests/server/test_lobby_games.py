@@ -8,17 +8,19 @@ import random
 from typing import Any, Iterator, Mapping, Sequence
 
 import pytest
+from textual.screen import Screen as TextualScreen
 from textual.widgets import DataTable, Label, Select, Switch
 
 from fivetowers.games import register, unregister
-from fivetowers.games.five_towers.kind import GAME as FIVE_TOWERS
+from fivetowers.games.five_towers.kind import GAME as FIVE_TOWERS, FiveTowers
 from fivetowers.games.protocol import Bot, GameOption, Match
-from fivetowers.games.screens import GameScreens
+from fivetowers.games.screens import GameScreens, Replay, TableHost
 from fivetowers.lobby.app import LobbyApp
 from fivetowers.lobby.lobby_screen import LobbyScreen
 from fivetowers.lobby.model import Lobby, LobbyError
 from fivetowers.lobby.new_table_screen import NewTable, NewTableScreen
 from fivetowers.server.session import Visitor
+from fivetowers.tables.table import Table
 
 from tests.server.history_helpers import ScreenHost, settle
 
@@ -190,3 +192,70 @@ async def test_table_lists_name_the_game_only_when_there_is_a_choice() -> None:
     assert columns == ["code", "table", "game", "rules", "seats", "status"]
     assert sorted(row[1:4] for row in rows) == [["count", "Numbers", "10 slow"],
                                                 ["towers", "5 Towers", "base"]]
+
+
+class Recorded:
+    """A game's screens that note what the lobby asks of them (5 Towers' underneath)."""
+
+    def __init__(self, inner: GameScreens) -> None:
+        self.inner = inner
+        self.asked: list[tuple[str, int | None, TableHost]] = []
+
+    def table_screen(self, table: Table, seat: int | None, host: TableHost,
+                     hints: bool) -> TextualScreen[None]:
+        self.asked.append(("table", seat, host))
+        return self.inner.table_screen(table, seat, host, hints)
+
+    def end_screen(self, table: Table, seat: int | None, host: TableHost) -> TextualScreen[None]:
+        self.asked.append(("end", seat, host))
+        return self.inner.end_screen(table, seat, host)
+
+    def replay(self, record: Mapping[str, Any]) -> Replay:
+        return self.inner.replay(record)
+
+    def replay_screen(self, replay: Replay, game_id: int, names: Sequence[str],
+                      seat: int | None) -> TextualScreen[None]:
+        return self.inner.replay_screen(replay, game_id, names, seat)
+
+
+class FiveTowersSeen(FiveTowers):
+    def __init__(self) -> None:
+        self.recorded = Recorded(super().screens())
+
+    def screens(self) -> GameScreens:
+        return self.recorded
+
+
+async def test_the_lobby_shows_a_table_with_its_games_own_screens() -> None:
+    lobby = Lobby(bot_kind="random", bot_delay=60.0, rng=random.Random(1))
+    hosted = lobby.create("SHA256:ann", "ann", title="t", players=2, bots=1, private=False)
+    lobby.away(hosted, "SHA256:ann")
+    seen = FiveTowersSeen()
+    hosted.kind = seen
+    visitor = Visitor(identity="SHA256:ann", name="ann", address="127.0.0.1",
+                      join_code=None, term="xterm-256color", colorterm="truecolor")
+    app = LobbyApp(lobby, visitor)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)  # back to the seat kept for ann
+            [(what, seat, host)] = seen.recorded.asked
+            assert (what, seat) == ("table", 0) and host.offers_chat
+            assert app.screen.check_action("chat", ()) is True  # the lobby's host chats
+            host.show_end()  # what the table screen asks at the end (e: results)
+            await settle(pilot)
+            assert [(w, s) for w, s, _ in seen.recorded.asked] == [("table", 0), ("end", 0)]
+            await pilot.press("n")  # play again: back to the lobby, the seat kept
+            await settle(pilot)
+            assert isinstance(app.screen, LobbyScreen)
+            assert hosted.seat_of("SHA256:ann") == 0 and not hosted.seats[0].connected
+    finally:
+        await lobby.close()
+
+
+def test_a_tables_bots_are_of_its_game(numbers: Numbers) -> None:
+    lobby = Lobby(bot_kind="greedy", rng=random.Random(1))
+    towers = lobby.create("k", "ann", title="t", players=4, bots=2, private=False)
+    counted = lobby.create("k2", "bo", title="n", players=3, bots=1, private=False,
+                           kind="numbers")
+    assert [s.bot for s in towers.seats] == [None, None, "greedy", "greedy"]
+    assert [s.bot for s in counted.seats] == [None, None, "counter"]  # Numbers has no greedy
