@@ -174,3 +174,20 @@ async def test_a_lobby_screen_in_another_app_says_so() -> None:
     async with app.run_test():
         with pytest.raises(NotInLobby, match="no lobby app"):
             lobby_host(app.screen)
+
+
+def test_a_games_screens_load_only_when_asked_for() -> None:
+    """The protocol and a game's kind stay free of Textual (the rules' path:
+    replay, export, workers); ``screens()`` brings it."""
+    script = ("import sys\n"
+              "from fivetowers.games import game_kinds\n"
+              "import fivetowers.games.screens\n"
+              "kind = game_kinds()[0]\n"
+              "assert not [m for m in sys.modules if m.startswith('textual')], 'textual early'\n"
+              "screens = kind.screens()\n"
+              "assert 'textual' in sys.modules\n"
+              "print(type(screens).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "FiveTowersScreens"
