@@ -58,6 +58,11 @@ class NewTableScreen(ModalScreen[NewTable | None]):
     player's limit), or None: the form shows it at once and on Enter."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    # A one-line drop-down, level with its label (a label sits a line down,
+    # level with the text of the three-line inputs beside it).
+    DEFAULT_CSS = """
+    NewTableScreen .form-row Select { width: 24; margin: 1 1 0 0; }
+    """
 
     def __init__(self, refusal: Callable[[], str | None] | None = None) -> None:
         super().__init__()
