@@ -14,9 +14,10 @@ import sys
 from typing import TYPE_CHECKING, Any, BinaryIO, Iterator, Sequence
 
 from fivetowers.games.five_towers.rules.errors import shown  # tiny: no game code loads with it
+from fivetowers.games.five_towers.rules.players import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
-    from fivetowers.tables.client import TableClient
+    from fivetowers.games.five_towers.client import TableClient
 
 
 MAX_INPUT_BYTES = 1 << 20
@@ -246,12 +247,14 @@ def _record_text(data: dict[str, Any]) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from fivetowers.games.five_towers.kind import GAME
     from fivetowers.games.five_towers.rules import Variant
 
     players = args.players
     bots = players - 1 if args.bots is None else args.bots
-    if not 2 <= players <= 5:
-        return _die(f"--players must be 2 to 5, not {players}")
+    if GAME.players_problem(players) is not None:
+        return _die(f"--players must be {GAME.min_players} to {GAME.max_players}, "
+                    f"not {players}")
     if not 0 <= bots <= players:
         return _die(f"--bots must be 0 to {players} for {players} players, not {bots}")
     if len(args.names) > players:
@@ -259,7 +262,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 60:  # also refuses nan
         return _die("--bot-delay must be 0 to 60 seconds")
     variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
-    from fivetowers.tables.client import new_local_game
+    from fivetowers.games.five_towers.client import new_local_game
     from fivetowers.games.five_towers.tui.app import create_app
 
     def new_game(seed: int | None = args.seed) -> "TableClient":
@@ -348,7 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help='add an "explain" line in plain words to every plan')
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("play", help="play a game at this terminal, against bots or hot-seat")
-    p.add_argument("--players", type=int, default=3, metavar="N", help="seats, 2-5 (default 3)")
+    p.add_argument("--players", type=int, default=3, metavar="N",
+                   help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 3)")
     p.add_argument("--bots", type=int, default=None, metavar="M",
                    help="how many of the last seats bots play (default: all but one)")
     p.add_argument("--variant", choices=["base", "great-powers"], default="base",

@@ -88,7 +88,7 @@ class StallMeter:
 
 
 async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
-    from fivetowers.games.five_towers.rules import Variant
+    from fivetowers.games import game_kind
     from fivetowers.lobby.model import HostedTable, Lobby
     from fivetowers.lobby.app import lobby_factory
     from fivetowers.server.serve import GameServer, ServerConfig
@@ -97,7 +97,8 @@ async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
     lobby = Lobby()  # as `fivetowers serve` makes it: hints on, strong bots
     for t in range(tables):
         code = f"AR{t:03d}"
-        lobby.tables[code] = HostedTable(code, f"arrivals {t}", Variant.BASE, False,
+        lobby.tables[code] = HostedTable(code, f"arrivals {t}",
+                                         game_kind("fivetowers"), {"variant": "base"}, False,
                                          [Seat("", None) for _ in range(4)])
     config = ServerConfig(port=0, data_dir=data_dir, max_sessions=10_000,
                           max_sessions_per_address=10_000, max_logins=10_000,

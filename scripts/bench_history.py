@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from fivetowers.games.five_towers.rules import Variant  # noqa: E402
 from fivetowers.lobby.archive import Archive  # noqa: E402
-from fivetowers.lobby.replay_screen import ReplayScreen  # noqa: E402
+from fivetowers.games.five_towers.tui.screens.replay import ReplayScreen  # noqa: E402
 from fivetowers.tables.history import GameHistory  # noqa: E402
 from fivetowers.tables.sqlite_store import SqliteStore  # noqa: E402
 from fivetowers.tables.store import StoredSeat  # noqa: E402
@@ -123,13 +123,14 @@ async def main() -> None:
               f"leaderboard: {ms(boards)}")
 
         kept = await Archive(store).game(ids[5][0], ANN)
-        app = ScreenHost(lambda: ReplayScreen(kept))
+        app = ScreenHost(lambda: kept.kind.screens().replay_screen(
+            kept.replay, kept.info.id, kept.names, kept.seat))
         steps, draws = [], []
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, ReplayScreen)
-            count = min(60, len(kept.history) - 1)
+            count = min(60, len(kept.replay) - 1)
             for _ in range(count):
                 start = time.perf_counter()
                 await pilot.press("right")

@@ -26,7 +26,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position, Variant  # noqa: E402
+from fivetowers.games import game_kind  # noqa: E402
+from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
 from fivetowers.lobby.model import HostedTable, Lobby  # noqa: E402
 from fivetowers.lobby.app import LobbyApp  # noqa: E402
@@ -107,8 +108,9 @@ async def run(sessions: int, seconds: float, threads: bool, size: int | None) ->
                   workers=workers)
     for t in range(tables):
         seats = [Seat("", None) for _ in range(HUMANS)] + [Seat("strong (bot)", bot="strong")]
-        lobby.tables[f"LT{t:03d}"] = HostedTable(f"LT{t:03d}", f"load {t}", Variant.BASE,
-                                                 False, seats)
+        lobby.tables[f"LT{t:03d}"] = HostedTable(f"LT{t:03d}", f"load {t}",
+                                                 game_kind("fivetowers"), {"variant": "base"}, False,
+                                                 seats)
     procs: list[FakeProcess] = []
     tasks = []
     for i in range(tables * HUMANS):

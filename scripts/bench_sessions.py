@@ -4,7 +4,7 @@
     python scripts/bench_sessions.py --mix realistic --sessions 20
 
 
-Runs ``--sessions`` hosted sessions (the real LobbyApp, ServerTableScreen and
+Runs ``--sessions`` hosted sessions (the real LobbyApp, TableScreen and
 SSHDriver, colour rewriting included) on fake SSH channels that only count
 bytes, seated at five-seat tables like ``scripts/loadtest_ssh.py``. Then it
 plays ``--actions`` actions per table (bid 0 when starting, else pass, as the
@@ -39,12 +39,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position, Variant  # noqa: E402
+from fivetowers.games import game_kind  # noqa: E402
+from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
 from fivetowers.lobby.model import HostedTable, Lobby  # noqa: E402
 from fivetowers.lobby.app import LobbyApp  # noqa: E402
 from fivetowers.server.session import Visitor, prepare_app  # noqa: E402
-from fivetowers.lobby.waiting_screen import ServerTableScreen  # noqa: E402
+from fivetowers.games.five_towers.tui.screens.table import TableScreen  # noqa: E402
 from fivetowers.tables.seats import Seat  # noqa: E402
 from fivetowers.tables.workers import Workers  # noqa: E402
 
@@ -101,7 +102,8 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
         await asyncio.to_thread(pool.start)
     lobby = Lobby(hints=realistic, bot_delay=0.0, absence_bot_after=3600, workers=pool)
     for t in range(tables):
-        lobby.tables[f"LT{t:03d}"] = HostedTable(f"LT{t:03d}", f"load {t}", Variant.BASE, False,
+        lobby.tables[f"LT{t:03d}"] = HostedTable(f"LT{t:03d}", f"load {t}",
+                                                 game_kind("fivetowers"), {"variant": "base"}, False,
                                                  [Seat("", None) for _ in range(seats)])
     procs: list[FakeProcess] = []
     apps: list[LobbyApp] = []
@@ -189,9 +191,9 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
         pool.close()
 
 
-def table_screen(app: LobbyApp) -> ServerTableScreen | None:
+def table_screen(app: LobbyApp) -> TableScreen | None:
     screen = app.screen
-    return screen if isinstance(screen, ServerTableScreen) else None
+    return screen if isinstance(screen, TableScreen) else None
 
 
 async def realistic_change(hosted: HostedTable, t: int, tables: int, apps: list[LobbyApp],

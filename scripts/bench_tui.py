@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fivetowers.games.five_towers.rules import Game, Phase, Variant  # noqa: E402
-from fivetowers.tables.client import new_local_game  # noqa: E402
+from fivetowers.games.five_towers.client import new_local_game  # noqa: E402
 from fivetowers.games.five_towers.bots.random_bot import RandomBot  # noqa: E402
 from fivetowers.games.five_towers.solver import exhaustive_hint  # noqa: E402
 from fivetowers.games.five_towers.tui.app import create_app  # noqa: E402

@@ -68,7 +68,7 @@ GOAL_ARRIVAL_S = 1.5
 
 # -- the server side ---------------------------------------------------------
 async def serve(plan: Plan, data_dir: Path) -> None:
-    from fivetowers.games.five_towers.rules import Variant
+    from fivetowers.games import game_kind
     from fivetowers.lobby.model import HostedTable, Lobby
     from fivetowers.lobby.app import lobby_factory
     from fivetowers.server.serve import GameServer, ServerConfig
@@ -96,7 +96,8 @@ async def serve(plan: Plan, data_dir: Path) -> None:
     for t, table in enumerate(plan.tables):
         seats = [Seat("", None) for _ in range(table.humans)]
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=mix.bot) for i in range(table.bots)]
-        lobby.tables[table.code] = HostedTable(table.code, f"load {t}", Variant.BASE, False,
+        lobby.tables[table.code] = HostedTable(table.code, f"load {t}",
+                                               game_kind("fivetowers"), {"variant": "base"}, False,
                                                seats, created=float(t))
     config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, max_sessions=10_000,
                           max_sessions_per_address=10_000, shutdown_grace=0,

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Self, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Self, Sequence
+
+if TYPE_CHECKING:
+    from fivetowers.games.screens import GameScreens
 
 
 class ActionRefused(ValueError):
@@ -159,6 +162,11 @@ class GameKind(Protocol):
 
     def options_of(self, setup: Mapping[str, Any]) -> dict[str, str]:
         """The :attr:`options` a setup was made with (for game lists)."""
+        ...
+
+    def screens(self) -> GameScreens:
+        """Its table, end and replay screens (imports its Textual code: call
+        it where screens are shown, never on the path of the rules)."""
         ...
 
 

@@ -4,24 +4,68 @@ Thin: screens own their keys; the app moves between them and tells the
 lobby when this player sits down, steps away, or drops out. ``join CODE``
 goes straight to that table, and a player with a seat at a running game goes
 straight back to it (the same key is the same player).
+
+Lobby screens ask this app for what :class:`~fivetowers.lobby.host.LobbyHost`
+declares; a game's table and end screens ask a :class:`SeatHost` (the
+game's :class:`~fivetowers.games.screens.TableHost`), made per table screen.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from textual.app import App
+from textual.message import Message
 from textual.screen import Screen
 
-from fivetowers.lobby.model import HostedTable, Lobby, LobbyError
+from fivetowers.games.five_towers.tui.app import stylesheet
+from fivetowers.lobby.host import LobbyHost
 from fivetowers.lobby.lobby_screen import LobbyScreen
-from fivetowers.lobby.new_table_screen import NewTable
+from fivetowers.lobby.model import ChatLine, HostedTable, Lobby, LobbyError
+from fivetowers.lobby.new_table_screen import ChatScreen, NewTable
+from fivetowers.lobby.waiting_screen import WaitingScreen
 from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import AppFactory, Visitor
-from fivetowers.lobby.waiting_screen import ServerTableScreen, WaitingScreen
-from fivetowers.tables.client import TableClient
-from fivetowers.games.five_towers.tui.app import stylesheet
-from fivetowers.games.five_towers.tui.screens.end import EndScreen
+
+
+@dataclass
+class ChatSaid(Message):
+    line: ChatLine
+
+
+class SeatHost:
+    """What a game's screens at a hosted table ask of the session (a
+    :class:`~fivetowers.games.screens.TableHost`): q and "play again" go back
+    to the lobby (a seat is kept), c talks to the table."""
+
+    offers_chat = True
+
+    def __init__(self, app: LobbyApp, hosted: HostedTable, seat: int | None) -> None:
+        self.app = app
+        self.hosted = hosted
+        self.seat = seat
+
+    def chat(self) -> None:
+        self.app.push_screen(ChatScreen(), self._send)
+
+    def _send(self, text: str | None) -> None:
+        if not text:
+            return
+        refusal = self.hosted.say(self.app.identity, self.app.player_name, text)
+        if refusal is not None:
+            self.app.notify(refusal, severity="warning")
+
+    def show_end(self) -> None:
+        table = self.hosted.table
+        if table is not None:
+            self.app.push_screen(self.hosted.kind.screens().end_screen(table, self.seat, self))
+
+    async def play_again(self) -> None:
+        self.app.back_to_lobby()
+
+    async def leave(self) -> None:
+        self.app.back_to_lobby()
 
 
 class LobbyApp(HostedApp):
@@ -36,6 +80,16 @@ class LobbyApp(HostedApp):
         self.here: HostedTable | None = None
         """The table this session is at (seated or watching), if any."""
         self.watching = False
+        self.at_game: HostedTable | None = None
+        """The table whose game screen this session shows (its chat is heard)."""
+
+    @property
+    def identity(self) -> str:
+        return self.visitor.identity
+
+    @property
+    def player_name(self) -> str:
+        return self.visitor.name
 
     @property
     def idle_exempt(self) -> bool:
@@ -78,29 +132,27 @@ class LobbyApp(HostedApp):
         self.here, self.watching = hosted, seat is None
         if seat is None:
             self.lobby.watch(hosted)
-            self._show(ServerTableScreen(self.lobby.client(hosted, None), hosted, hints=False))
+            self._show_game(hosted, None, hints=False)
         elif hosted.started:
-            self._show(ServerTableScreen(self.lobby.client(hosted, seat), hosted,
-                                         self.lobby.hints))
+            self._show_game(hosted, seat, self.lobby.hints)
         else:
             self._show(WaitingScreen(hosted))
 
     def table_started(self, hosted: HostedTable) -> None:
         seat = hosted.seat_of(self.visitor.identity)
-        if isinstance(self.screen, ServerTableScreen) and self.screen.hosted is hosted:
+        if self.at_game is hosted:
             return
         if hosted is self.here and seat is not None:
-            self._show(ServerTableScreen(self.lobby.client(hosted, seat), hosted,
-                                         self.lobby.hints))
+            self._show_game(hosted, seat, self.lobby.hints)
 
     def create_table(self, form: NewTable | None) -> None:
         if form is None:
             return
         try:
             hosted = self.lobby.create(self.visitor.identity, self.visitor.name,
-                                       title=form.title, players=form.players, bots=form.bots,
-                                       variant=form.variant, private=form.private,
-                                       address=self.visitor.address)
+                                       title=form.title, kind=form.kind, players=form.players,
+                                       bots=form.bots, options=form.options,
+                                       private=form.private, address=self.visitor.address)
         except LobbyError as exc:  # taken meanwhile: the form said it could
             self.notify(str(exc), severity="error", markup=False)
             return
@@ -115,6 +167,13 @@ class LobbyApp(HostedApp):
         if not isinstance(self.screen_stack[-1], LobbyScreen) or len(self.screen_stack) > 2:
             self._show(LobbyScreen())
 
+    def _show_game(self, hosted: HostedTable, seat: int | None, hints: bool) -> None:
+        """The game's own table screen, hosted by this session; its chat heard."""
+        assert hosted.table is not None
+        host = SeatHost(self, hosted, seat)
+        self._show(hosted.kind.screens().table_screen(hosted.table, seat, host, hints))
+        self._hear_chat(hosted)
+
     def _show(self, screen: Screen[Any]) -> None:
         # One screen of ours at a time (dialogs go on top): a lobby kept under
         # a game was a megabyte per session for nothing; it is made anew.
@@ -126,6 +185,7 @@ class LobbyApp(HostedApp):
             self.switch_screen(screen)
 
     def _leave_here(self) -> None:
+        self._hear_chat(None)
         here, self.here = self.here, None
         if here is None:
             return
@@ -135,12 +195,23 @@ class LobbyApp(HostedApp):
             self.lobby.away(here, self.visitor.identity, session=self)
         self.watching = False
 
-    # -- what the table screens ask of the app ---------------------------------
-    def show_end(self, client: TableClient) -> None:
-        self.push_screen(EndScreen(client))
+    # -- chat at the table shown -----------------------------------------------
+    def _hear_chat(self, hosted: HostedTable | None) -> None:
+        old, self.at_game = self.at_game, hosted
+        if old is not None and self._on_chat in old.chat_listeners:
+            old.chat_listeners.remove(self._on_chat)
+        if hosted is not None:
+            hosted.chat_listeners.append(self._on_chat)
 
-    async def play_again(self) -> None:
-        self.back_to_lobby()
+    def _on_chat(self, line: ChatLine) -> None:
+        # Called from the session that spoke: only post here, so the
+        # notification is made in this App's own context.
+        self.post_message(ChatSaid(line))
+
+    def on_chat_said(self, message: ChatSaid) -> None:
+        # Plain text: a name or a line is never parsed as markup.
+        self.notify(f"{message.line.name}: {message.line.text}", title="chat",
+                    markup=False, timeout=8)
 
     def on_unmount(self) -> None:
         self._leave_here()
@@ -151,3 +222,7 @@ def lobby_factory(lobby: Lobby) -> AppFactory:
     def make(visitor: Visitor) -> App[Any]:
         return LobbyApp(lobby, visitor)
     return make
+
+
+def _implements(app: LobbyApp) -> LobbyHost:
+    return app  # mypy checks here that LobbyApp is every LobbyHost asks for

@@ -1,7 +1,7 @@
 """Kept games and ratings for the lobby's history screens, read off the event loop.
 
 Every store call waits for SQLite (and, behind a commit, for the disk), and
-building a :class:`GameHistory` replays a whole game: neither may run on the
+building a game's :class:`~fivetowers.games.screens.Replay` replays a whole game: neither may run on the
 loop that serves every session (DESIGN.md "slow work off the event loop").
 Store calls go through the server's :class:`StoreWriter` when it has one (in
 turn with the commits), else to a worker thread; the replay always runs in a
@@ -11,10 +11,12 @@ worker thread, so the writer thread keeps committing meanwhile.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from fivetowers.tables.history import GameHistory
+from fivetowers.games import game_of_record
+from fivetowers.games.protocol import GameKind
+from fivetowers.games.screens import Replay
 from fivetowers.tables.seats import clean_name
 from fivetowers.tables.store import Rating, Store, StoreError, TableInfo
 from fivetowers.tables.store_writer import StoreWriter
@@ -33,8 +35,14 @@ class KeptGame:
     """A kept game ready to step through, and where the viewer sat (None: not at it)."""
 
     info: TableInfo
-    history: GameHistory
+    kind: GameKind
+    replay: Replay
     seat: int | None
+
+    @property
+    def names(self) -> list[str]:
+        """The players, cleaned again as they come out of a file."""
+        return [clean_name(s.name) for s in self.info.seats]
 
 
 def seat_of(info: TableInfo, fingerprint: str | None) -> int | None:
@@ -84,9 +92,11 @@ class Archive:
         stored = await self._call(self._store().load_table, table_id)
         # Names were cleaned when their players logged in; cleaned again here,
         # as they come out of a file, so every log line built from them is safe.
-        record = replace(stored.record, players=[clean_name(p) for p in stored.record.players])
+        record = stored.record.to_json()
+        record["players"] = [clean_name(p) for p in stored.record.players]
         try:
-            history = await asyncio.to_thread(GameHistory, record)
-        except ValueError as exc:  # the rules' FormatError and CardError among them
+            kind = game_of_record(record)
+            replay = await asyncio.to_thread(kind.screens().replay, record)
+        except ValueError as exc:  # a game's RecordError (and the rules' own) among them
             raise StoreError(f"game {table_id} cannot be replayed: {exc}") from None
-        return KeptGame(stored.info, history, seat_of(stored.info, fingerprint))
+        return KeptGame(stored.info, kind, replay, seat_of(stored.info, fingerprint))

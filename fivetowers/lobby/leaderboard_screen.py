@@ -10,7 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from fivetowers.lobby.archive import Archive
-from fivetowers.lobby.my_games_screen import HISTORY_CSS
+from fivetowers.ui.styles import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
 from fivetowers.tables.store import Rating, StoreError
 from fivetowers.tables.seats import clean_name

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Hashable
+from typing import Any, Hashable
 
 from rich.text import Text
 from textual import events
@@ -17,16 +16,10 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from fivetowers.compat.textual import data_table_draw_state
+from fivetowers.games import game_kinds
+from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.key_bar import KeyBar
-
-if TYPE_CHECKING:
-    from fivetowers.lobby.app import LobbyApp
-
-
-@dataclass
-class LobbyChanged(Message):
-    """Some table was created, filled, moved on or closed: list again."""
 
 
 class TableList(DataTable[Any]):
@@ -68,6 +61,8 @@ class LobbyScreen(Screen[None]):
         self._listening = False
         self._pending_refresh: Timer | None = None
         self._shown = False
+        self.games_shown = len(game_kinds()) > 1
+        """Whether the list says each table's game: only when there is a choice."""
 
     def post_message(self, message: Message) -> bool:
         # Textual restyles every widget of a screen each time it is shown, the
@@ -79,15 +74,13 @@ class LobbyScreen(Screen[None]):
         return super().post_message(message)
 
     @property
-    def lobby_app(self) -> LobbyApp:
-        from fivetowers.lobby.app import LobbyApp
-        assert isinstance(self.app, LobbyApp)
-        return self.app
+    def lobby_host(self) -> LobbyHost:
+        return lobby_host(self)
 
     def compose(self) -> ComposeResult:
-        app = self.lobby_app
+        app = self.lobby_host
         title = Text.assemble(("5 Towers", "bold"), " lobby — you are ",
-                              (app.visitor.name, "bold"))
+                              (app.player_name, "bold"))
         yield Static(title, id="lobby-title")
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")
@@ -100,7 +93,8 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("code", "table", "rules", "seats", "status")
+        table.add_columns("code", "table", *(("game",) if self.games_shown else ()),
+                          "rules", "seats", "status")
         self._listen(True)
         self.refresh_tables()
 
@@ -111,9 +105,9 @@ class LobbyScreen(Screen[None]):
         if on != self._listening:
             self._listening = on
             if on:
-                self.lobby_app.lobby.subscribe(self._on_lobby_change)
+                self.lobby_host.lobby.subscribe(self._on_lobby_change)
             else:
-                self.lobby_app.lobby.unsubscribe(self._on_lobby_change)
+                self.lobby_host.lobby.unsubscribe(self._on_lobby_change)
 
     def _on_lobby_change(self) -> None:
         # Called from whichever session changed the lobby: only post here, so
@@ -152,15 +146,16 @@ class LobbyScreen(Screen[None]):
             self.refresh_tables()
 
     def refresh_tables(self) -> None:
-        app = self.lobby_app
+        app = self.lobby_host
         table = self.query_one(TableList)
         selected = self.selected_code()
         table.clear()
         rows = []
-        for hosted in app.lobby.listing(app.visitor.identity):
-            mine = hosted.seat_of(app.visitor.identity) is not None
-            row = (hosted.code, hosted.name + (" (yours)" if mine else ""),
-                   hosted.variant.value, hosted.taken(), hosted.status())
+        for hosted in app.lobby.listing(app.identity):
+            mine = hosted.seat_of(app.identity) is not None
+            game = (hosted.kind.title,) if self.games_shown else ()
+            row = (hosted.code, hosted.name + (" (yours)" if mine else ""), *game,
+                   hosted.rules_text, hosted.taken(), hosted.status())
             rows.append(row)
             table.add_row(row[0], Text(row[1]), *row[2:], key=hosted.code)
         table.listing = tuple(rows)
@@ -178,18 +173,18 @@ class LobbyScreen(Screen[None]):
 
     def action_new_table(self) -> None:
         from fivetowers.lobby.new_table_screen import NewTableScreen
-        app = self.lobby_app
+        app = self.lobby_host
         self.app.push_screen(NewTableScreen(app.new_table_refusal), app.create_table)
 
     def action_sit(self) -> None:
         code = self.selected_code()
         if code is not None:
-            self.lobby_app.open_table(code, watch=False)
+            self.lobby_host.open_table(code, watch=False)
 
     def action_watch(self) -> None:
         code = self.selected_code()
         if code is not None:
-            self.lobby_app.open_table(code, watch=True)
+            self.lobby_host.open_table(code, watch=True)
 
     def action_join(self) -> None:
         from fivetowers.lobby.new_table_screen import JoinScreen
@@ -197,21 +192,21 @@ class LobbyScreen(Screen[None]):
 
     def _join(self, code: str | None) -> None:
         if code:
-            self.lobby_app.open_table(code, watch=None)
+            self.lobby_host.open_table(code, watch=None)
 
     def action_my_games(self) -> None:
         from fivetowers.lobby.archive import Archive
         from fivetowers.lobby.my_games_screen import MyGamesScreen
-        app = self.lobby_app
+        app = self.lobby_host
         archive = Archive(app.lobby.store, app.lobby.writer)
-        self.app.push_screen(MyGamesScreen(archive, app.visitor.identity))
+        self.app.push_screen(MyGamesScreen(archive, app.identity))
 
     def action_leaderboard(self) -> None:
         from fivetowers.lobby.archive import Archive
         from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
-        app = self.lobby_app
+        app = self.lobby_host
         archive = Archive(app.lobby.store, app.lobby.writer)
-        self.app.push_screen(LeaderboardScreen(archive, app.visitor.identity))
+        self.app.push_screen(LeaderboardScreen(archive, app.identity))
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -14,8 +14,10 @@ is closed: it leaves the lobby and memory, and its stored game is marked
 abandoned (shown in "my games", replayable, never served again). Tables are
 also limited per key, per address and in all (:class:`LobbyLimits`).
 
-DESIGN.md puts the lobby in ``fivetowers/tables/``; it lives here until that
-package grows one, and imports nothing above ``tables``.
+A table is of any registered game (:attr:`HostedTable.kind`, with the
+options its creator chose); the game's own rule says how many may play. This
+module imports no screen and no Textual: the game's screens are the App's
+business (:mod:`fivetowers.lobby.app`).
 """
 
 from __future__ import annotations
@@ -28,15 +30,16 @@ import time
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Coroutine
+from typing import Any, Callable, Coroutine, Mapping
 
-from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
+from fivetowers.games import UnknownGame, game_kind
+from fivetowers.games.five_towers.rules import Game, Record
+from fivetowers.games.protocol import GameKind, RecordError, check_options
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
 from fivetowers.tables.seats import BOT_NAMES, clean_name, clean_text, unique_name
 from fivetowers.tables.agents import make_bot
-from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.store import (
@@ -73,7 +76,10 @@ class LobbyError(ValueError):
 class HostedTable:
     code: str
     name: str
-    variant: Variant
+    kind: GameKind
+    """The game played here."""
+    options: dict[str, str]
+    """Its options (every one of ``kind.options``), as the creator chose them."""
     private: bool
     seats: list[Seat]
     table: Table | None = None
@@ -94,6 +100,7 @@ class HostedTable:
     _paused_seats: set[int] = field(default_factory=set)
     """Seats that had a stand-in (or were waiting for one) when it paused."""
     _takeovers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    """Seats whose player is away -> the timer that brings their stand-in."""
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
     chat_listeners: list[Callable[[ChatLine], None]] = field(default_factory=list)
     _chat_budget: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -101,6 +108,71 @@ class HostedTable:
     _present: dict[str, weakref.WeakSet[object]] = field(default_factory=dict)
     """identity -> the sessions of that player at this table: one player may
     have two terminals open, and leaving one leaves the seat taken."""
+
+    # -- who is here ------------------------------------------------------------
+    def arrive(self, identity: str, session: object) -> None:
+        """``session`` (an App) of this player is at the table until :meth:`depart`."""
+        self._present.setdefault(identity, weakref.WeakSet()).add(session)
+
+    def depart(self, identity: str, session: object | None) -> bool:
+        """``session`` left; True if the player has left (no session of
+        theirs is here any more), False while another one still is."""
+        sessions = self._present.get(identity)
+        if sessions is None:
+            return True
+        sessions.discard(session)
+        if sessions:
+            return False
+        del self._present[identity]
+        return True
+
+    # -- stand-ins for absent players ------------------------------------------
+    @property
+    def awaiting_stand_in(self) -> frozenset[int]:
+        """The seats whose stand-in bot is due (their player is away)."""
+        return frozenset(self._takeovers)
+
+    def await_stand_in(self, seat: int, timer: asyncio.TimerHandle) -> None:
+        """``timer`` brings ``seat``'s stand-in; one replaces any earlier one."""
+        old = self._takeovers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._takeovers[seat] = timer
+
+    def stand_in_due(self, seat: int) -> None:
+        """``seat``'s timer went off: it is no longer pending."""
+        self._takeovers.pop(seat, None)
+
+    def cancel_stand_in(self, seat: int) -> bool:
+        """Stop ``seat``'s pending stand-in; True if one was pending."""
+        timer = self._takeovers.pop(seat, None)
+        if timer is None:
+            return False
+        timer.cancel()
+        return True
+
+    def cancel_stand_ins(self) -> None:
+        for timer in self._takeovers.values():
+            timer.cancel()
+        self._takeovers.clear()
+
+    def note_paused(self, seat: int) -> None:
+        """``seat`` had a stand-in (or was waiting for one) when the table paused."""
+        self._paused_seats.add(seat)
+
+    def forget_paused(self, seat: int) -> None:
+        """``seat``'s player is back: no stand-in for them on resuming."""
+        self._paused_seats.discard(seat)
+
+    def take_paused(self) -> set[int]:
+        """The seats noted while paused (and forget them): they get their stand-in back."""
+        seats, self._paused_seats = self._paused_seats, set()
+        return seats
+
+    @property
+    def rules_text(self) -> str:
+        """The options it is played with, as table lists show them."""
+        return " ".join(self.options[o.key] for o in self.kind.options)
 
     def say(self, identity: str, name: str, raw: str, now: float | None = None) -> str | None:
         """Send a chat line to everyone at the table; None, or why it was not sent."""
@@ -134,7 +206,7 @@ class HostedTable:
 
     @property
     def over(self) -> bool:
-        return self.table is not None and self.table.game.phase is Phase.OVER
+        return self.table is not None and self.table.game.is_terminal()
 
     def seat_of(self, identity: str) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -182,6 +254,7 @@ class Lobby:
         loop awaits the disk instead of waiting for it ("slow work off the
         event loop"). :meth:`close` closes it and the store."""
         self.bot_kind = bot_kind
+        """The bots of new tables, for games that have it (else their strongest)."""
         self.hints = hints
         """Whether seated players' screens start with the hint panel shown."""
         self.bot_delay = bot_delay
@@ -219,11 +292,23 @@ class Lobby:
         return self.tables.get(code.strip().upper())
 
     def create(self, identity: str, name: str, *, title: str, players: int, bots: int,
-               variant: Variant, private: bool, address: str | None = None) -> HostedTable:
-        """A new table with its creator in seat 0 and bots in the last ``bots`` seats.
-        ``address`` (the creator's) counts against :attr:`LobbyLimits.tables_per_address`."""
-        if not 2 <= players <= 5:
-            raise LobbyError("a table has 2 to 5 seats")
+               private: bool, kind: str = "fivetowers", options: Mapping[str, str] | None = None,
+               address: str | None = None) -> HostedTable:
+        """A new table of the game registered as ``kind`` (with ``options``, the
+        rest by default) with its creator in seat 0 and bots in the last ``bots``
+        seats. ``address`` (the creator's) counts against
+        :attr:`LobbyLimits.tables_per_address`."""
+        try:
+            game = game_kind(kind)
+        except UnknownGame as exc:
+            raise LobbyError(str(exc)) from None
+        problem = game.players_problem(players)
+        if problem is not None:
+            raise LobbyError(problem)
+        try:
+            chosen = check_options(game, options or {})
+        except RecordError as exc:
+            raise LobbyError(str(exc)) from None
         if not 0 <= bots < players:
             raise LobbyError(f"bots: 0 to {players - 1} (one seat is yours)")
         refusal = self.refusal(identity, address)
@@ -232,9 +317,10 @@ class Lobby:
         name = clean_name(name)
         code = self._new_code()
         seats = [Seat("", None) for _ in range(players - bots)]
-        seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=self.bot_kind) for i in range(bots)]
+        bot = self.bot_kind if self.bot_kind in game.bot_kinds else game.bot_kinds[-1]
+        seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=bot) for i in range(bots)]
         hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or f"{name}'s table",
-                             variant, private, seats,
+                             game, chosen, private, seats,
                              opened_from=None if address is None else address_group(address))
         self.tables[code] = hosted
         self.sit(hosted, identity, name)
@@ -293,7 +379,7 @@ class Lobby:
             hosted.seats[seat].identity = identity
         hosted.seats[seat].connected = True
         if session is not None:
-            hosted._present.setdefault(identity, weakref.WeakSet()).add(session)
+            hosted.arrive(identity, session)
         self._back(hosted, seat)
         self._presence(hosted)
         if not hosted.started and not hosted.free_seats:
@@ -307,12 +393,8 @@ class Lobby:
         seat = hosted.seat_of(identity)
         if seat is None:
             return
-        sessions = hosted._present.get(identity)
-        if sessions is not None:
-            sessions.discard(session)
-            if sessions:
-                return
-            del hosted._present[identity]
+        if not hosted.depart(identity, session):
+            return  # another terminal of theirs is still there
         if not hosted.started:
             hosted.seats[seat] = Seat("", None)
             if len(hosted.free_seats) == len(hosted.humans):
@@ -329,9 +411,9 @@ class Lobby:
         """A stand-in for this absent seat after ``absence_bot_after``."""
         # A fresh context: the timer (and a bot task it starts) must not
         # carry the leaving session's App along (see _detached).
-        hosted._takeovers[seat] = asyncio.get_running_loop().call_later(
+        hosted.await_stand_in(seat, asyncio.get_running_loop().call_later(
             self.absence_bot_after, self._stand_in, hosted, seat,
-            context=contextvars.Context())
+            context=contextvars.Context()))
 
     def watch(self, hosted: HostedTable) -> None:
         hosted.watchers += 1
@@ -388,13 +470,11 @@ class Lobby:
         hosted.paused = True
         table = hosted.table
         for seat in hosted.humans:
-            timer = hosted._takeovers.pop(seat, None)
-            if timer is not None:
-                timer.cancel()
-                hosted._paused_seats.add(seat)
+            if hosted.cancel_stand_in(seat):
+                hosted.note_paused(seat)
             elif table is not None and table.is_bot(seat):
                 table.stand_in(seat, None)
-                hosted._paused_seats.add(seat)
+                hosted.note_paused(seat)
         log.info("table %s paused: nobody there", hosted.code)
         self._changed()
 
@@ -402,7 +482,7 @@ class Lobby:
         """Someone came: the seats whose stand-in stepped back get it again at
         once (their players have long been away), as the game was going."""
         hosted.paused = False
-        seats, hosted._paused_seats = hosted._paused_seats, set()
+        seats = hosted.take_paused()
         table = hosted.table
         if table is None or hosted.over:
             return
@@ -416,9 +496,7 @@ class Lobby:
         stored game is marked abandoned, so no restart serves it again."""
         if self.tables.get(hosted.code) is hosted:
             del self.tables[hosted.code]
-        for timer in hosted._takeovers.values():
-            timer.cancel()
-        hosted._takeovers.clear()
+        hosted.cancel_stand_ins()
         hosted.chat_listeners.clear()
         log.info("table %s closed: nobody there for %.0f s", hosted.code,
                  self.limits.close_after)
@@ -457,10 +535,6 @@ class Lobby:
                 task.add_done_callback(_closing.discard)
             _detached(close)
 
-    def client(self, hosted: HostedTable, seat: int | None) -> TableClient:
-        assert hosted.table is not None
-        return TableClient(hosted.table, seat)
-
     def resumable(self, identity: str) -> HostedTable | None:
         """A running game this identity has a seat at (for a reconnect)."""
         for hosted in self.tables.values():
@@ -470,7 +544,8 @@ class Lobby:
 
     def _start(self, hosted: HostedTable) -> None:
         names = [s.name for s in hosted.seats]
-        game = Game(names, hosted.variant, seed=self._rng.randrange(1 << 31))
+        game = hosted.kind.new_match(names, hosted.options, self._rng.randrange(1 << 31))
+        assert isinstance(game, Game)  # until a Table plays any game's Match (tables/)
         if self.writer is not None:
             # Kept on the writer thread; the table's first commit waits for
             # the id (the writer keeps calls in order, so it follows anyway).
@@ -562,35 +637,33 @@ class Lobby:
             seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
                      for s in info.seats]
             hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
-                                 info.variant, info.private, seats,
-                                 created=info.created, table_id=info.id)
+                                 game_kind("fivetowers"), {"variant": info.variant.value},
+                                 info.private, seats, created=info.created, table_id=info.id)
             self.tables[hosted.code] = hosted
             self._serve(hosted, live.game)
             for seat in hosted.humans:
-                hosted._takeovers[seat] = loop.call_later(
+                hosted.await_stand_in(seat, loop.call_later(
                     self.absence_bot_after, self._stand_in, hosted, seat,
-                    context=contextvars.Context())
+                    context=contextvars.Context()))
             self._presence(hosted)  # nobody is here yet
         self._changed()
         return report
 
     def _stand_in(self, hosted: HostedTable, seat: int) -> None:
         """A bot plays an absent player's seat until they are back."""
-        hosted._takeovers.pop(seat, None)
+        hosted.stand_in_due(seat)
         table = hosted.table
         if table is None or hosted.seats[seat].connected or hosted.over:
             return
         if hosted.paused:  # the stand-in comes when someone does
-            hosted._paused_seats.add(seat)
+            hosted.note_paused(seat)
             return
         table.stand_in(seat, make_bot(self.bot_kind))
         self._changed()
 
     def _back(self, hosted: HostedTable, seat: int) -> None:
-        timer = hosted._takeovers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
-        hosted._paused_seats.discard(seat)
+        hosted.cancel_stand_in(seat)
+        hosted.forget_paused(seat)
         if hosted.table is not None and hosted.table.is_bot(seat) \
                 and hosted.seats[seat].bot is None:
             hosted.table.stand_in(seat, None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from importlib.resources import files
 
 from rich.text import Text
 from textual import work
@@ -16,11 +15,9 @@ from fivetowers.lobby.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.seats import clean_name
 from fivetowers.ui.key_footer import KeyFooter
+from fivetowers.ui.styles import HISTORY_CSS
 
 SHOWN = 50  # games listed at most, the newest
-HISTORY_CSS = str(files("fivetowers.styles") / "history.tcss")
-"""The history screens' styles (styles/history.tcss), by absolute path: Textual
-reads a path once per app however many screens name it."""
 
 
 def date_text(when: float) -> str:
@@ -140,8 +137,6 @@ class MyGamesScreen(Screen[None]):
 
     @work(exclusive=True, group="open-game")
     async def open_game(self, table_id: int) -> None:
-        from fivetowers.lobby.replay_screen import ReplayScreen
-
         self.note(f"Loading game {table_id}…")
         try:
             kept = await self.archive.game(table_id, self.identity)
@@ -149,7 +144,9 @@ class MyGamesScreen(Screen[None]):
             self.note(Text(str(exc), style="bold red"))
             return
         self.note(self.help_note)
-        await self.app.push_screen(ReplayScreen(kept))
+        screens = kept.kind.screens()
+        await self.app.push_screen(screens.replay_screen(kept.replay, kept.info.id,
+                                                         kept.names, kept.seat))
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,8 +1,8 @@
-"""Small forms over the lobby: a new table, and joining by code."""
+"""Small forms over the lobby: a new table, joining by code, a chat line."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from rich.text import Text
@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static, Switch
+from textual.widgets import Input, Label, Select, Static, Switch
 
-from fivetowers.games.five_towers.rules import Variant
+from fivetowers.games import game_kinds
+from fivetowers.games.protocol import GameKind, GameOption
 from fivetowers.lobby.model import TITLE_LENGTH
 
 
@@ -23,21 +24,52 @@ class NewTable:
     title: str
     players: int
     bots: int
-    variant: Variant
     private: bool
+    kind: str = "fivetowers"
+    """The registry name of the game."""
+    options: dict[str, str] = field(default_factory=dict)
+    """The game's options as chosen (``GameOption.key`` -> value)."""
+
+
+def seats_label(kind: GameKind) -> str:
+    return f"Seats ({kind.min_players}-{kind.max_players})"
+
+
+def seats_allowed(kind: GameKind) -> str:
+    """What the seats field lets one type: a digit the game allows, or nothing yet."""
+    return f"[{kind.min_players}-{kind.max_players}]?" if kind.max_players < 10 else "[0-9]*"
+
+
+def bots_allowed(kind: GameKind) -> str:
+    """What the bots field lets one type: fewer than the most seats (one is yours)."""
+    return f"[0-{kind.max_players - 1}]?" if kind.max_players <= 10 else "[0-9]*"
 
 
 class NewTableScreen(ModalScreen[NewTable | None]):
     """Enter in any field creates the table; Escape cancels.
 
+    Every registered game is offered, each with the options it declares: a
+    two-way option is a switch named after its other choice (5 Towers'
+    "Great Powers"), a longer one a drop-down. With one game registered the
+    form shows no game choice; with more, a drop-down on top chooses it and
+    only the chosen game's options show.
+
     ``refusal`` says why no table may be opened now (the server's or this
     player's limit), or None: the form shows it at once and on Enter."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    # A one-line drop-down, level with its label (a label sits a line down,
+    # level with the text of the three-line inputs beside it).
+    DEFAULT_CSS = """
+    NewTableScreen .form-row Select { width: 24; margin: 1 1 0 0; }
+    """
 
     def __init__(self, refusal: Callable[[], str | None] | None = None) -> None:
         super().__init__()
         self._refusal = refusal
+        self.kinds = {kind.name: kind for kind in game_kinds()}
+        self.kind = next(iter(self.kinds.values()))
+        """The game chosen (the first registered until the player picks another)."""
 
     def on_mount(self) -> None:
         self._refused()
@@ -51,38 +83,96 @@ class NewTableScreen(ModalScreen[NewTable | None]):
         return reason is not None
 
     def compose(self) -> ComposeResult:
+        several = len(self.kinds) > 1
         with Vertical(id="new-table", classes="form"):
             yield Static("New table  (Tab: next field, Enter: create, Esc: cancel)",
                          classes="form-title")
+            if several:
+                with Horizontal(classes="form-row"):
+                    yield Label("Game")
+                    yield Select([(kind.title, kind.name) for kind in self.kinds.values()],
+                                 value=self.kind.name, allow_blank=False, compact=True,
+                                 id="game")
             yield Label("Name")
             yield Input(placeholder="a name for the table", id="title",
                         max_length=TITLE_LENGTH)
             with Horizontal(classes="form-row"):
-                yield Label("Seats (2-5)")
-                yield Input("3", id="players", max_length=1, restrict=r"[2-5]?")
+                yield Label(seats_label(self.kind), id="seats-label")
+                yield Input(str(min(max(3, self.kind.min_players), self.kind.max_players)),
+                            id="players", max_length=len(str(self.kind.max_players)),
+                            restrict=seats_allowed(self.kind))
                 yield Label("of them bots")
-                yield Input("1", id="bots", max_length=1, restrict=r"[0-4]?")
-            with Horizontal(classes="form-row"):
-                yield Label("Great Powers")
-                yield Switch(False, id="powers")
-                yield Label("Private")
-                yield Switch(False, id="private")
+                yield Input("1", id="bots", max_length=len(str(self.kind.max_players - 1)),
+                            restrict=bots_allowed(self.kind))
+            for kind in self.kinds.values():
+                with Horizontal(classes="form-row game-options", id=f"options-{kind.name}") \
+                        as row:
+                    row.display = kind is self.kind
+                    for option in kind.options:
+                        yield from self.option_fields(kind, option)
+                    if not several:
+                        yield Label("Private")
+                        yield Switch(False, id="private")
+            if several:
+                with Horizontal(classes="form-row"):
+                    yield Label("Private")
+                    yield Switch(False, id="private")
             yield Static("", id="form-error")
 
+    @staticmethod
+    def option_fields(kind: GameKind, option: GameOption) -> ComposeResult:
+        field_id = f"option-{kind.name}-{option.key}"
+        if len(option.choices) == 2:
+            yield Label(option.choices[1][1])
+            yield Switch(False, id=field_id)
+        else:
+            yield Label(option.label)
+            yield Select([(text, value) for value, text in option.choices],
+                         value=option.default, allow_blank=False, compact=True, id=field_id)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "game" or not isinstance(event.value, str):
+            return
+        self.kind = self.kinds[event.value]
+        for kind in self.kinds.values():
+            self.query_one(f"#options-{kind.name}").display = kind is self.kind
+        self.query_one("#seats-label", Label).update(seats_label(self.kind))
+        players = self.query_one("#players", Input)
+        players.restrict = seats_allowed(self.kind)
+        players.max_length = len(str(self.kind.max_players))
+        players.value = str(min(max(3, self.kind.min_players), self.kind.max_players))
+        bots = self.query_one("#bots", Input)
+        bots.restrict = bots_allowed(self.kind)
+        bots.max_length = len(str(self.kind.max_players - 1))
+
+    def chosen_options(self) -> dict[str, str]:
+        chosen: dict[str, str] = {}
+        for option in self.kind.options:
+            field_id = f"#option-{self.kind.name}-{option.key}"
+            if len(option.choices) == 2:
+                on = self.query_one(field_id, Switch).value
+                chosen[option.key] = option.choices[1 if on else 0][0]
+            else:
+                value = self.query_one(field_id, Select).value
+                chosen[option.key] = value if isinstance(value, str) else option.default
+        return chosen
+
     def on_input_submitted(self) -> None:
+        kind = self.kind
         players = self.query_one("#players", Input).value
         bots = self.query_one("#bots", Input).value
-        if not players or not bots or int(bots) >= int(players):
+        if not players.isdigit() or not bots.isdigit() \
+                or kind.players_problem(int(players)) is not None or int(bots) >= int(players):
             self.query_one("#form-error", Static).update(
-                "Seats 2-5, and fewer bots than seats (one seat is yours).")
+                f"Seats {kind.min_players}-{kind.max_players}, and fewer bots than seats "
+                "(one seat is yours).")
             return
         if self._refused():
             return
         self.dismiss(NewTable(
             title=self.query_one("#title", Input).value,
-            players=int(players), bots=int(bots),
-            variant=Variant.GREAT_POWERS if self.query_one("#powers", Switch).value
-            else Variant.BASE,
+            players=int(players), bots=int(bots), kind=kind.name,
+            options=self.chosen_options(),
             private=self.query_one("#private", Switch).value))
 
     def action_cancel(self) -> None:

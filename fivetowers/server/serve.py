@@ -200,7 +200,7 @@ class GameServer:
         until, floods = self._flood_bans.get(group, (0.0, 0))
         if now - until > FLOOD_FORGIVEN:
             floods = 0
-        wait = min(self.config.flood_cooldown * 2 ** floods, FLOOD_BAN_MAX)
+        wait = min(self.config.flood_cooldown * 2.0 ** floods, FLOOD_BAN_MAX)
         self._flood_bans[group] = (now + wait, floods + 1)
         if len(self._flood_bans) > FLOOD_BANS_KEPT:  # forget the forgiven
             self._flood_bans = {g: (u, n) for g, (u, n) in self._flood_bans.items()

@@ -17,10 +17,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from fivetowers.games.five_towers.rules import Phase, Variant
-from fivetowers.lobby.archive import Archive
+from fivetowers.lobby.archive import Archive, KeptGame
 from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
 from fivetowers.lobby.my_games_screen import SHOWN, MyGamesScreen
-from fivetowers.lobby.replay_screen import ReplayScreen
+from fivetowers.games.five_towers.tui.screens.replay import ReplayScreen
 from fivetowers.tables.history import GameHistory
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat
@@ -38,6 +38,12 @@ def store(tmp_path: Path) -> Iterator[SqliteStore]:
     kept = kept_store(tmp_path)
     yield kept
     kept.close()
+
+
+def history_of(kept: KeptGame) -> GameHistory:
+    """The 5 Towers replay a kept game carries."""
+    assert isinstance(kept.replay, GameHistory)
+    return kept.replay
 
 
 def cells(table: DataTable[object], column: int) -> list[str]:
@@ -97,7 +103,7 @@ async def test_replay_steps_through_a_finished_game_to_its_end(tmp_path: Path) -
             await pilot.press("down", "down", "enter")  # game 1, the oldest
             await settle(pilot)
             screen = app.screen
-            assert isinstance(screen, ReplayScreen) and screen.kept.info.id == 1
+            assert isinstance(screen, ReplayScreen) and screen.game_id == 1
             assert screen.position == 0 and "first display" in str(
                 screen.query_one("#replay-step").border_title)
             for i in range(1, len(history)):
@@ -154,13 +160,14 @@ async def test_replay_draws_every_board_for_two_to_five_players(
     with SqliteStore(tmp_path / "s.sqlite3", durable=False) as store:
         table_id = keep(store, "EEEEE", seats, play(names, Variant.GREAT_POWERS, seed=players))
         kept = await Archive(store).game(table_id, ANN)
-    app = ScreenHost(lambda: ReplayScreen(kept))
+    app = ScreenHost(lambda: kept.kind.screens().replay_screen(
+        kept.replay, kept.info.id, kept.names, kept.seat))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("end")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
-        final = kept.history.view(screen.position, 0)
+        final = history_of(kept).view(screen.position, 0)
         boards = [screen.query_one("#mine", TowerBoard)] + [
             screen.query_one(f"#opp{k}", TowerBoard) for k in range(players - 1)]
         assert [b.seat for b in boards] == list(final.seats)
@@ -253,7 +260,7 @@ async def test_store_reads_never_run_on_the_event_loop(tmp_path: Path) -> None:
             assert len(await archive.leaderboard()) == 3
             kept = await archive.game(2, ANN)
             assert kept.seat == 1
-            assert kept.history.view(len(kept.history) - 1).phase is Phase.OVER
+            assert history_of(kept).view(len(kept.replay) - 1).phase is Phase.OVER
             assert len(noting.threads) == 3 and loop_thread not in noting.threads
             if archive.writer is not None:
                 assert set(noting.threads) == {"fivetowers-store"}

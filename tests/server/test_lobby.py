@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.games.five_towers.rules import Variant
+from fivetowers.games.five_towers.kind import GAME as FIVE_TOWERS
 from fivetowers.lobby.model import CHAT_BURST, CHAT_EVERY, HostedTable, Lobby, LobbyError
 from fivetowers.lobby.app import lobby_factory
 from fivetowers.tables.agents import make_bot
@@ -25,7 +25,7 @@ def _lobby() -> Lobby:
 async def test_create_sit_start_and_names_made_unique() -> None:
     lobby = _lobby()
     hosted = lobby.create("key-a", "ann", title="t", players=3, bots=1,
-                          variant=Variant.BASE, private=False)
+                          options={"variant": "base"}, private=False)
     assert len(hosted.code) == 5 and hosted.status() == "waiting for 1 player"
     assert hosted.seat_of("key-a") == 0 and not hosted.started
     assert lobby.sit(hosted, "key-b", "ann") == 1  # same name, another key
@@ -41,9 +41,9 @@ async def test_create_sit_start_and_names_made_unique() -> None:
 async def test_private_tables_are_listed_only_to_their_players() -> None:
     lobby = _lobby()
     secret = lobby.create("key-a", "ann", title="secret", players=2, bots=0,
-                          variant=Variant.GREAT_POWERS, private=True)
+                          options={"variant": "great-powers"}, private=True)
     public = lobby.create("key-b", "bob", title="open", players=2, bots=0,
-                          variant=Variant.BASE, private=False)
+                          options={"variant": "base"}, private=False)
     assert lobby.listing("key-a") == [public, secret]
     assert lobby.listing("key-c") == [public]
     assert lobby.find(secret.code.lower()) is secret  # joining by code still works
@@ -52,7 +52,7 @@ async def test_private_tables_are_listed_only_to_their_players() -> None:
 async def test_leaving_a_forming_table_frees_the_seat_and_empty_tables_close() -> None:
     lobby = _lobby()
     hosted = lobby.create("key-a", "ann", title="t", players=3, bots=0,
-                          variant=Variant.BASE, private=False)
+                          options={"variant": "base"}, private=False)
     lobby.sit(hosted, "key-b", "bob")
     lobby.away(hosted, "key-b")
     assert hosted.free_seats == [1, 2]
@@ -63,7 +63,7 @@ async def test_leaving_a_forming_table_frees_the_seat_and_empty_tables_close() -
 async def test_away_player_gets_a_stand_in_bot_until_back() -> None:
     lobby = _lobby()
     hosted = lobby.create("key-a", "ann", title="t", players=2, bots=0,
-                          variant=Variant.BASE, private=False)
+                          options={"variant": "base"}, private=False)
     lobby.sit(hosted, "key-b", "bob")
     table = hosted.table
     assert table is not None and not table.is_bot(0)
@@ -78,7 +78,7 @@ async def test_away_player_gets_a_stand_in_bot_until_back() -> None:
 
 
 def test_chat_is_cleaned_and_rate_limited() -> None:
-    hosted = HostedTable("ABCDE", "t", Variant.BASE, False, [Seat("a"), Seat("b")])
+    hosted = HostedTable("ABCDE", "t", FIVE_TOWERS, {"variant": "base"}, False, [Seat("a"), Seat("b")])
     heard: list[str] = []
     hosted.chat_listeners.append(lambda line: heard.append(f"{line.name}: {line.text}"))
     assert hosted.say("k", "ann", "hi \x1b[31m[b]all[/b]\x07  there", now=100.0) is None
@@ -96,7 +96,7 @@ def test_chat_is_cleaned_and_rate_limited() -> None:
 async def test_chat_reaches_players_and_spectators_as_plain_text(
         start_server: StartServer) -> None:
     lobby = _lobby()
-    lobby.tables["CHAT1"] = HostedTable("CHAT1", "talk", Variant.BASE, False,
+    lobby.tables["CHAT1"] = HostedTable("CHAT1", "talk", FIVE_TOWERS, {"variant": "base"}, False,
                                         [Seat("", None), Seat("", None)])
     server = await start_server(lobby_factory(lobby))
     async with await connect(server, username="ann") as a_conn, \
@@ -123,7 +123,7 @@ async def test_chat_reaches_players_and_spectators_as_plain_text(
 async def test_finished_tables_leave_the_lobby_when_nobody_is_there() -> None:
     lobby = _lobby()
     hosted = lobby.create("key-a", "ann", title="t", players=2, bots=1,
-                          variant=Variant.BASE, private=False)
+                          options={"variant": "base"}, private=False)
     table = hosted.table
     assert table is not None
     table.stand_in(0, make_bot("random"))
@@ -147,7 +147,7 @@ async def test_games_are_kept_and_served_again_after_a_restart(tmp_path: Path) -
     lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, store=store,
                   rng=random.Random(5))
     hosted = lobby.create("SHA256:aaa", "ann", title="kept", players=2, bots=0,
-                          variant=Variant.BASE, private=True)
+                          options={"variant": "base"}, private=True)
     lobby.sit(hosted, "SHA256:bbb", "bob")
     table = hosted.table
     assert table is not None
@@ -183,7 +183,7 @@ async def test_kept_through_the_writer_and_a_store_failure_refuses_the_move(
     lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, store=store,
                   rng=random.Random(6))
     hosted = lobby.create("SHA256:aaa", "ann", title="kept", players=2, bots=0,
-                          variant=Variant.BASE, private=False)
+                          options={"variant": "base"}, private=False)
     lobby.sit(hosted, "SHA256:bbb", "bob")
     assert hosted.kept is not None and hosted.table is not None
     table_id = await hosted.kept  # created on the writer thread, not the loop
@@ -226,7 +226,7 @@ async def test_a_table_started_on_a_full_disk_is_kept_once_the_disk_has_room(
     lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, store=store,
                   rng=random.Random(6))
     hosted = lobby.create("SHA256:aaa", "ann", title="full", players=2, bots=0,
-                          variant=Variant.BASE, private=False)
+                          options={"variant": "base"}, private=False)
     lobby.sit(hosted, "SHA256:bbb", "bob")
     assert hosted.kept is not None and hosted.table is not None
     with pytest.raises(StoreUnavailable):

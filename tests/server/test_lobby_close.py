@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Awaitable, Callable
 
+from fivetowers.games.five_towers.kind import GAME
 from fivetowers.games.five_towers.rules import Game, Variant
 from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.tables.seats import Seat
@@ -33,7 +34,7 @@ async def test_lobby_close_closes_every_table_at_once() -> None:
         table = Table(Game(["Ann", "Bo"], Variant.BASE, seed=t), seats, bot_delay=0,
                       on_action=keeper(t), bots={0: PassiveBot(), 1: PassiveBot()},
                       workers=Workers(threads=True))
-        lobby.tables[f"T{t}"] = HostedTable(f"T{t}", f"table {t}", Variant.BASE, False,
+        lobby.tables[f"T{t}"] = HostedTable(f"T{t}", f"table {t}", GAME, {"variant": "base"}, False,
                                             seats, table=table)
         tables.append(table)
         table.start()

@@ -12,7 +12,7 @@ from fivetowers.lobby.model import Lobby
 from fivetowers.lobby.app import LobbyApp
 from fivetowers.lobby.lobby_screen import LobbyScreen
 from fivetowers.lobby.my_games_screen import MyGamesScreen
-from fivetowers.lobby.replay_screen import ReplayScreen
+from fivetowers.games.five_towers.tui.screens.replay import ReplayScreen
 from fivetowers.server.session import Visitor
 
 from tests.server.history_helpers import ANN, kept_store, settle
@@ -35,7 +35,7 @@ async def test_lobby_keys_open_my_games_a_replay_and_the_leaderboard(tmp_path: P
             assert app.screen.query_one(DataTable).row_count == 3
             await pilot.press("down", "enter")
             await settle(pilot)
-            assert isinstance(app.screen, ReplayScreen) and app.screen.kept.info.id == 2
+            assert isinstance(app.screen, ReplayScreen) and app.screen.game_id == 2
             await pilot.press("end", "escape", "escape")
             assert isinstance(app.screen, LobbyScreen)
             await pilot.press("l")

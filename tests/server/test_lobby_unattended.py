@@ -13,7 +13,6 @@ import asyncssh
 import pytest
 from textual.widgets import Static
 
-from fivetowers.games.five_towers.rules import Variant
 from fivetowers.lobby.model import HostedTable, Lobby, LobbyError
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.app import LobbyApp, lobby_factory
@@ -54,7 +53,7 @@ async def until(condition: Callable[[], bool], what: str, steps: int = 1000) -> 
 def _solo(lobby: Lobby, identity: str = "key:ann", bots: int = 2,
           address: str | None = None) -> HostedTable:
     return lobby.create(identity, "ann", title="solo", players=bots + 1, bots=bots,
-                        variant=Variant.BASE, private=False, address=address)
+                        options={"variant": "base"}, private=False, address=address)
 
 
 async def test_a_table_nobody_is_at_pauses_its_bots_until_someone_comes() -> None:
@@ -113,7 +112,7 @@ async def test_a_table_nobody_comes_back_to_is_closed_and_kept_as_abandoned(
     clock.now += 1
     lobby.check_unattended()
     assert lobby.find(hosted.code) is None and lobby.resumable("SHA256:ann") is None
-    assert not hosted._takeovers
+    assert not hosted.awaiting_stand_in
 
     await lobby.close()  # waits for the mark, then closes the store
 
@@ -162,7 +161,7 @@ async def test_the_server_serves_a_bounded_number_of_tables(tmp_path: Path) -> N
     try:
         _solo(lobby, "key:1")
         lobby.create("key:2", "bob", title="open", players=2, bots=0,
-                     variant=Variant.BASE, private=False)  # forming tables count too
+                     options={"variant": "base"}, private=False)  # forming tables count too
         with pytest.raises(LobbyError, match="server is full"):
             _solo(lobby, "key:3")
         # The new-table form says so at once, and Enter opens nothing.

@@ -17,7 +17,7 @@ from textual.notifications import Notification, Notify
 from textual.widgets._toast import Toast, ToastRack
 from textual.widgets._footer import FooterKey
 
-from fivetowers.games.five_towers.rules import Variant
+from fivetowers.games import game_kind
 from fivetowers.server import hosted as hosted_module
 from fivetowers.server.hosted import HostedApp
 from fivetowers.lobby.model import HostedTable, Lobby
@@ -35,7 +35,8 @@ def _lobby(tables: int = 3) -> Lobby:
     lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=60, hints=False)
     for t in range(tables):
         code = f"TB{t:03d}"
-        lobby.tables[code] = HostedTable(code, f"table {t}", Variant.BASE, False,
+        lobby.tables[code] = HostedTable(code, f"table {t}",
+                                         game_kind("fivetowers"), {"variant": "base"}, False,
                                          [Seat("", None) for _ in range(4)])
     return lobby
 

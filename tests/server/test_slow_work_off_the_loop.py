@@ -14,10 +14,10 @@ import pytest
 
 import fivetowers.lobby.model as lobby_module
 import fivetowers.tables.table as table_module
-from fivetowers.games.five_towers.rules import Variant
 from fivetowers.lobby.model import Lobby
 from fivetowers.lobby.app import lobby_factory
-from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.client import TableClient
+from fivetowers.games.five_towers.tui import game_screens
 from fivetowers.tables.workers import Workers
 
 from tests.server.busy_bot import BusyBot, busy_hint
@@ -80,7 +80,7 @@ async def test_a_key_reaches_its_screen_while_bots_think_for_seconds(
                   workers=workers)
     # The watched table: two players who never move, so nothing changes on it.
     quiet = lobby.create("SHA256:q1", "q1", title="Quiet", players=2, bots=0,
-                         variant=Variant.BASE, private=False)
+                         options={"variant": "base"}, private=False)
     lobby.sit(quiet, "SHA256:q2", "q2")
     server = await start_server(lobby_factory(lobby))
     conn = await connect(server, username="ann")
@@ -90,7 +90,7 @@ async def test_a_key_reaches_its_screen_while_bots_think_for_seconds(
     # Then tables whose absent players get stand-ins: bots on every seat, always thinking.
     for i in range(TABLES):
         hosted = lobby.create(f"SHA256:gone{i}", "gone", title="Busy", players=2, bots=1,
-                              variant=Variant.BASE, private=False)
+                              options={"variant": "base"}, private=False)
         lobby.away(hosted, f"SHA256:gone{i}")
     table = hosted.table
     assert table is not None
@@ -108,14 +108,14 @@ async def test_a_key_reaches_its_screen_while_bots_think_for_seconds(
 async def test_a_key_reaches_its_screen_while_hints_take_seconds(
         start_server: StartServer, workers: Workers, monkeypatch: pytest.MonkeyPatch) -> None:
     lobby = Lobby(bot_kind="random", bot_delay=0.0, hints=True, workers=workers)
-    monkeypatch.setattr(lobby, "client", lambda hosted, seat: TableClient(
-        hosted.table, seat, busy_hint))  # every hint takes 10 s of pure Python
+    monkeypatch.setattr(game_screens, "TableClient", lambda table, seat: TableClient(
+        table, seat, busy_hint))  # every hint takes 10 s of pure Python
     server = await start_server(lobby_factory(lobby))
     # A player at each table (a different position each), all waiting for hints;
     # the measured session watches the first (its own screen asks for no hint).
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(TABLES)]
     tables = [lobby.create(key.get_fingerprint("sha256"), f"p{i}", title=f"T{i}", players=2,
-                           bots=1, variant=Variant.BASE, private=False)
+                           bots=1, options={"variant": "base"}, private=False)
               for i, key in enumerate(keys)]
     conns = [await connect(server, username="watcher")]
     watcher = await Screen.open(conns[0], 100, 30, command=f"join {tables[0].code}")
@@ -128,7 +128,8 @@ async def test_a_key_reaches_its_screen_while_hints_take_seconds(
     for screen in screens:
         await screen.wait_for("thinking…")
     took = await keys_reach_the_screen(watcher, 4.0)
-    last_hint = lobby.client(tables[-1], 0).known_hint()
+    assert tables[-1].table is not None
+    last_hint = TableClient(tables[-1].table, 0).known_hint()
     for conn in conns:
         conn.close()
         await conn.wait_closed()

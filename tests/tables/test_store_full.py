@@ -20,7 +20,7 @@ import pytest
 
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.rules import Game, Record, Variant, replay
-from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import PendingAction, StoredSeat

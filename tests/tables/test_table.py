@@ -12,7 +12,7 @@ import pytest
 from fivetowers.games.five_towers.rules import (
     Bid, Game, IllegalBid, NotYourTurn, Pass, Phase, Position, Record, Variant, replay,
 )
-from fivetowers.tables.client import LocalClient, TableClient, new_local_game
+from fivetowers.games.five_towers.client import LocalClient, TableClient, new_local_game
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.solver import exhaustive_hint
 from fivetowers.tables.seats import Seat, clean_name

@@ -19,7 +19,7 @@ from fivetowers.games.five_towers.bots import StrongBot
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.rules import Bid, Game, Position, Variant
 from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
-from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.workers import Workers
@@ -119,7 +119,7 @@ async def test_hints_come_from_the_worker_process(one_process: Workers) -> None:
 
 SERVER_SIDE = """
 import asyncio, json, sys
-from fivetowers.games.five_towers.rules import Variant
+from fivetowers.games.five_towers.client import TableClient
 from fivetowers.lobby.model import Lobby
 from fivetowers.tables.workers import Workers
 
@@ -128,8 +128,8 @@ async def main():
     await asyncio.to_thread(workers.start)
     lobby = Lobby(bot_kind="greedy", bot_delay=0, absence_bot_after=0, workers=workers)
     hosted = lobby.create("SHA256:ann", "ann", title="t", players=2, bots=1,
-                          variant=Variant.BASE, private=False)
-    hint = await lobby.client(hosted, 0).hint()  # the CP-SAT hint
+                          options={"variant": "base"}, private=False)
+    hint = await TableClient(hosted.table, 0).hint()  # the CP-SAT hint
     lobby.away(hosted, "SHA256:ann")  # greedy bots (CP-SAT too) play the game out
     table = hosted.table
     for _ in range(600):

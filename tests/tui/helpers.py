@@ -9,7 +9,7 @@ import threading
 from textual.pilot import Pilot
 
 from fivetowers.games.five_towers.rules import Action, Bid, Game, Pass, Phase, PlayerView, Position, Variant
-from fivetowers.tables.client import LocalClient
+from fivetowers.games.five_towers.client import LocalClient
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 from fivetowers.tables.seats import Seat

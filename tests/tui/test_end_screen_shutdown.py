@@ -14,7 +14,7 @@ async def test_the_end_screen_survives_the_app_exiting_as_it_opens() -> None:
     app = create_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.push_screen(EndScreen(client))
+        app.push_screen(EndScreen(client, app.table_host))
         app.exit()  # in the same tick: the screen mounts as the app closes
     assert app.return_code == 0
 
@@ -24,7 +24,7 @@ async def test_the_end_screen_still_fills_in_normally() -> None:
     app = create_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await app.push_screen(EndScreen(client))
+        await app.push_screen(EndScreen(client, app.table_host))
         await pilot.pause()
         from textual.widgets import DataTable
         assert app.screen.query_one(DataTable).row_count == 3

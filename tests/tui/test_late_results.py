@@ -9,7 +9,7 @@ import threading
 
 from fivetowers.games.five_towers.rules import Action, Game, PlayerView, Position, Variant
 from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
-from fivetowers.tables.client import LocalClient
+from fivetowers.games.five_towers.client import LocalClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.workers import Workers

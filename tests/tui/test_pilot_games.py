@@ -7,7 +7,7 @@ from textual.pilot import Pilot
 
 from fivetowers.games.five_towers.rules import Phase, Variant
 from fivetowers.games.five_towers.rules.search import feasible
-from fivetowers.tables.client import LocalClient, new_local_game
+from fivetowers.games.five_towers.client import LocalClient, new_local_game
 from fivetowers.games.five_towers.solver import exhaustive_hint
 from fivetowers.games.five_towers.tui.app import FiveTowersApp, create_app
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
@@ -159,7 +159,7 @@ async def test_great_powers_bids_past_nine_take_two_digits() -> None:
 
 
 async def test_a_spectator_watches_bots_play_to_the_end() -> None:
-    from fivetowers.tables.client import TableClient
+    from fivetowers.games.five_towers.client import TableClient
     from fivetowers.games.five_towers.bots.random_bot import RandomBot
 
     bots = new_local_game(3, 3, Variant.BASE, seed=8, bot_delay=0, advice=False,

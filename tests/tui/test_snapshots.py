@@ -121,7 +121,7 @@ def test_mid_game_with_score_breakdowns(snap_compare, size: tuple[int, int]) -> 
 
 
 def test_hot_seat_names_whose_turn_it_is(snap_compare) -> None:
-    from fivetowers.tables.client import new_local_game
+    from fivetowers.games.five_towers.client import new_local_game
     from fivetowers.games.five_towers.solver import exhaustive_hint
 
     client = new_local_game(2, 0, Variant.BASE, seed=3, names=["Ann", "Bo"], bot_delay=0,

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from fivetowers.games.protocol import Bot, GameKind, GameOption, RecordError, check_options
 from fivetowers.games.five_towers.rules import (
     Game, Record, Variant, action_from_json, replay,
 )
+from fivetowers.games.five_towers.rules.players import MAX_PLAYERS, MIN_PLAYERS, players_problem
 from fivetowers.games.five_towers.rules.record import RECORD_FORMAT
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
+if TYPE_CHECKING:
+    from fivetowers.games.screens import GameScreens
+
 
 
 class FiveTowers:
@@ -28,9 +31,7 @@ class FiveTowers:
     bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
 
     def players_problem(self, count: int) -> str | None:
-        if MIN_PLAYERS <= count <= MAX_PLAYERS:
-            return None
-        return f"5 Towers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"
+        return players_problem(count)
 
     def new_match(self, players: Sequence[str], options: Mapping[str, str],
                   seed: int) -> Game:
@@ -53,6 +54,10 @@ class FiveTowers:
 
     def options_of(self, setup: Mapping[str, Any]) -> dict[str, str]:
         return {"variant": Variant.from_str(setup.get("variant")).value}
+
+    def screens(self) -> GameScreens:
+        from fivetowers.games.five_towers.tui.game_screens import SCREENS  # Textual loads with it
+        return SCREENS
 
 
 GAME: GameKind = FiveTowers()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from fivetowers.games.five_towers.rules.errors import CardError, FormatError, shown
+from fivetowers.games.five_towers.rules.players import players_problem
 
 
 class TowerType(enum.Enum):
@@ -104,8 +105,9 @@ def cards_from_json(value: object, name: str) -> list[Card]:
 
 def full_deck(player_count: int) -> list[Card]:
     """The card set for ``player_count`` players, in canonical order."""
-    if not 2 <= player_count <= 5:
-        raise CardError(f"5 Towers is for 2 to 5 players, not {player_count}")
+    problem = players_problem(player_count)
+    if problem is not None:
+        raise CardError(problem)
     deck = [Card(t, v) for t in TYPES for v in range(MAX_VALUE + 1)]
     if player_count >= 4:
         deck += [Card(t, v) for t in TYPES for v in EXTRA_COPY_VALUES]

@@ -23,6 +23,7 @@ from fivetowers.games.five_towers.rules.cards import Card, full_deck
 from fivetowers.games.five_towers.rules.errors import (
     FormatError, GameOver, IllegalBid, IllegalBuild, NotYourTurn,
 )
+from fivetowers.games.five_towers.rules.players import players_problem
 from fivetowers.games.five_towers.rules.scoring import Score
 from fivetowers.games.five_towers.rules.search import max_bid, pairs_of
 from fivetowers.games.five_towers.rules.variant import Variant
@@ -101,8 +102,9 @@ class Game:
     def __init__(self, names: Sequence[str], variant: Variant = Variant.BASE,
                  deck: Sequence[Card] | None = None, seed: int | None = None,
                  reshuffle: Sequence[Card] | None = None, replaying: bool = False) -> None:
-        if not 2 <= len(names) <= 5:
-            raise FormatError(f"5 Towers is for 2 to 5 players, not {len(names)}")
+        problem = players_problem(len(names))
+        if problem is not None:
+            raise FormatError(problem)
         self.variant = variant
         self.powers = variant.powers
         self.seed = seed

@@ -8,7 +8,7 @@ from typing import Callable
 
 from textual.app import App
 
-from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 
@@ -20,6 +20,31 @@ def stylesheet(name: str = "app.tcss") -> str:
     return (files("fivetowers.styles") / name).read_text(encoding="utf-8")
 
 
+class LocalHost:
+    """The table host of ``fivetowers play`` (a :class:`TableHost`): q quits,
+    no chat, and "play again" deals a new game. One per game: a table screen
+    of a game already replaced shows no end screen."""
+
+    offers_chat = False
+
+    def __init__(self, app: FiveTowersApp, client: TableClient) -> None:
+        self.app = app
+        self.client = client
+
+    def chat(self) -> None:
+        """Nobody to talk to (the key is not offered)."""
+
+    def show_end(self) -> None:
+        if self.client is self.app.client:
+            self.app.push_screen(EndScreen(self.client, self))
+
+    async def play_again(self) -> None:
+        await self.app.play_again()
+
+    async def leave(self) -> None:
+        self.app.exit()
+
+
 class FiveTowersApp(App[None]):
     TITLE = "5 Towers"
     ENABLE_COMMAND_PALETTE = False
@@ -29,15 +54,12 @@ class FiveTowersApp(App[None]):
                  hints: bool = True) -> None:
         super().__init__()
         self.client = client
+        self.table_host = LocalHost(self, client)
         self.new_game = new_game
         self.hints = hints
 
     def on_mount(self) -> None:
-        self.push_screen(TableScreen(self.client, self.hints))
-
-    def show_end(self, client: TableClient) -> None:
-        if client is self.client:
-            self.push_screen(EndScreen(client))
+        self.push_screen(TableScreen(self.client, self.table_host, self.hints))
 
     async def play_again(self) -> None:
         if self.new_game is None:
@@ -45,9 +67,10 @@ class FiveTowersApp(App[None]):
             return
         old = self.client
         self.client = self.new_game()
+        self.table_host = LocalHost(self, self.client)
         await old.table.close()
         await self.pop_screen()  # the end screen; the old table screen is under it
-        await self.switch_screen(TableScreen(self.client, self.hints))
+        await self.switch_screen(TableScreen(self.client, self.table_host, self.hints))
 
     async def on_unmount(self) -> None:
         await self.client.table.close()

@@ -10,7 +10,8 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.client import TableClient
+from fivetowers.games.screens import TableHost
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_footer import KeyFooter
@@ -23,9 +24,10 @@ class EndScreen(Screen[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, client: TableClient) -> None:
+    def __init__(self, client: TableClient, host: TableHost) -> None:
         super().__init__()
         self.client = client
+        self.host = host
 
     def compose(self) -> ComposeResult:
         view = self.client.view()
@@ -75,7 +77,7 @@ class EndScreen(Screen[None]):
                                                           i in view.winners)
 
     async def action_play_again(self) -> None:
-        await self.app.play_again()  # type: ignore[attr-defined]
+        await self.host.play_again()
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,5 +1,9 @@
 """The table screen: the display, every player's towers, bidding, building,
-hints and the log, for whichever human seat is to act at this terminal."""
+hints and the log, for whichever human seat is to act at this terminal.
+
+Whatever hosts the table (``fivetowers play``, a lobby session) comes in as
+a :class:`~fivetowers.games.screens.TableHost`: it decides what q does, whether
+c chats, and shows the end screen."""
 
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from textual.screen import Screen
 from fivetowers.compat.textual import is_closing
 from fivetowers.games.five_towers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
 from fivetowers.games.five_towers.solver.plans import Hint
-from fivetowers.tables.client import TableClient
+from fivetowers.games.five_towers.client import TableClient
+from fivetowers.games.screens import TableHost
 from fivetowers.tables.table import TableEvent
 from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 from fivetowers.games.five_towers.tui.look import name_text
@@ -50,11 +55,13 @@ class TableScreen(Screen[None]):
         Binding("e", "results", "results"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
+        Binding("c", "chat", "chat"),
     ]
 
-    def __init__(self, client: TableClient, hints: bool = True) -> None:
+    def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
         super().__init__()
         self.client = client
+        self.host = host
         self.show_hints = hints
         self.show_breakdown = False
         self.guide: BuildGuide | None = None
@@ -154,7 +161,7 @@ class TableScreen(Screen[None]):
             self.load_hint(self.client.version)
         if view.phase is Phase.OVER and not self.ended:
             self.ended = True
-            self.app.call_later(self.app.show_end, self.client)  # type: ignore[attr-defined]
+            self.app.call_later(self.host.show_end)
 
     def turn_text(self, view: PlayerView, names: list[str]) -> Text:
         if view.phase is Phase.OVER or view.to_move is None:
@@ -251,6 +258,8 @@ class TableScreen(Screen[None]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return self.host.offers_chat
         if action == "confirm" and self.bid_digits:
             return True
         if action in BUILD_ACTIONS:
@@ -403,11 +412,14 @@ class TableScreen(Screen[None]):
             area.scroll_page_down(animate=False)
 
     def action_results(self) -> None:
-        self.app.show_end(self.client)  # type: ignore[attr-defined]
+        self.host.show_end()
 
     def action_help(self) -> None:
         from fivetowers.games.five_towers.tui.screens.help import HelpScreen
         self.app.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
-        self.app.exit()
+        await self.host.leave()
+
+    def action_chat(self) -> None:
+        self.host.chat()

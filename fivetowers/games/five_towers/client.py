@@ -16,6 +16,7 @@ from typing import Sequence
 from fivetowers.games.five_towers.rules import (
     Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
+from fivetowers.games.five_towers.rules.players import players_problem
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.tables.agents import Bot, make_bot
 from fivetowers.tables.seats import BOT_NAMES, Seat, clean_name, unique_name
@@ -172,8 +173,9 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
                    bots_by_seat: dict[int, Bot] | None = None,
                    hinter: Hinter = compute_hint, advice: bool = True) -> LocalClient:
     """A fresh table for ``fivetowers play``: the last ``bots`` seats are bots."""
-    if not 2 <= players <= 5:
-        raise ValueError(f"5 Towers is for 2 to 5 players, not {players}")
+    problem = players_problem(players)
+    if problem is not None:
+        raise ValueError(problem)
     if not 0 <= bots <= players:
         raise ValueError(f"--bots must be 0..{players}, not {bots}")
     if seed is None:

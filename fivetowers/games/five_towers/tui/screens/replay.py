@@ -3,6 +3,7 @@
 Drawn with the table's own widgets (display, towers, bidding, log), so a
 position looks as it did during the game; the viewer sees their own teardown
 pile's cards and, for the others, only counts (DESIGN.md "views, not state").
+The lobby opens it through :meth:`FiveTowers.screens` for a kept game.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from typing import Sequence
+
 from fivetowers.games.five_towers.rules import Phase, PlayerView
-from fivetowers.lobby.archive import KeptGame
-from fivetowers.lobby.my_games_screen import HISTORY_CSS
-from fivetowers.tables.seats import clean_name
+from fivetowers.tables.history import GameHistory
+from fivetowers.ui.styles import HISTORY_CSS
 from fivetowers.ui.text import name_text, safe
 from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
@@ -50,12 +52,15 @@ class ReplayScreen(Screen[None]):
         Binding("q", "back", show=False),
     ]
 
-    def __init__(self, kept: KeptGame) -> None:
+    def __init__(self, history: GameHistory, game_id: int, names: Sequence[str],
+                 seat: int | None) -> None:
         super().__init__()
-        self.kept = kept
-        self.history = kept.history
-        self.names = [clean_name(s.name) for s in kept.info.seats]
-        self.me = kept.seat if kept.seat is not None else 0
+        self.history = history
+        self.game_id = game_id
+        self.names = list(names)
+        """As the host cleaned them (they come out of a file)."""
+        self.seat = seat
+        self.me = seat if seat is not None else 0
         self.rounds = [self.history.game(i).round for i in range(len(self.history))]
         self.position = 0
         self.show_breakdown = False
@@ -92,8 +97,8 @@ class ReplayScreen(Screen[None]):
     # -- drawing ------------------------------------------------------------
     async def show_position(self) -> None:
         i = self.position
-        view = self.history.view(i, self.kept.seat)
-        status = Text(f" game {self.kept.info.id} · step {i}/{self.last} ",
+        view = self.history.view(i, self.seat)
+        status = Text(f" game {self.game_id} · step {i}/{self.last} ",
                       style="bold reverse")
         self.query_one(StatusBar).show(view, status, view.variant.value)
         self.query_one(DisplayRow).show(view.display, set())
@@ -109,7 +114,7 @@ class ReplayScreen(Screen[None]):
         self.query_one(GameLog).show(view.log)
 
     def draw_boards(self, view: PlayerView) -> None:
-        me, seated = self.me, self.kept.seat is not None
+        me, seated = self.me, self.seat is not None
         self.query_one("#mine", TowerBoard).show(
             view.seats[me], f"{self.names[me]} — your towers" if seated else self.names[me],
             view.own_teardown, self.show_breakdown, view.to_move == me)
@@ -161,7 +166,7 @@ class ReplayScreen(Screen[None]):
 
     async def action_toggle_scores(self) -> None:
         self.show_breakdown = not self.show_breakdown
-        self.draw_boards(self.history.view(self.position, self.kept.seat))
+        self.draw_boards(self.history.view(self.position, self.seat))
 
     def action_back(self) -> None:
         self.app.pop_screen()
