@@ -39,8 +39,6 @@ FORMATS = DOCS / "formats.md"
 NAMING_DOCS = [ROOT / "README.md", DOCS / "architecture.md", DOCS / "rules.md", FORMATS]
 
 PLANNED = {
-    "fivetowers/compat/": "workarounds of library internals, being gathered (issue 12)",
-    "fivetowers/games/screens.py": "the screens a game brings, being typed (issue 12)",
     "fivetowers/games/gotown/": "the second game package, after issue 12",
 }
 """Paths the docs name as the target of issue 12 and its follow-up, which
