@@ -120,7 +120,7 @@ def test_a_determinised_game_plays_on_like_the_real_one() -> None:
     for g in (game, world):
         g.apply(Pass(1))
         assert g.to_move == game.to_move
-    assert world._waiting == game._waiting
+    assert world.waiting == game.waiting
 
 
 class PolicyBot:

@@ -59,7 +59,7 @@ def from_game(game: Game) -> Sim:
         if game.high_bid is None:
             waiting = [(game.starter + i) % n for i in range(n)]
         else:
-            waiting = list(game._waiting)
+            waiting = list(game.waiting)
     else:
         waiting = []
     return Sim(
@@ -71,7 +71,7 @@ def from_game(game: Game) -> Sim:
         display=[(c.type.index, c.value) for c in game.display],
         runouts=game.runouts,
         starter=game.starter,
-        runout_now=game._runout_now,
+        runout_now=game.runout_round,
         waiting=waiting,
         high=-1 if game.high_bid is None else game.high_bid,
         high_seat=game.high_seat,
