@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, TypeVar
 
 from fivetowers.tables.history import GameHistory
-from fivetowers.tables.seats import clean_name
+from fivetowers.user_text import clean_name
 from fivetowers.tables.store import Rating, Store, StoreError, TableInfo
 from fivetowers.tables.store_writer import StoreWriter
 

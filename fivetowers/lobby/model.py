@@ -34,7 +34,8 @@ from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
-from fivetowers.tables.seats import BOT_NAMES, clean_name, clean_text, unique_name
+from fivetowers.tables.seats import BOT_NAMES, unique_name
+from fivetowers.user_text import clean_name, clean_text
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore

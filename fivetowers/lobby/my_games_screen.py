@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static
 
 from fivetowers.lobby.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
-from fivetowers.tables.seats import clean_name
+from fivetowers.user_text import clean_name
 from fivetowers.ui.key_footer import KeyFooter
 
 SHOWN = 50  # games listed at most, the newest

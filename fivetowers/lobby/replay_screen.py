@@ -17,7 +17,7 @@ from textual.widgets import Static
 from fivetowers.games.five_towers.rules import Phase, PlayerView
 from fivetowers.lobby.archive import KeptGame
 from fivetowers.lobby.my_games_screen import HISTORY_CSS
-from fivetowers.tables.seats import clean_name
+from fivetowers.user_text import clean_name
 from fivetowers.ui.text import name_text, safe
 from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
