@@ -15,8 +15,6 @@ from typing import Callable, Sequence
 from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView, Position
 from fivetowers.games.five_towers.solver.plans import Hint
 
-from fivetowers.games.five_towers.bots.base import own_board
-
 SAFETY_PRICE = 1  # the gain the bot gives up to make its bid unbeatable
 
 
@@ -37,7 +35,7 @@ class GreedyBot:
             from fivetowers.games.five_towers.solver import hint  # ortools loads only when a bot thinks
 
             self._hint = hint
-        advice = self._hint(Position(view.variant, own_board(view), list(view.display)))
+        advice = self._hint(Position.from_view(view))
         if view.phase is Phase.BUILD:
             assert view.high_bid is not None
             return advice.plans[view.high_bid].to_build(seat)

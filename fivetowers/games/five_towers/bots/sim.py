@@ -17,12 +17,11 @@ from dataclasses import dataclass
 
 from fivetowers.games.five_towers.rules import TYPES, Game, Phase
 from fivetowers.games.five_towers.rules.cards import TOWER_TOP
+from fivetowers.games.five_towers.rules.game import DISPLAY_SIZE
+from fivetowers.games.five_towers.rules.scoring import total
 from fivetowers.games.five_towers.rules.search import Pair
 from fivetowers.games.five_towers.rules.towers import can_place
 
-from fivetowers.games.five_towers.bots.evaluate import score_of
-
-DISPLAY_SIZE = 5
 NO_TOP = 16  # the "top" of an empty tower: every card starts it
 LATE_CARDS = 15  # in the second pass, with this few cards left, take anything
 
@@ -137,7 +136,7 @@ def start_round(sim: Sim) -> bool:
 
 
 def scores(sim: Sim) -> list[int]:
-    return [score_of(tuple(tuple(t) for t in towers), pile, sim.powers)
+    return [total(towers, pile, sim.powers)
             for towers, pile in zip(sim.towers, sim.piles)]
 
 
