@@ -8,9 +8,8 @@ from fivetowers.games.protocol import Bot, GameKind, GameOption, RecordError, ch
 from fivetowers.games.five_towers.rules import (
     Game, Record, Variant, action_from_json, replay,
 )
+from fivetowers.games.five_towers.rules.cards import MAX_PLAYERS, MIN_PLAYERS, players_problem
 from fivetowers.games.five_towers.rules.record import RECORD_FORMAT
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 
 class FiveTowers:
@@ -28,9 +27,7 @@ class FiveTowers:
     bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
 
     def players_problem(self, count: int) -> str | None:
-        if MIN_PLAYERS <= count <= MAX_PLAYERS:
-            return None
-        return f"5 Towers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"
+        return players_problem(count)
 
     def new_match(self, players: Sequence[str], options: Mapping[str, str],
                   seed: int) -> Game:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from fivetowers.games.five_towers.rules import Game, IllegalAction, Variant
+from fivetowers.games.five_towers.rules.cards import MAX_PLAYERS, MIN_PLAYERS, players_problem
 
 from fivetowers.games.five_towers.bots import BOT_NAMES, make_bot
 
@@ -43,8 +44,8 @@ class Settings:
             if name not in BOT_NAMES:
                 raise ValueError(f"unknown bot {name!r}: expected one of "
                                  f"{', '.join(BOT_NAMES)}")
-        if not 2 <= self.players <= 5:
-            raise ValueError(f"--players must be 2..5, not {self.players}")
+        if players_problem(self.players) is not None:
+            raise ValueError(f"--players must be {MIN_PLAYERS}..{MAX_PLAYERS}, not {self.players}")
         if len(self.bots) > self.players:
             raise ValueError(f"{len(self.bots)} bots do not fit at {self.players} seats")
         if self.games < 1:

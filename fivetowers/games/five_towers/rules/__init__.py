@@ -6,7 +6,9 @@ Everything else in fivetowers validates through this package.
 from fivetowers.games.five_towers.rules.actions import Action, Bid, Build, End, Pass, Source, Step, action_from_json
 from fivetowers.games.five_towers.rules.board import Board
 from fivetowers.games.five_towers.rules.building import BuildSession
-from fivetowers.games.five_towers.rules.cards import TYPES, Card, TowerType, card, cards, full_deck
+from fivetowers.games.five_towers.rules.cards import (
+    MAX_PLAYERS, MIN_PLAYERS, TYPES, Card, TowerType, card, cards, full_deck, players_problem,
+)
 from fivetowers.games.five_towers.rules.errors import (
     CardError, FormatError, GameOver, HiddenCardsMismatch, IllegalAction, IllegalBid, IllegalBuild,
     MalformedAction, NotYourTurn, RulesError,
@@ -19,6 +21,7 @@ from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.games.five_towers.rules.view import PlayerView, SeatView
 
 __all__ = [
+    "MAX_PLAYERS", "MIN_PLAYERS", "players_problem",
     "Action", "Bid", "BidEvent", "Board", "Build", "BuildSession", "Card", "CardError",
     "End", "FormatError", "Game", "GameOver", "HiddenCardsMismatch", "IllegalAction", "IllegalBid", "IllegalBuild",
     "LogEntry", "MalformedAction", "NotYourTurn", "Outcome", "Pass", "Phase", "Player",

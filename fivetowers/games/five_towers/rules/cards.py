@@ -102,10 +102,22 @@ def cards_from_json(value: object, name: str) -> list[Card]:
         raise FormatError(f'"{name}": {exc}') from None
 
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+"""How many play 5 Towers: every check of a player count asks :func:`players_problem`."""
+
+
+def players_problem(count: int) -> str | None:
+    """Why ``count`` players cannot play 5 Towers, or None when they can."""
+    if MIN_PLAYERS <= count <= MAX_PLAYERS:
+        return None
+    return f"5 Towers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"
+
+
 def full_deck(player_count: int) -> list[Card]:
     """The card set for ``player_count`` players, in canonical order."""
-    if not 2 <= player_count <= 5:
-        raise CardError(f"5 Towers is for 2 to 5 players, not {player_count}")
+    problem = players_problem(player_count)
+    if problem is not None:
+        raise CardError(problem)
     deck = [Card(t, v) for t in TYPES for v in range(MAX_VALUE + 1)]
     if player_count >= 4:
         deck += [Card(t, v) for t in TYPES for v in EXTRA_COPY_VALUES]

@@ -19,7 +19,7 @@ from fivetowers.games.protocol import Result
 from fivetowers.games.five_towers.rules.actions import Action, Bid, Build, Pass
 from fivetowers.games.five_towers.rules.board import Board
 from fivetowers.games.five_towers.rules.building import BuildSession
-from fivetowers.games.five_towers.rules.cards import TYPES, Card, full_deck
+from fivetowers.games.five_towers.rules.cards import TYPES, Card, full_deck, players_problem
 from fivetowers.games.five_towers.rules.errors import (
     FormatError, GameOver, HiddenCardsMismatch, IllegalBid, IllegalBuild, NotYourTurn,
 )
@@ -101,8 +101,9 @@ class Game:
     def __init__(self, names: Sequence[str], variant: Variant = Variant.BASE,
                  deck: Sequence[Card] | None = None, seed: int | None = None,
                  reshuffle: Sequence[Card] | None = None, replaying: bool = False) -> None:
-        if not 2 <= len(names) <= 5:
-            raise FormatError(f"5 Towers is for 2 to 5 players, not {len(names)}")
+        problem = players_problem(len(names))
+        if problem is not None:
+            raise FormatError(problem)
         self.variant = variant
         self.powers = variant.powers
         self.seed = seed

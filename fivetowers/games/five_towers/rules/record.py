@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fivetowers.games.five_towers.rules.actions import action_from_json
-from fivetowers.games.five_towers.rules.cards import TYPES, Card, cards_from_json, full_deck
+from fivetowers.games.five_towers.rules.cards import (
+    TYPES, Card, cards_from_json, full_deck, players_problem,
+)
 from fivetowers.games.five_towers.rules.errors import FormatError, IllegalAction, shown
 from fivetowers.games.five_towers.rules.game import Game, Phase
 from fivetowers.games.five_towers.rules.variant import Variant
@@ -48,8 +50,9 @@ class Record:
         players = data.get("players")
         if not isinstance(players, list):
             raise FormatError('"players" must be a list of names')
-        if not 2 <= len(players) <= 5:  # before looking at names: the list may be huge
-            raise FormatError(f"5 Towers is for 2 to 5 players, not {len(players)}")
+        problem = players_problem(len(players))  # before the names: the list may be huge
+        if problem is not None:
+            raise FormatError(problem)
         if not all(isinstance(p, str) and p for p in players):
             raise FormatError('"players" must be a list of names')
         for p in players:
