@@ -90,5 +90,5 @@ def test_the_quick_total_is_the_score(variant: Variant) -> None:
                 assert total(towers, len(board.teardown), variant.powers) == \
                     board.score(variant.powers).total
                 checked += 1
-            game.apply(random_action(game, rng))  # type: ignore[arg-type]
+            game.apply(random_action(game, rng))
     assert checked > 100

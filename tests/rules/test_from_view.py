@@ -20,7 +20,7 @@ def _with_piles() -> Game:
     rng = random.Random(2)
     while not (game.players[1].board.teardown and game.phase is Phase.BID
                and game.high_bid is not None and game.to_move == 0):
-        game.apply(random_action(game, rng))  # type: ignore[arg-type]
+        game.apply(random_action(game, rng))
     return game
 
 
