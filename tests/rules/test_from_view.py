@@ -70,3 +70,14 @@ def test_a_finished_game_has_no_round_to_play_on() -> None:
     assert game.is_terminal()
     with pytest.raises(HiddenCardsMismatch, match="over"):
         Game.from_view(game.view(0), *_hidden(game), reshuffle_seed=0)
+
+
+def test_without_the_card_check_the_counts_are_still_checked() -> None:
+    game = _with_piles()
+    piles, draw = _hidden(game)
+    with pytest.raises(HiddenCardsMismatch, match="the draw deck has"):
+        Game.from_view(game.view(0), piles, draw[1:], reshuffle_seed=0, check_cards=False)
+    # The caller vouches for the cards themselves (a bot that dealt view.unseen()).
+    world = Game.from_view(game.view(0), piles, list(reversed(draw)), reshuffle_seed=0,
+                           check_cards=False)
+    assert world.draw == list(reversed(game.draw))

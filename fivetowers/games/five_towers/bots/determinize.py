@@ -32,4 +32,6 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
             piles.append(hidden[:seat.teardown_count])
             hidden = hidden[seat.teardown_count:]
     # The reshuffle after the first run-out is unknown too: this RNG's draw makes it.
-    return Game.from_view(view, piles, hidden, reshuffle_seed=rng.getrandbits(64))
+    # The cards were dealt from view.unseen() just now: only their counts need checking.
+    return Game.from_view(view, piles, hidden, reshuffle_seed=rng.getrandbits(64),
+                          check_cards=False)

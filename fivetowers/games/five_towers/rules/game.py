@@ -141,7 +141,7 @@ class Game:
 
     @classmethod
     def from_view(cls, view: PlayerView, piles: Sequence[Sequence[Card]],
-                  draw: Sequence[Card], reshuffle_seed: int) -> Game:
+                  draw: Sequence[Card], reshuffle_seed: int, check_cards: bool = True) -> Game:
         """A whole game of which ``view`` is a view (its log aside), the hidden
         cards placed as given: ``piles[s]`` is seat ``s``'s teardown pile (the
         viewer's own must be the one the view shows), ``draw`` the draw deck
@@ -152,11 +152,14 @@ class Game:
         The game starts in the round in play: it has no actions and no log,
         and no record (its deck and any past reshuffle are not known). Raises
         :class:`HiddenCardsMismatch` when the cards are not exactly the ones
-        the view hides, or the game is over.
+        the view hides, or the game is over. A caller that dealt the cards
+        from ``view.unseen()`` itself may pass ``check_cards=False``: the
+        counts are still checked, the cards themselves not (that check costs
+        as much as the deal, and a bot deals thousands of worlds a move).
         """
         if view.phase is Phase.OVER:
             raise HiddenCardsMismatch("the game is over: there is no round to play on from")
-        _check_hidden(view, piles, draw)
+        _check_hidden(view, piles, draw, check_cards)
         n = len(view.seats)
         game = cls.__new__(cls)
         game.variant, game.powers, game.seed = view.variant, view.variant.powers, None
@@ -453,8 +456,9 @@ class Game:
 
 
 def _check_hidden(view: PlayerView, piles: Sequence[Sequence[Card]],
-                  draw: Sequence[Card]) -> None:
-    """Refuse piles and a deck that are not exactly what ``view`` hides."""
+                  draw: Sequence[Card], check_cards: bool) -> None:
+    """Refuse piles and a deck that are not exactly what ``view`` hides (with
+    ``check_cards`` False: not as many cards as it hides)."""
     if len(piles) != len(view.seats):
         raise HiddenCardsMismatch(f"{len(piles)} teardown piles for {len(view.seats)} seats")
     for s, (seat, pile) in enumerate(zip(view.seats, piles)):
@@ -465,6 +469,8 @@ def _check_hidden(view: PlayerView, piles: Sequence[Sequence[Card]],
                                       f"not {len(pile)}")
     if len(draw) != view.draw_count:
         raise HiddenCardsMismatch(f"the draw deck has {view.draw_count} cards, not {len(draw)}")
+    if not check_cards:
+        return
     given = Counter(draw)
     for s, pile in enumerate(piles):
         if s != view.seat:
