@@ -151,9 +151,9 @@ def test_rollouts_follow_the_rules_of_a_whole_game(players: int) -> None:
         played = Game(names, Variant.BASE, seed=seed)
         start = from_game(played)
         # The rollout's RNG, like the engine's, is used for the reshuffle alone:
-        # in the same state, it shuffles the discard pile the same way.
-        reshuffler = random.Random()
-        reshuffler.setstate(played._rng.getstate())
+        # seeded as the engine seeds its own (see Game), it shuffles the
+        # discard pile the same way.
+        reshuffler = random.Random(f"reshuffle:{seed}")
         rng = random.Random(0)
         while not played.is_terminal():
             seat = played.to_move
