@@ -136,7 +136,6 @@ class Game:
         self.high_seat: int | None = None
         self._waiting: list[int] = []
         self._max_bids: dict[int, int] = {}
-        self._runout_now = False
         self._start_round()
 
     @classmethod
@@ -177,9 +176,6 @@ class Game:
         game.bids = list(view.bids)
         game.high_bid, game.high_seat = view.high_bid, view.high_seat
         game._max_bids = {}
-        # A round's reveal does not touch the deck again: an empty deck now
-        # means this round's reveal emptied it.
-        game._runout_now = not game.draw
         game._waiting = []
         if view.phase is Phase.BID and view.high_bid is not None and view.to_move is not None:
             # After the starter's bid, each later seat up to the starter gets one turn.
@@ -201,8 +197,11 @@ class Game:
     @property
     def runout_round(self) -> bool:
         """True in a round whose reveal emptied the draw deck: after it the
-        discard pile is reshuffled (the first time) or the game ends (the second)."""
-        return self._runout_now
+        discard pile is reshuffled (the first time) or the game ends (the second).
+
+        Nothing but a round's reveal takes from the deck, so during a round an
+        empty deck is exactly that (and nothing needs remembering)."""
+        return not self.draw
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.OVER
@@ -367,8 +366,7 @@ class Game:
         count = min(DISPLAY_SIZE, len(self.draw))
         self.display, self.draw = self.draw[:count], self.draw[count:]
         self.round += 1
-        self._runout_now = not self.draw
-        if self._runout_now:
+        if self.runout_round:
             self.runouts += 1
         self.bids, self.high_bid, self.high_seat = [], None, None
         self._waiting, self._max_bids = [], {}
@@ -378,10 +376,10 @@ class Game:
     def _clean_up(self) -> None:
         self.discard.extend(self.display)
         self.display = []
-        if self._runout_now and self.runouts >= 2:
+        if self.runout_round and self.runouts >= 2:
             self._end_game()
             return
-        if self._runout_now:
+        if self.runout_round:
             self._reshuffle()
         self._start_round()
 
