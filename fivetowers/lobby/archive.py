@@ -17,7 +17,7 @@ from typing import Any, Callable, TypeVar
 from fivetowers.games import game_of_record
 from fivetowers.games.protocol import GameKind
 from fivetowers.games.screens import Replay
-from fivetowers.tables.seats import clean_name
+from fivetowers.user_text import clean_name
 from fivetowers.tables.store import Rating, Store, StoreError, TableInfo
 from fivetowers.tables.store_writer import StoreWriter
 

@@ -13,7 +13,7 @@ from fivetowers.lobby.archive import Archive
 from fivetowers.ui.styles import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
 from fivetowers.tables.store import Rating, StoreError
-from fivetowers.tables.seats import clean_name
+from fivetowers.user_text import clean_name
 from fivetowers.ui.key_footer import KeyFooter
 
 SHOWN = 20

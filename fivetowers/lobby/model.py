@@ -38,7 +38,8 @@ from fivetowers.games.protocol import GameKind, RecordError, check_options
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
-from fivetowers.tables.seats import BOT_NAMES, clean_name, clean_text, unique_name
+from fivetowers.tables.seats import BOT_NAMES, unique_name
+from fivetowers.user_text import clean_name, clean_text
 from fivetowers.tables.agents import make_bot
 from fivetowers.tables.restore import RestoreReport, restore
 from fivetowers.tables.seats import Seat

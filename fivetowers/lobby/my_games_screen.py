@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 
 from fivetowers.lobby.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
-from fivetowers.tables.seats import clean_name
+from fivetowers.user_text import clean_name
 from fivetowers.ui.key_footer import KeyFooter
 from fivetowers.ui.styles import HISTORY_CSS
 

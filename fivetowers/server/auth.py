@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import asyncssh
 
 from fivetowers.compat.asyncssh import server_process
-from fivetowers.server.names import clean_name
+from fivetowers.user_text import clean_name
 
 log = logging.getLogger("fivetowers.server")
 

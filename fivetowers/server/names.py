@@ -1,25 +1,15 @@
-"""Turning what an SSH client sends us into text safe to show other players.
+"""The one command an SSH client may send: ``join CODE``.
 
-The SSH user name (or a password login's name) becomes a player's display
-name and is drawn on other players' screens: it is cleaned by the one name
-cleaner every other name goes through (:func:`fivetowers.tables.seats.clean_name`:
-no escape sequences, control or format characters, markup brackets). A join
-code is typed by hand and read back in the lobby, so it is kept to a small
-alphabet.
+A join code is typed by hand and read back in the lobby, so it is kept to a
+small alphabet. (Display names are cleaned by :mod:`fivetowers.user_text`,
+like every other text a user types.)
 """
 
 from __future__ import annotations
 
 import re
 
-from fivetowers.tables.seats import MAX_NAME, clean_name
-
-__all__ = ["FALLBACK_NAME", "NAME_LENGTH", "clean_name", "parse_exec"]
-
-NAME_LENGTH = MAX_NAME
-"""Longest display name kept; longer names are cut (tables are narrow)."""
-
-FALLBACK_NAME = "player"
+__all__ = ["parse_exec"]
 
 _JOIN = re.compile(r"\s*join\s+([A-Za-z0-9]{3,12})\s*")
 

@@ -37,7 +37,7 @@ class Visitor:
     """The player's identity: their public key's SHA256 fingerprint, or
     ``password:NAME`` when they logged in with the server's password."""
     name: str
-    """Display name: the SSH user name, cleaned (see names.clean_name)."""
+    """Display name: the SSH user name, cleaned (see user_text.clean_name)."""
     address: str
     join_code: str | None
     """The table code of ``ssh -t HOST join CODE``; None for the lobby."""

@@ -10,12 +10,13 @@ import pytest
 
 from fivetowers.games.five_towers.bots import RandomBot
 from fivetowers.games.five_towers.bots.determinize import determinize
-from fivetowers.games.five_towers.bots.evaluate import board_value, openness, score_of
+from fivetowers.games.five_towers.bots.evaluate import board_value, openness
 from fivetowers.games.five_towers.bots.plans import board_options
 from fivetowers.games.five_towers.bots.sim import from_game, play_out, want
 from fivetowers.games.five_towers.rules import (
     TYPES, Bid, Board, Build, Card, Game, Pass, Phase, PlayerView, Step, Variant, card,
 )
+from fivetowers.games.five_towers.rules.scoring import total
 from fivetowers.games.five_towers.rules.search import pairs_of
 
 
@@ -77,7 +78,7 @@ def test_openness_and_score() -> None:
     assert openness((15, 12)) == 12 / 16
     # A tower top doubles its tower; the main tower counts again; a pile of 2 costs 3.
     towers = ((15, 12, 0), (7,), (), (), ())
-    assert score_of(towers, 2, False) == 6 + 1 + 3 - 3
+    assert total(towers, 2, False) == 6 + 1 + 3 - 3
 
 
 def _check_view(view: PlayerView, game: Game, powers: bool) -> None:
@@ -120,7 +121,7 @@ def test_a_determinised_game_plays_on_like_the_real_one() -> None:
     for g in (game, world):
         g.apply(Pass(1))
         assert g.to_move == game.to_move
-    assert world._waiting == game._waiting
+    assert world.waiting == game.waiting
 
 
 class PolicyBot:
@@ -150,9 +151,9 @@ def test_rollouts_follow_the_rules_of_a_whole_game(players: int) -> None:
         played = Game(names, Variant.BASE, seed=seed)
         start = from_game(played)
         # The rollout's RNG, like the engine's, is used for the reshuffle alone:
-        # in the same state, it shuffles the discard pile the same way.
-        reshuffler = random.Random()
-        reshuffler.setstate(played._rng.getstate())
+        # seeded as the engine seeds its own (see Game), it shuffles the
+        # discard pile the same way.
+        reshuffler = random.Random(f"reshuffle:{seed}")
         rng = random.Random(0)
         while not played.is_terminal():
             seat = played.to_move

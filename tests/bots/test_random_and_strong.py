@@ -101,6 +101,8 @@ def test_think_runs_off_the_event_loop() -> None:
     game = Game(["a", "b"], Variant.BASE, seed=2)
 
     class WaitingBot:
+        name = "waiting"
+
         def __init__(self) -> None:
             self.released = threading.Event()
             self.was_released = False

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Iterator
 
 from fivetowers.games.five_towers.rules import (
-    TYPES, Bid, Board, BuildSession, Card, Game, IllegalBuild, Pass, Phase, TowerType,
+    TYPES, Action, Bid, Board, BuildSession, Card, Game, IllegalBuild, Pass, Phase, TowerType,
 )
 
 
@@ -97,7 +97,7 @@ def random_build(game: Game, rng: random.Random) -> BuildSession:
         session.place(rng.choice(steps))
 
 
-def random_action(game: Game, rng: random.Random) -> Bid | Pass | object:
+def random_action(game: Game, rng: random.Random) -> Action:
     if game.phase is Phase.BUILD:
         assert game.to_move is not None
         return random_build(game, rng).finish(game.to_move)
@@ -113,7 +113,7 @@ def play_random_game(game: Game, rng: random.Random, max_actions: int = 2000) ->
     for _ in range(max_actions):
         if game.is_terminal():
             break
-        game.apply(random_action(game, rng))  # type: ignore[arg-type]
+        game.apply(random_action(game, rng))
     return game
 
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
-from fivetowers.games.five_towers.rules import Card, CardError, TowerType, card, full_deck
-from fivetowers.games.five_towers.rules.scoring import pair_count, score, teardown_penalty
+from fivetowers.games.five_towers.rules import (
+    TYPES, Card, CardError, Game, TowerType, Variant, card, full_deck,
+)
+from fivetowers.games.five_towers.rules.scoring import pair_count, score, teardown_penalty, total
+
+from tests.rules.randomplay import random_action
 
 
 def test_deck_sizes() -> None:
@@ -68,3 +73,22 @@ def test_rulebook_pairs_example() -> None:
 def test_each_card_in_one_pair_only() -> None:
     assert pair_count([7, 9, 9], [9, 8, 9, 9]) == 2
     assert pair_count([5], [5, 5]) == 1
+
+
+@pytest.mark.parametrize("variant", [Variant.BASE, Variant.GREAT_POWERS])
+def test_the_quick_total_is_the_score(variant: Variant) -> None:
+    # Searches and rollouts score with total(); the breakdown with score():
+    # on every board of random games, one number.
+    checked = 0
+    for seed in range(3):
+        game = Game(["a", "b", "c"], variant, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_terminal():
+            for player in game.players:
+                board = player.board
+                towers = [board.towers[t] for t in TYPES]
+                assert total(towers, len(board.teardown), variant.powers) == \
+                    board.score(variant.powers).total
+                checked += 1
+            game.apply(random_action(game, rng))
+    assert checked > 100

@@ -164,7 +164,7 @@ def test_empty_reshuffle_ends_the_game() -> None:
     # this round's winner takes the whole display, so nothing is left to shuffle.
     game = arranged(["A", "B"], DISPLAY)
     game.draw, game.discard = [], []
-    game._runout_now, game.runouts = True, 1
+    game.runouts = 1
     game.apply(Bid(0, 5))
     take = tuple(game.display)
     game.apply(Build(0, take, tuple(Step(c) for c in take)))

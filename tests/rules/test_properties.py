@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fivetowers.games.five_towers.rules import (
-    TYPES, Bid, Game, IllegalAction, Pass, Phase, Position, Record, Variant, full_deck, replay,
+    TYPES, Action, Bid, Game, IllegalAction, Pass, Phase, Position, Record, Variant, full_deck, replay,
     result_json,
 )
 from fivetowers.games.five_towers.rules.search import max_bid
@@ -50,7 +50,7 @@ def test_random_games_keep_every_invariant(spec: tuple[int, int, Variant]) -> No
         check_invariants(game)
         round_before, starter_before = game.round, game.starter
         action = random_action(game, rng)
-        game.apply(action)  # type: ignore[arg-type]
+        game.apply(action)
         if game.round != round_before and not any(e.kind == "build" and e.round == round_before
                                                   for e in game.log):
             starters_after_bid0.append((starter_before, game.starter))
@@ -74,12 +74,13 @@ def test_refused_actions_never_change_a_game(spec: tuple[int, int, Variant]) -> 
     for _ in range(rng.randrange(1, 60)):
         if game.is_terminal():
             break
-        game.apply(random_action(game, rng))  # type: ignore[arg-type]
+        game.apply(random_action(game, rng))
     if game.is_terminal():
         return
     before = json.dumps(result_json(game)), game.view(None)
     seat = rng.randrange(players)
-    tries = [Bid(seat, rng.randrange(0, 12)), Pass(seat), Bid((seat + 1) % players, 99)]
+    tries: list[Action] = [Bid(seat, rng.randrange(0, 12)), Pass(seat),
+                           Bid((seat + 1) % players, 99)]
     for action in tries:
         if action in game.legal_actions():
             continue
@@ -106,7 +107,7 @@ def test_fast_max_bid_equals_brute_force(spec: tuple[int, int, Variant, int]) ->
     for _ in range(moves):
         if game.is_terminal():
             break
-        game.apply(random_action(game, rng))  # type: ignore[arg-type]
+        game.apply(random_action(game, rng))
     if game.is_terminal():
         return
     for seat in range(players):

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,8 +38,9 @@ def test_illegal_action_exits_1_with_its_index() -> None:
     assert json.loads(out.stdout)["error"]["action"] == 12
 
 
-def _record() -> dict:  # type: ignore[type-arg]
-    return json.loads(GOOD.read_text())
+def _record() -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(GOOD.read_text())
+    return record
 
 
 def _bad_action(data: dict, index: int, action: object) -> str:  # type: ignore[type-arg]

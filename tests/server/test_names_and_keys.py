@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from fivetowers.server.hostkey import HostKeyError, default_data_dir, load_or_create_host_key
-from fivetowers.server.names import NAME_LENGTH, clean_name, parse_exec
+from fivetowers.server.names import parse_exec
+from fivetowers.user_text import MAX_NAME, clean_name
 
 
 @pytest.mark.parametrize(("raw", "name"), [
@@ -19,7 +20,7 @@ from fivetowers.server.names import NAME_LENGTH, clean_name, parse_exec
     ("peter\u202eevil", "peterevil"),  # bidi override
     ("a\u200bb", "ab"),  # zero-width space
     ("  many   spaces\there ", "many spaces here"),
-    ("x" * 40, "x" * NAME_LENGTH),
+    ("x" * 40, "x" * MAX_NAME),
     ("\x07\x08", "player"),
     ("Jürgen Ölmann", "Jürgen Ölmann"),
 ])

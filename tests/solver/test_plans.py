@@ -7,9 +7,8 @@ import pytest
 from fivetowers.games.five_towers.rules import Board, Build, Position, TowerType, Variant, card
 from fivetowers.games.five_towers.solver import Plan, exhaustive_hint, hint
 from fivetowers.games.five_towers.solver.plans import make_plan, order_steps
-from fivetowers.games.five_towers.solver.problem import (
-    CANDY, SAND, SCRAP, TREE, Problem, openness, top_openness,
-)
+from fivetowers.games.five_towers.rules.search import CANDY, SAND, SCRAP, TREE
+from fivetowers.games.five_towers.solver.problem import Problem, openness, top_openness
 
 from tests.solver.helpers import carry_out
 

@@ -3,11 +3,13 @@ character that can do something to a terminal other than show itself."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
-from fivetowers.server import names
-from fivetowers.tables import seats
-from fivetowers.tables.seats import MAX_NAME, clean_name, clean_text
+import fivetowers
+from fivetowers.user_text import MAX_NAME, clean_name, clean_text
 
 C0 = [chr(c) for c in range(0x00, 0x20)]
 DEL = ["\x7f"]
@@ -81,6 +83,24 @@ def test_a_huge_paste_is_cut_before_cleaning() -> None:
     assert clean_text("ok " + "\x00" * 5_000_000, 120) == "ok"
 
 
+CLEANERS = {"clean_name", "clean_text"}
+
+
 def test_there_is_one_name_cleaner() -> None:
-    assert names.clean_name is seats.clean_name
-    assert names.NAME_LENGTH == MAX_NAME
+    # One module defines the cleaners (none other cleans names or text its own
+    # way), and every module that uses them imports them from there.
+    package = Path(fivetowers.__file__).parent
+    defined, imported = set(), set()
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(package.parent).as_posix()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name in CLEANERS:
+                defined.add((where, node.name))
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name in CLEANERS:
+                        imported.add((where, node.module))
+    assert defined == {("fivetowers/user_text.py", "clean_name"),
+                       ("fivetowers/user_text.py", "clean_text")}
+    assert imported and {module for _, module in imported} == {"fivetowers.user_text"}

@@ -15,7 +15,8 @@ from fivetowers.games.five_towers.rules import (
 from fivetowers.games.five_towers.client import LocalClient, TableClient, new_local_game
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.solver import exhaustive_hint
-from fivetowers.tables.seats import Seat, clean_name
+from fivetowers.tables.seats import Seat
+from fivetowers.user_text import clean_name
 from fivetowers.tables.table import ActionNotKept, Table, TableEvent
 
 

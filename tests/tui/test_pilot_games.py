@@ -284,3 +284,56 @@ async def test_a_store_that_cannot_save_is_shown_whole_at_80_columns() -> None:
         await settle(pilot)
         status = str(app.screen.query_one(StatusBar).render())
         assert "cannot save" not in status and len(table.game.actions) == 1
+
+
+async def test_a_build_placed_with_the_arrow_keys() -> None:
+    # ↑/↓ move through the placing options and enter places the highlighted one.
+    from itertools import combinations
+
+    from textual.widgets import OptionList
+
+    client = new_local_game(2, 1, Variant.BASE, seed=7, bot_kind="random", bot_delay=0,
+                            hinter=exhaustive_hint, advice=False)
+    app = create_app(client)
+    async with app.run_test(size=(100, 32)) as pilot:
+        for _ in range(MAX_TURNS):
+            await settle(pilot)
+            view = client.view()
+            assert view.phase is not Phase.OVER, "the human never built"
+            if view.phase is Phase.BID:
+                await bid_by_keyboard(pilot, client)
+                continue
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.guide is not None
+            session = screen.guide.session
+            towers, pile = session.start.towers_key(), session.start.pile_key()
+            take = next((c for c in combinations(range(len(view.display)), view.high_bid or 0)
+                         if feasible(towers, pile,
+                                     tuple((view.display[i].type.index, view.display[i].value)
+                                           for i in c), False)), None)
+            if take is None or len(take) < 2:
+                await pilot.press("a", "enter")  # not this round: the hint's plan
+                continue
+            await pilot.press(*[str(i + 1) for i in take], "enter")
+            panel = screen.query_one(BuildPanel)
+            steps = screen.query_one("#steps", OptionList)
+            placed = moved = 0
+            while not session.done:
+                await settle(pilot)
+                # The last option that still lets the build finish: arrows to reach it.
+                want = max(i for i, o in enumerate(panel.options) if o.completable)
+                at = steps.highlighted or 0
+                moved += want != at
+                await pilot.press(*(["down"] * (want - at) if want >= at else ["up"] * (at - want)))
+                assert steps.highlighted == want
+                before = len(session.hand)
+                await pilot.press("enter")
+                assert len(session.hand) == before - 1
+                placed += 1
+            actions = len(client.table.game.actions)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert len(client.table.game.actions) > actions and placed == len(take)
+            assert moved
+            return
+    raise AssertionError("the game did not reach a human build")

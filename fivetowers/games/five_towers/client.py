@@ -19,7 +19,8 @@ from fivetowers.games.five_towers.rules import (
 from fivetowers.games.five_towers.rules.players import players_problem
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.tables.agents import Bot, make_bot
-from fivetowers.tables.seats import BOT_NAMES, Seat, clean_name, unique_name
+from fivetowers.tables.seats import BOT_NAMES, Seat, unique_name
+from fivetowers.user_text import clean_name
 from fivetowers.tables.table import Subscriber, Table
 from fivetowers.tables.workers import Hinter, compute_hint
 

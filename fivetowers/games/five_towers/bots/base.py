@@ -7,7 +7,7 @@ import concurrent.futures
 import random
 from typing import Protocol
 
-from fivetowers.games.five_towers.rules import TYPES, Action, Board, BuildSession, PlayerView, full_deck
+from fivetowers.games.five_towers.rules import Action, BuildSession, PlayerView, full_deck
 
 
 class Bot(Protocol):
@@ -20,19 +20,11 @@ class Bot(Protocol):
         ...
 
 
-def own_board(view: PlayerView) -> Board:
-    """The viewer's board: public towers plus their own (face-down) teardown pile."""
-    if view.seat is None:
-        raise ValueError("a spectator has no board")
-    seat = view.seats[view.seat]
-    return Board({t: list(seat.towers[t]) for t in TYPES}, list(view.own_teardown))
-
-
 def build_session(view: PlayerView) -> BuildSession:
     """A building session for the viewer, who must have won the bid."""
     if view.high_bid is None or view.high_seat != view.seat:
         raise ValueError("this player is not building now")
-    return BuildSession(own_board(view), view.display, view.variant.powers, view.high_bid)
+    return BuildSession(view.own_board(), view.display, view.variant.powers, view.high_bid)
 
 
 def cards_left(view: PlayerView) -> int:

@@ -11,10 +11,9 @@ tower) only when the tower is long or the game is ending.
 from __future__ import annotations
 
 from fivetowers.games.five_towers.rules.cards import TOWER_TOP
-from fivetowers.games.five_towers.rules.scoring import pair_count, teardown_penalty
+from fivetowers.games.five_towers.rules.scoring import total
 from fivetowers.games.five_towers.rules.search import Towers
 
-CANDY, SCARY = 0, 1
 # About how many more cards an open tower collects over a whole game.
 FUTURE_CARDS_PER_TOWER = 5.0
 
@@ -32,21 +31,9 @@ def openness(tower: tuple[int, ...]) -> float:
     return below / 16
 
 
-def score_of(towers: Towers, pile_size: int, powers: bool) -> int:
-    points = 0
-    main = 0
-    for tower in towers:
-        n = len(tower)
-        points += 2 * n if n and tower[-1] == TOWER_TOP else n
-        main = max(main, n)
-    if powers:
-        points += 3 * pair_count(towers[SCARY], towers[CANDY])
-    return points + main - teardown_penalty(pile_size)
-
-
 def board_value(towers: Towers, pile_size: int, powers: bool, future: float,
                 weight: float = FUTURE_CARDS_PER_TOWER) -> float:
     """Score now plus the towers' expected future, ``future`` in 0..1 (share of
     the game's cards still to be revealed)."""
     potential = sum(openness(t) for t in towers)
-    return score_of(towers, pile_size, powers) + future * weight * potential
+    return total(towers, pile_size, powers) + future * weight * potential

@@ -10,27 +10,12 @@ are public), since a bid that is raised gains nothing.
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Sequence
 
-from fivetowers.games.five_towers.rules import Action, Bid, Build, Pass, Phase, PlayerView, Position
-
-from fivetowers.games.five_towers.bots.base import own_board
+from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView, Position
+from fivetowers.games.five_towers.solver.plans import Hint
 
 SAFETY_PRICE = 1  # the gain the bot gives up to make its bid unbeatable
-
-
-class PlanLike(Protocol):
-    """What the bot reads of a solver plan."""
-
-    @property
-    def gain(self) -> int: ...
-
-    def to_build(self, seat: int) -> Build: ...
-
-
-class HintLike(Protocol):
-    @property
-    def plans(self) -> Sequence[PlanLike]: ...
 
 
 class GreedyBot:
@@ -39,7 +24,7 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, hint: Callable[[Position], HintLike] | None = None) -> None:
+    def __init__(self, hint: Callable[[Position], Hint] | None = None) -> None:
         self._hint = hint
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
@@ -50,7 +35,7 @@ class GreedyBot:
             from fivetowers.games.five_towers.solver import hint  # ortools loads only when a bot thinks
 
             self._hint = hint
-        advice = self._hint(Position(view.variant, own_board(view), list(view.display)))
+        advice = self._hint(Position.from_view(view))
         if view.phase is Phase.BUILD:
             assert view.high_bid is not None
             return advice.plans[view.high_bid].to_build(seat)

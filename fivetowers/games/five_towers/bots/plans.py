@@ -19,7 +19,8 @@ from itertools import combinations
 from fivetowers.games.five_towers.rules import TYPES, Board, Build, Card, End, Source, Step
 from fivetowers.games.five_towers.rules.cards import TOWER_TOP
 from fivetowers.games.five_towers.rules.search import (
-    BOTTOM_END, NO_END, SAND, SCRAP, TREE, Pair, Towers, can_place_all, pairs_of, placements,
+    BOTTOM_END, NO_END, SAND, SCRAP, TREE, Pair, Towers, can_place_all, card_of, pairs_of,
+    placements,
 )
 
 Choice = tuple[tuple[Pair, ...], int, int | None]  # take, pay, teardown type index
@@ -39,10 +40,6 @@ class Option:
     def to_build(self, seat: int) -> Build:
         return Build(seat, tuple(card_of(p) for p in self.take), self.steps, self.pay,
                      TYPES[self.teardown] if self.teardown is not None else None)
-
-
-def card_of(pair: Pair) -> Card:
-    return Card(TYPES[pair[0]], pair[1])
 
 
 def _without(items: tuple[Pair, ...], i: int) -> tuple[Pair, ...]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from fivetowers.games.five_towers.rules import TYPES, Action, Bid, Pass, Phase, PlayerView
-from fivetowers.games.five_towers.rules.search import pairs_of
+from fivetowers.games.five_towers.rules.search import card_of, pairs_of
 from fivetowers.games.five_towers.bots.base import build_session
-from fivetowers.games.five_towers.bots.plans import card_of, choices
+from fivetowers.games.five_towers.bots.plans import choices
 
 
 class RandomBot:

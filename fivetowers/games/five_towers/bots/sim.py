@@ -17,12 +17,11 @@ from dataclasses import dataclass
 
 from fivetowers.games.five_towers.rules import TYPES, Game, Phase
 from fivetowers.games.five_towers.rules.cards import TOWER_TOP
+from fivetowers.games.five_towers.rules.game import DISPLAY_SIZE
+from fivetowers.games.five_towers.rules.scoring import total
 from fivetowers.games.five_towers.rules.search import Pair
 from fivetowers.games.five_towers.rules.towers import can_place
 
-from fivetowers.games.five_towers.bots.evaluate import score_of
-
-DISPLAY_SIZE = 5
 NO_TOP = 16  # the "top" of an empty tower: every card starts it
 LATE_CARDS = 15  # in the second pass, with this few cards left, take anything
 
@@ -59,7 +58,7 @@ def from_game(game: Game) -> Sim:
         if game.high_bid is None:
             waiting = [(game.starter + i) % n for i in range(n)]
         else:
-            waiting = list(game._waiting)
+            waiting = list(game.waiting)
     else:
         waiting = []
     return Sim(
@@ -71,7 +70,7 @@ def from_game(game: Game) -> Sim:
         display=[(c.type.index, c.value) for c in game.display],
         runouts=game.runouts,
         starter=game.starter,
-        runout_now=game._runout_now,
+        runout_now=game.runout_round,
         waiting=waiting,
         high=-1 if game.high_bid is None else game.high_bid,
         high_seat=game.high_seat,
@@ -137,7 +136,7 @@ def start_round(sim: Sim) -> bool:
 
 
 def scores(sim: Sim) -> list[int]:
-    return [score_of(tuple(tuple(t) for t in towers), pile, sim.powers)
+    return [total(towers, pile, sim.powers)
             for towers, pile in zip(sim.towers, sim.piles)]
 
 

@@ -25,7 +25,7 @@ import time
 from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView
 from fivetowers.games.five_towers.rules.game import Game
 
-from fivetowers.games.five_towers.bots.base import future_share, own_board
+from fivetowers.games.five_towers.bots.base import future_share
 from fivetowers.games.five_towers.bots.determinize import determinize
 from fivetowers.games.five_towers.bots.evaluate import board_value
 from fivetowers.games.five_towers.bots.plans import Option, board_options
@@ -57,7 +57,7 @@ class StrongBot:
         seat = view.seat
         if seat is None or not view.my_turn:
             raise ValueError("it is not this bot's turn")
-        board = own_board(view)
+        board = view.own_board()
         powers = view.variant.powers
         future = future_share(view)
 

@@ -44,6 +44,10 @@ class FormatError(RulesError, RecordError):
     """A record or position document that is not valid (FORMATS.md)."""
 
 
+class HiddenCardsMismatch(RulesError):
+    """Hidden cards that do not complete a player's view into a whole game."""
+
+
 class MalformedAction(IllegalAction):
     """An action object that does not have the shape FORMATS.md gives."""
 

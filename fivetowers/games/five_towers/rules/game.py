@@ -19,9 +19,9 @@ from fivetowers.games.protocol import Result
 from fivetowers.games.five_towers.rules.actions import Action, Bid, Build, Pass
 from fivetowers.games.five_towers.rules.board import Board
 from fivetowers.games.five_towers.rules.building import BuildSession
-from fivetowers.games.five_towers.rules.cards import Card, full_deck
+from fivetowers.games.five_towers.rules.cards import TYPES, Card, full_deck
 from fivetowers.games.five_towers.rules.errors import (
-    FormatError, GameOver, IllegalBid, IllegalBuild, NotYourTurn,
+    FormatError, GameOver, HiddenCardsMismatch, IllegalBid, IllegalBuild, NotYourTurn,
 )
 from fivetowers.games.five_towers.rules.players import players_problem
 from fivetowers.games.five_towers.rules.scoring import Score
@@ -97,7 +97,7 @@ class Game:
     has happened, so other tools never depend on Python's generator.
     """
 
-    _replaying = False  # also for games assembled field by field (bots' determinising)
+    _replaying = False  # also for games made by from_view
 
     def __init__(self, names: Sequence[str], variant: Variant = Variant.BASE,
                  deck: Sequence[Card] | None = None, seed: int | None = None,
@@ -137,13 +137,72 @@ class Game:
         self.high_seat: int | None = None
         self._waiting: list[int] = []
         self._max_bids: dict[int, int] = {}
-        self._runout_now = False
         self._start_round()
+
+    @classmethod
+    def from_view(cls, view: PlayerView, piles: Sequence[Sequence[Card]],
+                  draw: Sequence[Card], reshuffle_seed: int, check_cards: bool = True) -> Game:
+        """A whole game of which ``view`` is a view (its log aside), the hidden
+        cards placed as given: ``piles[s]`` is seat ``s``'s teardown pile (the
+        viewer's own must be the one the view shows), ``draw`` the draw deck
+        from the top. A reshuffle still to come shuffles with
+        ``random.Random(reshuffle_seed)``.
+
+        This is how a bot imagines one possible true state (determinisation).
+        The game starts in the round in play: it has no actions and no log,
+        and no record (its deck and any past reshuffle are not known). Raises
+        :class:`HiddenCardsMismatch` when the cards are not exactly the ones
+        the view hides, or the game is over. A caller that dealt the cards
+        from ``view.unseen()`` itself may pass ``check_cards=False``: the
+        counts are still checked, the cards themselves not (that check costs
+        as much as the deal, and a bot deals thousands of worlds a move).
+        """
+        if view.phase is Phase.OVER:
+            raise HiddenCardsMismatch("the game is over: there is no round to play on from")
+        _check_hidden(view, piles, draw, check_cards)
+        n = len(view.seats)
+        game = cls.__new__(cls)
+        game.variant, game.powers, game.seed = view.variant, view.variant.powers, None
+        game._rng = random.Random(reshuffle_seed)
+        game.initial_deck, game.planned_reshuffle = [], None
+        # In the second pass the reshuffle happened, in an order the view does not show.
+        game.reshuffle = None if view.pass_number == 1 else []
+        game.players = [
+            Player(seat.name, Board({t: list(seat.towers[t]) for t in TYPES}, list(piles[s])))
+            for s, seat in enumerate(view.seats)]
+        game.draw, game.display, game.discard = list(draw), list(view.display), list(view.discard)
+        game.round, game.starter, game.runouts = view.round, view.starter, view.runouts
+        game.actions, game.log = [], []
+        game.phase, game.to_move = view.phase, view.to_move
+        game.bids = list(view.bids)
+        game.high_bid, game.high_seat = view.high_bid, view.high_seat
+        game._max_bids = {}
+        game._waiting = []
+        if view.phase is Phase.BID and view.high_bid is not None and view.to_move is not None:
+            # After the starter's bid, each later seat up to the starter gets one turn.
+            left = (view.starter - view.to_move) % n
+            game._waiting = [(view.to_move + i) % n for i in range(left)]
+        return game
 
     # -- queries -----------------------------------------------------------
     @property
     def player_count(self) -> int:
         return len(self.players)
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """The seats still to answer the starter's bid, the one to move first
+        (empty before the starter has bid and outside the bidding)."""
+        return tuple(self._waiting)
+
+    @property
+    def runout_round(self) -> bool:
+        """True in a round whose reveal emptied the draw deck: after it the
+        discard pile is reshuffled (the first time) or the game ends (the second).
+
+        Nothing but a round's reveal takes from the deck, so during a round an
+        empty deck is exactly that (and nothing needs remembering)."""
+        return not self.draw
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.OVER
@@ -308,8 +367,7 @@ class Game:
         count = min(DISPLAY_SIZE, len(self.draw))
         self.display, self.draw = self.draw[:count], self.draw[count:]
         self.round += 1
-        self._runout_now = not self.draw
-        if self._runout_now:
+        if self.runout_round:
             self.runouts += 1
         self.bids, self.high_bid, self.high_seat = [], None, None
         self._waiting, self._max_bids = [], {}
@@ -319,10 +377,10 @@ class Game:
     def _clean_up(self) -> None:
         self.discard.extend(self.display)
         self.display = []
-        if self._runout_now and self.runouts >= 2:
+        if self.runout_round and self.runouts >= 2:
             self._end_game()
             return
-        if self._runout_now:
+        if self.runout_round:
             self._reshuffle()
         self._start_round()
 
@@ -394,6 +452,30 @@ class Game:
             setattr(new, name, list(getattr(self, name)))
         new._max_bids = dict(self._max_bids)
         return new
+
+
+def _check_hidden(view: PlayerView, piles: Sequence[Sequence[Card]],
+                  draw: Sequence[Card], check_cards: bool) -> None:
+    """Refuse piles and a deck that are not exactly what ``view`` hides (with
+    ``check_cards`` False: not as many cards as it hides)."""
+    if len(piles) != len(view.seats):
+        raise HiddenCardsMismatch(f"{len(piles)} teardown piles for {len(view.seats)} seats")
+    for s, (seat, pile) in enumerate(zip(view.seats, piles)):
+        if s == view.seat and list(pile) != list(view.own_teardown):
+            raise HiddenCardsMismatch(f"seat {s}'s own teardown pile is not the one its view shows")
+        if len(pile) != seat.teardown_count:
+            raise HiddenCardsMismatch(f"seat {s} has {seat.teardown_count} teardown cards, "
+                                      f"not {len(pile)}")
+    if len(draw) != view.draw_count:
+        raise HiddenCardsMismatch(f"the draw deck has {view.draw_count} cards, not {len(draw)}")
+    if not check_cards:
+        return
+    given = Counter(draw)
+    for s, pile in enumerate(piles):
+        if s != view.seat:
+            given.update(pile)
+    if given != view.unseen():
+        raise HiddenCardsMismatch("the hidden cards given are not the ones the view hides")
 
 
 def describe_build(name: str, build: Build, torn: Card | None = None) -> str:

@@ -92,9 +92,7 @@ class Position:
         """The viewer's own position; a spectator has none."""
         if view.seat is None:
             raise ValueError("a spectator has no position of their own")
-        me = view.seats[view.seat]
-        board = Board({t: list(me.towers[t]) for t in TYPES}, list(view.own_teardown))
-        return cls(view.variant, board, list(view.display))
+        return cls(view.variant, view.own_board(), list(view.display))
 
     @classmethod
     def from_game(cls, game: Game, seat: int) -> Position:

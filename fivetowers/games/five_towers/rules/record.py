@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fivetowers.games.five_towers.rules.actions import action_from_json
-from fivetowers.games.five_towers.rules.cards import TYPES, Card, cards_from_json, full_deck
+from fivetowers.games.five_towers.rules.cards import (
+    TYPES, Card, cards_from_json, full_deck,
+)
 from fivetowers.games.five_towers.rules.errors import FormatError, IllegalAction, shown
 from fivetowers.games.five_towers.rules.game import Game, Phase
 from fivetowers.games.five_towers.rules.players import players_problem

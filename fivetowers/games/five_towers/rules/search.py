@@ -15,9 +15,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Sequence
 
-from fivetowers.games.five_towers.rules.cards import TOWER_TOP, Card, TowerType
+from fivetowers.games.five_towers.rules.cards import TOWER_TOP, TYPES, Card, TowerType
 from fivetowers.games.five_towers.rules.towers import can_place
 
+CANDY = TowerType.CANDY.index
+SCARY = TowerType.SCARY.index
 TREE = TowerType.TREE.index
 SCRAP = TowerType.SCRAP.index
 SAND = TowerType.SAND.index
@@ -32,6 +34,11 @@ EMPTY = -1  # "top" of a tower with no cards: any card starts it
 
 def pairs_of(cards: Sequence[Card]) -> tuple[Pair, ...]:
     return tuple(sorted((c.type.index, c.value) for c in cards))
+
+
+def card_of(pair: Pair) -> Card:
+    """The card a pair stands for (the inverse of :func:`pairs_of`, one card)."""
+    return Card(TYPES[pair[0]], pair[1])
 
 
 @lru_cache(maxsize=None)

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from fivetowers.games.five_towers.rules.board import Board
 from fivetowers.games.five_towers.rules.cards import TYPES, Card, TowerType, full_deck
 from fivetowers.games.five_towers.rules.scoring import Score
 from fivetowers.games.five_towers.rules.variant import Variant
@@ -57,6 +58,14 @@ class PlayerView:
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.to_move
+
+    def own_board(self) -> Board:
+        """The viewer's board: public towers plus their own (face-down) teardown
+        pile. A spectator has none (ValueError)."""
+        if self.seat is None:
+            raise ValueError("a spectator has no board")
+        seat = self.seats[self.seat]
+        return Board({t: list(seat.towers[t]) for t in TYPES}, list(self.own_teardown))
 
     def unseen(self) -> Counter[Card]:
         """Cards this viewer cannot see: the draw deck and others' teardown piles."""

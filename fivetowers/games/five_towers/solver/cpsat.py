@@ -56,12 +56,11 @@ from ortools.sat.python import cp_model
 
 from fivetowers.games.five_towers.rules.cards import TOWER_TOP
 from fivetowers.games.five_towers.rules.scoring import PAIR_BONUS
+from fivetowers.games.five_towers.rules.search import CANDY, SAND, SCARY, SCRAP, TREE
 from fivetowers.games.five_towers.rules.towers import can_place
 from fivetowers.games.five_towers.solver.plans import Link, Plan, make_plan, nothing_plan, order_steps
 from fivetowers.games.five_towers.solver.rebuilds import rebuild_candidates
-from fivetowers.games.five_towers.solver.problem import (
-    CANDY, SAND, SCARY, SCRAP, TREE, Problem, top_openness,
-)
+from fivetowers.games.five_towers.solver.problem import Problem, top_openness
 
 W_SCORE, W_NO_TEARDOWN, W_OPEN = 8192, 4096, 32  # rank levels; pay weighs 1
 SECONDS = 10.0

@@ -16,7 +16,8 @@ from fivetowers.games.five_towers.rules.search import (
     BOTTOM_END, NO_END, SAND, SCRAP, TREE, Pair, Towers, placements,
 )
 from fivetowers.games.five_towers.solver.plans import Plan, RawStep, make_plan, nothing_plan
-from fivetowers.games.five_towers.solver.problem import Problem, Rank, openness, total
+from fivetowers.games.five_towers.rules.scoring import total
+from fivetowers.games.five_towers.solver.problem import Problem, Rank, openness
 
 Value = tuple[int, int]  # (final score, openness): the parts of a rank the steps decide
 Found = dict[int, tuple[Value, tuple[RawStep, ...]]]  # display cards placed -> best

@@ -15,9 +15,9 @@ from typing import Any, Sequence
 
 from fivetowers.games.five_towers.rules.actions import Build, End, Source, Step
 from fivetowers.games.five_towers.rules.cards import TYPES, Card, TowerType
-from fivetowers.games.five_towers.solver.problem import (
-    SAND, SCRAP, TREE, Problem, Rank, card_of, openness, total,
-)
+from fivetowers.games.five_towers.rules.scoring import total
+from fivetowers.games.five_towers.rules.search import SAND, SCRAP, TREE, card_of
+from fivetowers.games.five_towers.solver.problem import Problem, Rank, openness
 
 RawStep = tuple[int, int, bool, bool]
 """``(type index, value, from the teardown pile, under the sand tower)``."""

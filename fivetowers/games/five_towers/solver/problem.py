@@ -30,12 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fivetowers.games.five_towers.rules.cards import TOWER_TOP, TYPES, Card
+from fivetowers.games.five_towers.rules.cards import TOWER_TOP, TYPES
 from fivetowers.games.five_towers.rules.position import Position
-from fivetowers.games.five_towers.rules.scoring import score
-from fivetowers.games.five_towers.rules.search import Pair, Towers
-
-CANDY, SCARY, TREE, SCRAP, SAND = range(5)
+from fivetowers.games.five_towers.rules.scoring import total
+from fivetowers.games.five_towers.rules.search import TREE, Pair, Towers
 
 Rank = tuple[int, int, int, int]
 """``(gain, 1 if no teardown else 0, openness, -pay)``: larger is better."""
@@ -70,18 +68,6 @@ class Problem:
 
     def start_total(self) -> int:
         return total(self.towers, len(self.pile), self.powers)
-
-
-def card_of(pair: Pair) -> Card:
-    return Card(TYPES[pair[0]], pair[1])
-
-
-def total(towers: Sequence[Sequence[int]], pile_size: int, powers: bool) -> int:
-    """The score (RULES.md A5, B) of these towers and a pile of ``pile_size`` cards.
-
-    Defined by the engine's own :func:`fivetowers.games.five_towers.rules.scoring.score`.
-    """
-    return score({t: towers[t.index] for t in TYPES}, pile_size, powers).total
 
 
 def top_openness(top: int | None) -> int:

@@ -37,8 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fivetowers.games.five_towers.rules.cards import TOWER_TOP
-from fivetowers.games.five_towers.rules.search import Pair
-from fivetowers.games.five_towers.solver.problem import CANDY, SCARY, SCRAP, Problem
+from fivetowers.games.five_towers.rules.search import CANDY, SCARY, SCRAP, Pair
+from fivetowers.games.five_towers.solver.problem import Problem
 
 SPECIAL = frozenset({TOWER_TOP, 8, 9})  # where can_place and the score treat values apart
 

@@ -7,12 +7,12 @@ picked so far (display cards, teardown, tree payment) and the last message.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from fivetowers.games.five_towers.rules import (
     TYPES, Build, BuildSession, End, IllegalBuild, Source, Step, TowerType,
 )
 from fivetowers.games.five_towers.rules.towers import has_tower_top
+from fivetowers.games.five_towers.solver.plans import Plan
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ class BuildGuide:
         else:
             self.say("nothing to undo", True)
 
-    def accept(self, plan: Any) -> None:
+    def accept(self, plan: Plan) -> None:
         """Carry out a hint's plan (choose + every step) for the player to confirm."""
         while self.session.undo():
             pass

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
+from textual.widgets import OptionList
 
 from fivetowers.compat.textual import is_closing
 from fivetowers.games.five_towers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
@@ -336,9 +337,12 @@ class TableScreen(Screen[None]):
             await self.refresh_table()
 
     async def action_cursor(self, delta: int) -> None:
-        steps = self.query_one("#steps")
+        steps = self.query_one("#steps", OptionList)
         if self.guide is not None and self.guide.chosen:
-            steps.action_cursor_down() if delta > 0 else steps.action_cursor_up()  # type: ignore[attr-defined]
+            if delta > 0:
+                steps.action_cursor_down()
+            else:
+                steps.action_cursor_up()
 
     async def action_teardown(self) -> None:
         if self.guide is not None:
@@ -361,8 +365,7 @@ class TableScreen(Screen[None]):
         if not guide.chosen:
             guide.confirm_choice()
         elif not guide.session.done:
-            steps = self.query_one("#steps")
-            index = getattr(steps, "highlighted", None)
+            index = self.query_one("#steps", OptionList).highlighted
             options = self.query_one(BuildPanel).options
             if index is not None and 0 <= index < len(options):
                 guide.pick(options[index])

@@ -18,6 +18,7 @@ class BidPanel(Static):
 
     shown: Text | None = None
     shown_lines = 0
+    room = 0
 
     def make_room(self, seats: int) -> None:
         # The title line, a line per seat, whose turn and your choices; plus borders.
@@ -61,7 +62,7 @@ class BidPanel(Static):
             # name wraps, a refusal is added): otherwise it is a repaint.
             width = self.content_region.width
             lines = len(out.wrap(self.app.console, width)) if width else -1
-            lines = max(lines, getattr(self, "room", 0))
+            lines = max(lines, self.room)
             self.shown, relayout, self.shown_lines = out, lines != self.shown_lines, lines
             self.update(out, layout=relayout)
 
