@@ -101,14 +101,18 @@ def _batch_lines(stream: BinaryIO) -> Iterator[str | ValueError]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from fivetowers.games.five_towers.rules.errors import FormatError
-    from fivetowers.games.five_towers.rules.record import Record, replay, result_json
+    from fivetowers.games import game_kind
+    from fivetowers.games.five_towers.rules.game import Game
+    from fivetowers.games.five_towers.rules.record import Record, result_json
+    from fivetowers.tables.history import replay
 
     try:
-        record = Record.from_json(_read_json(args.record))
-        game, error = replay(record)
-    except (ValueError, FormatError) as exc:
+        data = _read_json(args.record)
+        Record.from_json(data)  # the record's own checks, before any replaying
+        game, error = replay(game_kind("fivetowers"), data)
+    except ValueError as exc:  # the rules' FormatError among them
         return _die(f"{_shown(args.record)}: {exc}")
+    assert isinstance(game, Game)  # the result's format is 5 Towers' (FORMATS.md)
     if error is not None:
         print(json.dumps({"error": {"action": error.action, "message": _cut(error.message)}}))
         return 1
@@ -213,6 +217,7 @@ def _cut(message: str) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from fivetowers.tables.history import record_text_of
     from fivetowers.tables.store import StoreError, open_store
 
     try:
@@ -229,7 +234,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             store.close()
     except StoreError as exc:
         return _die(str(exc))
-    print(_record_text(stored.record.to_json()))
+    print(_record_text(record_text_of(stored.info.kind, stored.record)))
     return 0
 
 

@@ -11,9 +11,10 @@ worker thread, so the writer thread keeps committing meanwhile.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
+from fivetowers.games import game_kind
 from fivetowers.tables.history import GameHistory
 from fivetowers.tables.seats import clean_name
 from fivetowers.tables.store import Rating, Store, StoreError, TableInfo
@@ -84,9 +85,10 @@ class Archive:
         stored = await self._call(self._store().load_table, table_id)
         # Names were cleaned when their players logged in; cleaned again here,
         # as they come out of a file, so every log line built from them is safe.
-        record = replace(stored.record, players=[clean_name(p) for p in stored.record.players])
+        players = stored.record.get("players", [])
+        record = {**stored.record, "players": [clean_name(str(p)) for p in players]}
         try:
-            history = await asyncio.to_thread(GameHistory, record)
-        except ValueError as exc:  # the rules' FormatError and CardError among them
+            history = await asyncio.to_thread(GameHistory, game_kind(stored.info.kind), record)
+        except ValueError as exc:  # an unknown game, the record's and the game's errors
             raise StoreError(f"game {table_id} cannot be replayed: {exc}") from None
         return KeptGame(stored.info, history, seat_of(stored.info, fingerprint))

@@ -30,12 +30,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine
 
-from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
+from fivetowers.games import game_kind
+from fivetowers.games.five_towers.rules import Game, Phase, Variant
+from fivetowers.games.protocol import GameKind, Match
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
 from fivetowers.tables.seats import BOT_NAMES, clean_name, clean_text, unique_name
-from fivetowers.tables.agents import make_bot
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.restore import RestoreReport, restore
 from fivetowers.tables.seats import Seat
@@ -76,7 +77,7 @@ class HostedTable:
     variant: Variant
     private: bool
     seats: list[Seat]
-    table: Table | None = None
+    table: Table[Game] | None = None
     watchers: int = 0
     created: float = field(default_factory=time.time)
     table_id: int | None = None
@@ -84,6 +85,11 @@ class HostedTable:
     kept: asyncio.Future[int] | None = None
     """The store's answer to keeping the new table (its id), while it is due."""
     finished: bool = False
+    kind: str = "fivetowers"
+    """The game's registry name (kept by the store)."""
+    options: dict[str, str] = field(default_factory=dict)
+    """The game's options (the new-table form's choices); 5 Towers' ``variant``
+    is read from :attr:`variant` until the form offers every game's options."""
     opened_from: str | None = None
     """The address (group, see :func:`address_group`) the table was created
     from; None for tables served again from the store."""
@@ -408,7 +414,7 @@ class Lobby:
             return
         for seat in sorted(seats):
             if not hosted.seats[seat].connected:
-                table.stand_in(seat, make_bot(self.bot_kind))
+                table.stand_in(seat, table.make_bot(self.bot_kind))
         self._changed()
 
     def _close_table(self, hosted: HostedTable) -> None:
@@ -428,7 +434,7 @@ class Lobby:
             task.add_done_callback(self._abandoning.discard)
         self._changed()
 
-    async def _abandon(self, hosted: HostedTable, table: Table) -> None:
+    async def _abandon(self, hosted: HostedTable, table: Table[Game]) -> None:
         await table.close()  # its last commit (if any) is in before the mark
         if self.writer is None or hosted.over:
             return
@@ -470,7 +476,13 @@ class Lobby:
 
     def _start(self, hosted: HostedTable) -> None:
         names = [s.name for s in hosted.seats]
-        game = Game(names, hosted.variant, seed=self._rng.randrange(1 << 31))
+        kind = game_kind(hosted.kind)
+        options = {**hosted.options}
+        if hosted.kind == "fivetowers":
+            options["variant"] = hosted.variant.value
+        hosted.options = options
+        game = kind.new_match(names, options, seed=self._rng.randrange(1 << 31))
+        assert isinstance(game, Game)  # the lobby's screens are 5 Towers' for now
         if self.writer is not None:
             # Kept on the writer thread; the table's first commit waits for
             # the id (the writer keeps calls in order, so it follows anyway).
@@ -478,17 +490,19 @@ class Lobby:
         self._serve(hosted, game)
 
     @staticmethod
-    def _keep_new(writer: StoreWriter, hosted: HostedTable, game: Game) -> asyncio.Task[int]:
+    def _keep_new(writer: StoreWriter, hosted: HostedTable, game: Match) -> asyncio.Task[int]:
+        actions = [game.action_json(i) for i in range(game.action_count())]
         kept = _spawn(writer.call(
-            writer.store.create_table, code=hosted.code, name=hosted.name,
-            record=Record.from_game(game), private=hosted.private,
+            writer.store.create_table, code=hosted.code, name=hosted.name, kind=hosted.kind,
+            setup=game.setup_json(), actions=actions, private=hosted.private,
             seats=[_stored(seat) for seat in hosted.seats]))
         kept.add_done_callback(lambda kept: _created(hosted, kept))
         return kept
 
-    def _serve(self, hosted: HostedTable, game: Game) -> None:
-        hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay,
-                             on_action=self._keeper(hosted), workers=self.workers)
+    def _serve(self, hosted: HostedTable, game: Game, kind: GameKind | None = None) -> None:
+        hosted.table = Table(game, hosted.seats, kind=kind or game_kind(hosted.kind),
+                             bot_delay=self.bot_delay, on_action=self._keeper(hosted),
+                             workers=self.workers)
         hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
         _detached(hosted.table.start)
 
@@ -498,7 +512,10 @@ class Lobby:
         if writer is None:
             return None
 
-        async def keep(game: Game) -> None:
+        known: dict[str, Any] | None = None  # the setup the store has (None: unsure)
+
+        async def keep(game: Match) -> None:
+            nonlocal known
             if hosted.table_id is None:
                 if hosted.kept is None:
                     raise StoreError("this table is not in the store")
@@ -508,16 +525,19 @@ class Lobby:
                     # before this move (no move is kept without it).
                     hosted.kept = self._keep_new(writer, hosted, hosted.table.game)
                 hosted.table_id = await asyncio.shield(hosted.kept)
-            await writer.append(PendingAction.last_of(hosted.table_id, game))
+            item = PendingAction.last_of(hosted.table_id, game, known)
+            await writer.append(item)
+            if item.setup is not None:
+                known = dict(item.setup)
         return keep
 
     def _on_table_event(self, hosted: HostedTable, event: TableEvent) -> None:
         if event.over and not hosted.finished and hosted.table is not None:
             hosted.finished = True
-            if self.writer is not None and hosted.table_id is not None:
-                outcome = hosted.table.game.outcome()
+            result = hosted.table.game.result()
+            if self.writer is not None and hosted.table_id is not None and result is not None:
                 _spawn(self._finish(self.writer, hosted.table_id,
-                                    [s.total for s in outcome.scores], outcome.winners))
+                                    list(result.scores), list(result.winners)))
         self._changed()
 
     @staticmethod
@@ -561,11 +581,16 @@ class Lobby:
             # titles as typed).
             seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
                      for s in info.seats]
+            if not isinstance(live.game, Game):  # the lobby's screens are 5 Towers' for now
+                report.broken.append((info.id, f"this lobby cannot show {live.kind.title} "
+                                               "games yet"))
+                continue
             hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
-                                 info.variant, info.private, seats,
-                                 created=info.created, table_id=info.id)
+                                 live.game.variant, info.private, seats,
+                                 created=info.created, table_id=info.id, kind=info.kind,
+                                 options=dict(info.options))
             self.tables[hosted.code] = hosted
-            self._serve(hosted, live.game)
+            self._serve(hosted, live.game, live.kind)
             for seat in hosted.humans:
                 hosted._takeovers[seat] = loop.call_later(
                     self.absence_bot_after, self._stand_in, hosted, seat,
@@ -583,7 +608,7 @@ class Lobby:
         if hosted.paused:  # the stand-in comes when someone does
             hosted._paused_seats.add(seat)
             return
-        table.stand_in(seat, make_bot(self.bot_kind))
+        table.stand_in(seat, table.make_bot(self.bot_kind))
         self._changed()
 
     def _back(self, hosted: HostedTable, seat: int) -> None:
