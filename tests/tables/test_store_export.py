@@ -15,6 +15,7 @@ from fivetowers.games.five_towers.rules.record import Record, result_json
 from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.store import StoredSeat, open_store
 from tests.tables.random_play import play_to_end
+from tests.tables.kept import kept
 
 
 def cli(*args: str, stdin: str | None = None,
@@ -35,7 +36,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game, Game]:
     play_to_end(finished, 5)
     going = Game([s.name for s in seats], seed=6)
     play_to_end(going, 6, limit=17)
-    ids = [store.create_table(code=f"C{i}", name="t", seats=seats, record=Record.from_game(g))
+    ids = [store.create_table(code=f"C{i}", name="t", seats=seats, **kept(g))
            for i, g in enumerate((finished, going))]
     assert ids == [1, 2]
     outcome = finished.outcome()

@@ -83,11 +83,12 @@ async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
         one_process: Workers) -> None:
     game = Game(["A", "B"], Variant.BASE, seed=2)
     view = game.view(game.to_move)
-    jam = asyncio.create_task(one_process.choose(BusyBot(4.0), view, random.Random(1)))
+    jam = asyncio.create_task(one_process.choose(BusyBot(4.0), view, random.Random(1), quick=RandomBot()))
     await asyncio.sleep(0.3)  # the only worker is busy for 4 s
     one_process.margin = 0.5
     asked = time.monotonic()
-    action = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2))
+    action = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2),
+                                      quick=RandomBot())
     waited = time.monotonic() - asked
     game.clone().apply(action)  # legal
     # Its budget (0.5 s) and the margin (0.5 s), not the 4 s the pool was busy.
@@ -165,12 +166,12 @@ async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_
     (pid,) = one_process.pids()
     os.kill(pid, signal.SIGKILL)  # out of memory, say
     await asyncio.sleep(0.3)
-    action = await one_process.choose(RandomBot(), view, random.Random(1))
+    action = await one_process.choose(RandomBot(), view, random.Random(1), quick=RandomBot())
     game.clone().apply(action)  # from new workers, or a quick move if they were not up yet
     late = one_process.late_moves
     assert late <= 1
     await asyncio.to_thread(one_process.start)
-    again = await one_process.choose(RandomBot(), view, random.Random(1))
+    again = await one_process.choose(RandomBot(), view, random.Random(1), quick=RandomBot())
     game.clone().apply(again)
     assert one_process.late_moves == late and one_process.pids()
     assert pid not in one_process.pids()
