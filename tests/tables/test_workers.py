@@ -83,7 +83,8 @@ async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
         one_process: Workers) -> None:
     game = Game(["A", "B"], Variant.BASE, seed=2)
     view = game.view(game.to_move)
-    jam = asyncio.create_task(one_process.choose(BusyBot(4.0), view, random.Random(1), quick=RandomBot()))
+    jam = asyncio.create_task(one_process.choose(BusyBot(4.0), view, random.Random(1),
+                                                 quick=RandomBot()))
     await asyncio.sleep(0.3)  # the only worker is busy for 4 s
     one_process.margin = 0.5
     asked = time.monotonic()
