@@ -501,18 +501,19 @@ class Lobby:
 
     def _serve(self, hosted: HostedTable, game: Game, kind: GameKind | None = None) -> None:
         hosted.table = Table(game, hosted.seats, kind=kind or game_kind(hosted.kind),
-                             bot_delay=self.bot_delay, on_action=self._keeper(hosted),
+                             bot_delay=self.bot_delay, on_action=self._keeper(hosted, game),
                              workers=self.workers)
         hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
         _detached(hosted.table.start)
 
-    def _keeper(self, hosted: HostedTable) -> ActionHook | None:
-        """The table's commit: each action durably in the store before it is shown."""
+    def _keeper(self, hosted: HostedTable, game: Match) -> ActionHook | None:
+        """The table's commit: each action durably in the store before it is
+        shown, with the game's setup only when an action changed it."""
         writer = self.writer
         if writer is None:
             return None
 
-        known: dict[str, Any] | None = None  # the setup the store has (None: unsure)
+        known: dict[str, Any] | None = game.setup_json()  # what the store has
 
         async def keep(game: Match) -> None:
             nonlocal known

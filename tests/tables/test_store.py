@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,8 @@ from fivetowers.games.five_towers.rules.record import replay, result_json
 from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import (
-    Store, StoreBusy, StoreConflict, StoredSeat, UnknownTable, action_hook, open_store,
+    PendingAction, Store, StoreBusy, StoreConflict, StoredSeat, UnknownTable, action_hook,
+    open_store,
 )
 from tests.tables.random_play import random_action, step_rng
 from tests.tables.kept import kept, record
@@ -223,3 +225,30 @@ def test_an_exclusive_store_refuses_a_second_server(tmp_path: Path) -> None:
     reader.close()
     server.close()
     open_store(tmp_path, exclusive=True).close()  # released on close
+
+
+def test_the_setup_is_sent_only_when_an_action_changed_it(path: Path) -> None:
+    store = SqliteStore(path)
+    table_id, game = new_table(store, "S", seed=None)
+    sent: list[bool] = []
+    append = store.append_action
+
+    def spy(table_id: int, index: int, action: Any, setup: Any = None) -> None:
+        sent.append(setup is not None)
+        append(table_id, index, action, setup)
+
+    store.append_action = spy  # type: ignore[method-assign]
+    hook = action_hook(store, table_id)
+    after_reshuffle = 3
+    while after_reshuffle:
+        game.apply(random_action(game, step_rng(5, len(game.actions))))
+        hook(game)
+        after_reshuffle -= game.reshuffle is not None
+    # The hook knows nothing at first (so sends it once), then only the
+    # action that revealed the reshuffle carries the setup.
+    assert [i for i, s in enumerate(sent) if s] == [0, len(sent) - 3]
+    assert record(store.load_table(table_id).record).reshuffle == game.reshuffle
+    item = PendingAction.last_of(table_id, game, game.setup_json())
+    assert item.setup is None and item.index == len(game.actions) - 1
+    assert PendingAction.last_of(table_id, game, {"format": "x"}).setup == game.setup_json()
+    store.close()
