@@ -234,7 +234,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             store.close()
     except StoreError as exc:
         return _die(str(exc))
-    print(_record_text(record_text_of(stored.info.kind, stored.record)))
+    try:
+        record = record_text_of(stored.info.kind, stored.record)
+    except ValueError as exc:  # the game's RecordError
+        return _die(f"game {table_id} in the store is damaged: {_cut(str(exc))}")
+    print(_record_text(record))
     return 0
 
 

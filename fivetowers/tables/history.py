@@ -60,16 +60,19 @@ def replay(kind: GameKind, record: Mapping[str, Any],
 
 
 def record_text_of(kind: str, record: Mapping[str, Any]) -> dict[str, Any]:
-    """A kept record as its game writes it (``Match.record_json()``: its keys
-    in the game's order), for ``fivetowers export``. A record that does not
-    replay, or of a game this program does not know, is given as kept."""
+    """A kept record with its keys in the order its game writes them
+    (``Match.record_json()``), every value as kept: what ``fivetowers
+    export`` prints. A record that stops at a refused action is given whole;
+    one of a game this program does not know, as kept. Raises RecordError
+    (a ValueError) when the record does not even start."""
     try:
-        match, error = replay(game_kind(kind), record)
-    except (UnknownGame, ValueError):
+        game = game_kind(kind)
+    except UnknownGame:
         return dict(record)
-    if error is not None:
-        return dict(record)
-    return match.record_json()
+    match, _ = replay(game, record)
+    ordered = {key: record[key] for key in match.record_json() if key in record}
+    ordered.update(record)  # keys the game would not write now: kept all the same
+    return ordered
 
 
 class GameHistory:

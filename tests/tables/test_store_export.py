@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import os
 import subprocess
 import sys
@@ -87,3 +88,29 @@ def test_bad_requests_get_one_line(data: tuple[Path, Game, Game], tmp_path: Path
     assert message in out.stderr and out.stderr.count("\n") == 1
     assert "Traceback" not in out.stderr
     assert not (tmp_path / "nowhere").exists()  # export never creates a store
+
+
+def test_a_damaged_record_is_refused_and_an_illegal_one_given_whole(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    seats = [StoredSeat("Hedda"), StoredSeat("Peter")]
+    game = Game([s.name for s in seats], seed=8)
+    play_to_end(game, 8, limit=6)
+    ids = [store.create_table(code=f"D{i}", name="t", seats=seats, **kept(game))
+           for i in range(2)]
+    store.close()
+    conn = sqlite3.connect(tmp_path / "fivetowers.sqlite3")
+    conn.execute("UPDATE games SET setup = json_set(setup, '$.deck[0]', 'candy-99') "
+                 "WHERE id = ?", (ids[0],))
+    conn.execute("UPDATE actions SET body = '{\"seat\": 0, \"bid\": 99}' "
+                 "WHERE game = ? AND idx = 2", (ids[1],))
+    conn.commit()
+    conn.close()
+    damaged = cli("export", str(ids[0]), "--data-dir", str(tmp_path))
+    assert damaged.returncode == 2 and damaged.stdout == ""
+    assert f"game {ids[0]} in the store is damaged" in damaged.stderr
+    assert damaged.stderr.count("\n") == 1 and "Traceback" not in damaged.stderr
+    illegal = cli("export", str(ids[1]), "--data-dir", str(tmp_path))
+    assert illegal.returncode == 0
+    record = json.loads(illegal.stdout)
+    assert list(record) == list(game.record_json())  # the game's order, all of it
+    assert len(record["actions"]) == 6 and record["actions"][2] == {"seat": 0, "bid": 99}
