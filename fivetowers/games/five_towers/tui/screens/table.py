@@ -11,7 +11,8 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
-from fivetowers.games.five_towers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
+from fivetowers.games.five_towers.rules import TYPES, Action, Phase, PlayerView, SeatView
+from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.tables.client import TableClient
 from fivetowers.tables.table import TableEvent
@@ -298,7 +299,7 @@ class TableScreen(Screen[None]):
         try:
             await self.client.submit(Bid(seat, n))
             self.bid_notice = ""
-        except IllegalAction as exc:
+        except ActionRefused as exc:  # the rules' or the table's (not kept)
             self.bid_notice = str(exc)
             await self.refresh_table()
 
@@ -310,7 +311,7 @@ class TableScreen(Screen[None]):
         try:
             await self.client.submit(Pass(seat))
             self.bid_notice = ""
-        except IllegalAction as exc:
+        except ActionRefused as exc:  # the rules' or the table's (not kept)
             self.bid_notice = str(exc)
             await self.refresh_table()
 
@@ -363,7 +364,7 @@ class TableScreen(Screen[None]):
             if build is not None:
                 try:
                     await self.client.submit(build)
-                except IllegalAction as exc:
+                except ActionRefused as exc:  # the rules' or the table's (not kept)
                     guide.say(str(exc), True)
                 else:
                     self.guide = None
