@@ -104,7 +104,8 @@ def test_kill_9_never_loses_a_committed_action(tmp_path: Path) -> None:
                 game, error = replay(record)
                 assert error is None
                 if info.finished is not None:
-                    assert game.is_terminal() and record.actions == [a.to_json() for a in truth.actions]
+                    assert game.is_terminal()
+                    assert record.actions == [a.to_json() for a in truth.actions]
                     assert info.scores == tuple(s.total for s in truth.outcome().scores)
                 else:
                     assert table_id not in finished
