@@ -183,11 +183,14 @@ class Table(Generic[M]):
         the disk the table's game is still the one before, so every screen
         keeps showing what the store has; if the hook fails the copy is
         dropped and the game stays as it was."""
-        after = self.game.clone()
-        after.apply(action)
         if self.game.to_move != seat:
+            self.game.clone().apply(action)  # the game's refusal, in its words, if any
             raise NotYourSeat("you can only act for your own seat")
-        if self.on_action is not None:
+        if self.on_action is None:
+            self.game.apply(action)
+        else:
+            after = self.game.clone()
+            after.apply(action)
             try:
                 kept = self.on_action(after)
                 if inspect.isawaitable(kept):
@@ -199,7 +202,7 @@ class Table(Generic[M]):
                     self.cannot_save = True
                     self._notify()  # every screen says so, not only the mover's
                 raise ActionNotKept(NOT_SAVED) from exc
-        self.game = after
+            self.game = after
         self.cannot_save = False
         self.version += 1
 
