@@ -125,8 +125,11 @@ def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
 
     Raises ValueError with a one-line reason when the input is not usable.
     """
+    from fivetowers.games import game_kind
+    from fivetowers.games.five_towers.rules.game import Game
     from fivetowers.games.five_towers.rules.position import POSITION_FORMAT, Position
-    from fivetowers.games.five_towers.rules.record import RECORD_FORMAT, Record, replay
+    from fivetowers.games.five_towers.rules.record import RECORD_FORMAT, Record
+    from fivetowers.tables.history import replay
 
     if not isinstance(data, dict):
         raise ValueError("a position must be a JSON object")
@@ -139,9 +142,10 @@ def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
         record = Record.from_json(data)
         if not 0 <= seat < len(record.players):
             raise ValueError(f"--seat {seat}: the record has seats 0..{len(record.players) - 1}")
-        game, error = replay(record)
+        game, error = replay(game_kind("fivetowers"), data)
         if error is not None:
             raise ValueError(f"action {error.action} of the record is illegal: {error.message}")
+        assert isinstance(game, Game)
         return Position.from_game(game, seat)
     if kind != POSITION_FORMAT:
         raise ValueError(f'unknown format {shown(kind)}: expected "{POSITION_FORMAT}" or '
