@@ -166,3 +166,19 @@ def test_a_failed_migration_leaves_the_release_store_as_it_was(
     store = SqliteStore(path)
     assert pragma(path, "user_version") == 3 and len(store.unfinished_tables()) == 2
     store.close()
+
+
+def test_a_damaged_row_is_carried_over_and_set_aside_not_a_failed_upgrade(data: Path) -> None:
+    path = data / STORE_FILE
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE games SET deck = 'not json' WHERE id = 3")
+    conn.commit()
+    conn.close()
+    store = SqliteStore(path)  # the upgrade goes through all the same
+    assert pragma(path, "user_version") == 3
+    report = restore(store)
+    assert [r.info.id for r in report.live] == [2]
+    [(table_id, reason)] = report.broken
+    assert table_id == 3 and "\n" not in reason
+    assert store.load_table(3).info.code == "PRV33"  # kept, for an operator to look at
+    store.close()
