@@ -102,14 +102,18 @@ def _batch_lines(stream: BinaryIO) -> Iterator[str | ValueError]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from fivetowers.games.five_towers.rules.errors import FormatError
-    from fivetowers.games.five_towers.rules.record import Record, replay, result_json
+    from fivetowers.games import game_kind
+    from fivetowers.games.five_towers.rules.game import Game
+    from fivetowers.games.five_towers.rules.record import Record, result_json
+    from fivetowers.tables.history import replay
 
     try:
-        record = Record.from_json(_read_json(args.record))
-        game, error = replay(record)
-    except (ValueError, FormatError) as exc:
+        data = _read_json(args.record)
+        Record.from_json(data)  # the record's own checks, before any replaying
+        game, error = replay(game_kind("fivetowers"), data)
+    except ValueError as exc:  # the rules' FormatError among them
         return _die(f"{_shown(args.record)}: {exc}")
+    assert isinstance(game, Game)  # the result's format is 5 Towers' (FORMATS.md)
     if error is not None:
         print(json.dumps({"error": {"action": error.action, "message": _cut(error.message)}}))
         return 1
@@ -122,8 +126,11 @@ def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
 
     Raises ValueError with a one-line reason when the input is not usable.
     """
+    from fivetowers.games import game_kind
+    from fivetowers.games.five_towers.rules.game import Game
     from fivetowers.games.five_towers.rules.position import POSITION_FORMAT, Position
-    from fivetowers.games.five_towers.rules.record import RECORD_FORMAT, Record, replay
+    from fivetowers.games.five_towers.rules.record import RECORD_FORMAT, Record
+    from fivetowers.tables.history import replay
 
     if not isinstance(data, dict):
         raise ValueError("a position must be a JSON object")
@@ -136,9 +143,10 @@ def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
         record = Record.from_json(data)
         if not 0 <= seat < len(record.players):
             raise ValueError(f"--seat {seat}: the record has seats 0..{len(record.players) - 1}")
-        game, error = replay(record)
+        game, error = replay(game_kind("fivetowers"), data)
         if error is not None:
             raise ValueError(f"action {error.action} of the record is illegal: {error.message}")
+        assert isinstance(game, Game)
         return Position.from_game(game, seat)
     if kind != POSITION_FORMAT:
         raise ValueError(f'unknown format {shown(kind)}: expected "{POSITION_FORMAT}" or '
@@ -214,6 +222,7 @@ def _cut(message: str) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from fivetowers.tables.history import record_text_of
     from fivetowers.tables.store import StoreError, open_store
 
     try:
@@ -230,7 +239,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             store.close()
     except StoreError as exc:
         return _die(str(exc))
-    print(_record_text(stored.record.to_json()))
+    try:
+        record = record_text_of(stored.info.kind, stored.record)
+    except ValueError as exc:  # the game's RecordError
+        return _die(f"game {table_id} in the store is damaged: {_cut(str(exc))}")
+    print(_record_text(record))
     return 0
 
 

@@ -26,6 +26,7 @@ from typing import Awaitable, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from fivetowers.games import game_kind  # noqa: E402
 from fivetowers.games.five_towers.rules import Variant  # noqa: E402
 from fivetowers.lobby.archive import Archive  # noqa: E402
 from fivetowers.games.five_towers.tui.screens.replay import ReplayScreen  # noqa: E402
@@ -89,7 +90,7 @@ async def main() -> None:
             times = []
             for table_id in games:
                 start = time.perf_counter()
-                GameHistory(store.load_table(table_id).record)
+                GameHistory(game_kind("fivetowers"), store.load_table(table_id).record)
                 times.append(time.perf_counter() - start)
             print(f"   {players} players: {ms(times)}")
 
@@ -97,7 +98,7 @@ async def main() -> None:
 
         async def on_loop() -> None:
             for table_id in every:
-                GameHistory(store.load_table(table_id).record)
+                GameHistory(game_kind("fivetowers"), store.load_table(table_id).record)
                 await asyncio.sleep(0)
 
         async def archived() -> None:

@@ -53,9 +53,10 @@ class TimedWorkers(Workers):
 
     moves: list[float] = []
 
-    async def choose(self, bot: Any, view: Any, rng: Any) -> Any:
+    async def choose(self, bot: Any, view: Any, rng: Any, *, late: Any, quick: Any,
+                     seat: int | None = None) -> Any:
         asked = time.monotonic()
-        action = await super().choose(bot, view, rng)
+        action = await super().choose(bot, view, rng, late=late, quick=quick, seat=seat)
         if getattr(bot, "name", "") == "strong":
             self.moves.append(time.monotonic() - asked)
         return action

@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from fivetowers.games.five_towers.rules.game import Game  # noqa: E402
-from fivetowers.games.five_towers.rules.record import Record, replay  # noqa: E402
+from fivetowers.games import game_kind  # noqa: E402
+from fivetowers.tables.history import replay  # noqa: E402
 from fivetowers.tables.sqlite_store import SqliteStore  # noqa: E402
 from fivetowers.tables.store import PendingAction, StoredSeat  # noqa: E402
 from fivetowers.tables.store_writer import StoreWriter  # noqa: E402
@@ -54,7 +55,8 @@ def sample_actions(count: int) -> list[dict[str, Any]]:
 
 def new_tables(store: SqliteStore, count: int, first: int = 0) -> list[int]:
     return [store.create_table(code=f"T{first + i}", name="bench", seats=SEATS,
-                               record=Record.from_game(Game([s.name for s in SEATS], seed=i)))
+                               kind="fivetowers",
+                               setup=Game([s.name for s in SEATS], seed=i).setup_json())
             for i in range(count)]
 
 
@@ -152,12 +154,15 @@ def bench_restore(directory: Path, sizes: list[int]) -> None:
     for seed in range(20):  # mid-game records of 10..70 actions, reused
         game = Game([s.name for s in SEATS], seed=seed)
         play_to_end(game, seed, limit=10 + 3 * seed)
-        games.append(Record.from_game(game))
+        games.append(game)
     for size in sizes:
         path = directory / f"restore-{size}.sqlite3"
         store = SqliteStore(path, durable=False)
         for i in range(size):
-            store.create_table(code=f"R{i}", name="bench", seats=SEATS, record=games[i % 20])
+            game = games[i % 20]
+            store.create_table(code=f"R{i}", name="bench", seats=SEATS, kind="fivetowers",
+                               setup=game.setup_json(),
+                               actions=[a.to_json() for a in game.actions])
         store.close()
         actions = sum(len(games[i % 20].actions) for i in range(size))
         t0 = time.perf_counter()
@@ -166,7 +171,7 @@ def bench_restore(directory: Path, sizes: list[int]) -> None:
         tables = store.unfinished_tables()
         t2 = time.perf_counter()
         for stored in tables:
-            _, error = replay(stored.record)
+            _, error = replay(game_kind(stored.info.kind), stored.record)
             assert error is None
         t3 = time.perf_counter()
         store.close()

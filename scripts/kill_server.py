@@ -275,7 +275,7 @@ def check(player: Player, data: Path, kill: int) -> int:
         before = store.load_table(tables[1].id) if len(tables) > 1 else None
     finally:
         store.close()
-    record = stored.record
+    record = Record.from_json(stored.record)
     seat = next(i for i, s in enumerate(stored.info.seats) if s.fingerprint == player.fingerprint)
     actions = list(record.actions)
     if player.table_id == stored.info.id and player.stored is not None:
@@ -289,7 +289,7 @@ def check(player: Player, data: Path, kill: int) -> int:
     at = 0 if player.table_id != stored.info.id or player.stored is None else len(player.stored)
     earlier: list[Seen] = []
     if before is not None and before.info.finished is not None:
-        earlier = prefix_states(before.record, next(
+        earlier = prefix_states(Record.from_json(before.record), next(
             i for i, s in enumerate(before.info.seats) if s.fingerprint == player.fingerprint))
     for n, seen in enumerate(player.seen):
         found = found_at(seen, states)

@@ -133,7 +133,12 @@ class GameKind(Protocol):
     options: tuple[GameOption, ...]
     """What the new-table form offers, each kept in the setup."""
     bot_kinds: tuple[str, ...]
-    """Bots by strength, weakest first; the strongest is the default."""
+    """Bots by strength, weakest first; the strongest is the default. The
+    weakest must answer at once: it moves on the server itself when the
+    worker pool is jammed."""
+    late_bot: str
+    """The bot (one of :attr:`bot_kinds`) a worker plays for a bot whose time
+    is up before it could think: quick, but as good as quick can be."""
 
     def players_problem(self, count: int) -> str | None:
         """Why ``count`` players cannot play this game, or None if they can."""

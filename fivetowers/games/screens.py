@@ -61,12 +61,12 @@ class Replay(Protocol):
 class GameScreens(Protocol):
     """A game's screens, as the lobby shows them."""
 
-    def table_screen(self, table: Table, seat: int | None, host: TableHost,
+    def table_screen(self, table: Table[Any], seat: int | None, host: TableHost,
                      hints: bool) -> Screen[None]:
         """The live table as ``seat`` sees it (None: a watcher)."""
         ...
 
-    def end_screen(self, table: Table, seat: int | None, host: TableHost) -> Screen[None]:
+    def end_screen(self, table: Table[Any], seat: int | None, host: TableHost) -> Screen[None]:
         """The game's end (scores, winners) as ``seat`` sees it."""
         ...
 

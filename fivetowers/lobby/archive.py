@@ -14,7 +14,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from fivetowers.games import game_of_record
+from fivetowers.games import game_kind
 from fivetowers.games.protocol import GameKind
 from fivetowers.games.screens import Replay
 from fivetowers.user_text import clean_name
@@ -92,11 +92,11 @@ class Archive:
         stored = await self._call(self._store().load_table, table_id)
         # Names were cleaned when their players logged in; cleaned again here,
         # as they come out of a file, so every log line built from them is safe.
-        record = stored.record.to_json()
-        record["players"] = [clean_name(p) for p in stored.record.players]
+        players = stored.record.get("players", [])
+        record = {**stored.record, "players": [clean_name(str(p)) for p in players]}
         try:
-            kind = game_of_record(record)
+            kind = game_kind(stored.info.kind)
             replay = await asyncio.to_thread(kind.screens().replay, record)
-        except ValueError as exc:  # a game's RecordError (and the rules' own) among them
+        except ValueError as exc:  # an unknown game, the record's and the game's errors
             raise StoreError(f"game {table_id} cannot be replayed: {exc}") from None
         return KeptGame(stored.info, kind, replay, seat_of(stored.info, fingerprint))

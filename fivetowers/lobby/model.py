@@ -33,14 +33,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine, Mapping
 
 from fivetowers.games import UnknownGame, game_kind
-from fivetowers.games.five_towers.rules import Game, Record
-from fivetowers.games.protocol import GameKind, RecordError, check_options
+from fivetowers.games.five_towers.rules import Game
+from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
 from fivetowers.tables.seats import BOT_NAMES, unique_name
 from fivetowers.user_text import clean_name, clean_text
-from fivetowers.tables.agents import make_bot
 from fivetowers.tables.restore import RestoreReport, restore
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.store import (
@@ -83,7 +82,7 @@ class HostedTable:
     """Its options (every one of ``kind.options``), as the creator chose them."""
     private: bool
     seats: list[Seat]
-    table: Table | None = None
+    table: Table[Game] | None = None
     watchers: int = 0
     created: float = field(default_factory=time.time)
     table_id: int | None = None
@@ -489,7 +488,7 @@ class Lobby:
             return
         for seat in sorted(seats):
             if not hosted.seats[seat].connected:
-                table.stand_in(seat, make_bot(self.bot_kind))
+                table.stand_in(seat, table.make_bot(self.bot_kind))
         self._changed()
 
     def _close_table(self, hosted: HostedTable) -> None:
@@ -507,7 +506,7 @@ class Lobby:
             task.add_done_callback(self._abandoning.discard)
         self._changed()
 
-    async def _abandon(self, hosted: HostedTable, table: Table) -> None:
+    async def _abandon(self, hosted: HostedTable, table: Table[Game]) -> None:
         await table.close()  # its last commit (if any) is in before the mark
         if self.writer is None or hosted.over:
             return
@@ -545,8 +544,8 @@ class Lobby:
 
     def _start(self, hosted: HostedTable) -> None:
         names = [s.name for s in hosted.seats]
-        game = hosted.kind.new_match(names, hosted.options, self._rng.randrange(1 << 31))
-        assert isinstance(game, Game)  # until a Table plays any game's Match (tables/)
+        game = hosted.kind.new_match(names, hosted.options, seed=self._rng.randrange(1 << 31))
+        assert isinstance(game, Game)  # the lobby's tables are 5 Towers' for now (issue 14)
         if self.writer is not None:
             # Kept on the writer thread; the table's first commit waits for
             # the id (the writer keeps calls in order, so it follows anyway).
@@ -554,27 +553,33 @@ class Lobby:
         self._serve(hosted, game)
 
     @staticmethod
-    def _keep_new(writer: StoreWriter, hosted: HostedTable, game: Game) -> asyncio.Task[int]:
+    def _keep_new(writer: StoreWriter, hosted: HostedTable, game: Match) -> asyncio.Task[int]:
+        actions = [game.action_json(i) for i in range(game.action_count())]
         kept = _spawn(writer.call(
-            writer.store.create_table, code=hosted.code, name=hosted.name,
-            record=Record.from_game(game), private=hosted.private,
+            writer.store.create_table, code=hosted.code, name=hosted.name, kind=hosted.kind.name,
+            setup=game.setup_json(), actions=actions, private=hosted.private,
             seats=[_stored(seat) for seat in hosted.seats]))
         kept.add_done_callback(lambda kept: _created(hosted, kept))
         return kept
 
-    def _serve(self, hosted: HostedTable, game: Game) -> None:
-        hosted.table = Table(game, hosted.seats, bot_delay=self.bot_delay,
-                             on_action=self._keeper(hosted), workers=self.workers)
+    def _serve(self, hosted: HostedTable, game: Game, kind: GameKind | None = None) -> None:
+        hosted.table = Table(game, hosted.seats, kind=kind or hosted.kind,
+                             bot_delay=self.bot_delay, on_action=self._keeper(hosted, game),
+                             workers=self.workers)
         hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
         _detached(hosted.table.start)
 
-    def _keeper(self, hosted: HostedTable) -> ActionHook | None:
-        """The table's commit: each action durably in the store before it is shown."""
+    def _keeper(self, hosted: HostedTable, game: Match) -> ActionHook | None:
+        """The table's commit: each action durably in the store before it is
+        shown, with the game's setup only when an action changed it."""
         writer = self.writer
         if writer is None:
             return None
 
-        async def keep(game: Game) -> None:
+        known: dict[str, Any] | None = game.setup_json()  # what the store has
+
+        async def keep(game: Match) -> None:
+            nonlocal known
             if hosted.table_id is None:
                 if hosted.kept is None:
                     raise StoreError("this table is not in the store")
@@ -584,16 +589,19 @@ class Lobby:
                     # before this move (no move is kept without it).
                     hosted.kept = self._keep_new(writer, hosted, hosted.table.game)
                 hosted.table_id = await asyncio.shield(hosted.kept)
-            await writer.append(PendingAction.last_of(hosted.table_id, game))
+            item = PendingAction.last_of(hosted.table_id, game, known)
+            await writer.append(item)
+            if item.setup is not None:
+                known = dict(item.setup)
         return keep
 
     def _on_table_event(self, hosted: HostedTable, event: TableEvent) -> None:
         if event.over and not hosted.finished and hosted.table is not None:
             hosted.finished = True
-            if self.writer is not None and hosted.table_id is not None:
-                outcome = hosted.table.game.outcome()
+            result = hosted.table.game.result()
+            if self.writer is not None and hosted.table_id is not None and result is not None:
                 _spawn(self._finish(self.writer, hosted.table_id,
-                                    [s.total for s in outcome.scores], outcome.winners))
+                                    list(result.scores), list(result.winners)))
         self._changed()
 
     @staticmethod
@@ -637,11 +645,15 @@ class Lobby:
             # titles as typed).
             seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
                      for s in info.seats]
+            if not isinstance(live.game, Game):  # the lobby's screens are 5 Towers' for now
+                report.broken.append((info.id, f"this lobby cannot show {live.kind.title} "
+                                               "games yet"))
+                continue
             hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
-                                 game_kind("fivetowers"), {"variant": info.variant.value},
-                                 info.private, seats, created=info.created, table_id=info.id)
+                                 live.kind, dict(info.options), info.private, seats,
+                                 created=info.created, table_id=info.id)
             self.tables[hosted.code] = hosted
-            self._serve(hosted, live.game)
+            self._serve(hosted, live.game, live.kind)
             for seat in hosted.humans:
                 hosted.await_stand_in(seat, loop.call_later(
                     self.absence_bot_after, self._stand_in, hosted, seat,
@@ -659,7 +671,7 @@ class Lobby:
         if hosted.paused:  # the stand-in comes when someone does
             hosted.note_paused(seat)
             return
-        table.stand_in(seat, make_bot(self.bot_kind))
+        table.stand_in(seat, table.make_bot(self.bot_kind))
         self._changed()
 
     def _back(self, hosted: HostedTable, seat: int) -> None:

@@ -103,8 +103,8 @@ class MyGamesScreen(Screen[None]):
         self.games = {info.id: info for info in games}
         for info in games:
             seat = seat_of(info, self.identity)
-            table.add_row(str(info.id), date_text(info.created), info.variant.value,
-                          result_text(info, seat), players_text(info, seat), key=str(info.id))
+            table.add_row(str(info.id), date_text(info.created),
+                          ", ".join(info.options.values()), result_text(info, seat), players_text(info, seat), key=str(info.id))
         if not games:
             self.note("No games yet: the games you play here are kept, by your key.")
         else:

@@ -1,21 +1,18 @@
-"""Bots for a table: the bots package, behind the one protocol a table needs.
-They think in the table's workers (:mod:`fivetowers.tables.workers`), never
-on the event loop.
+"""Bots for a table: the game's bots behind the platform's one
+:class:`~fivetowers.games.protocol.Bot` protocol. They think in the table's
+workers (:mod:`fivetowers.tables.workers`), never on the event loop.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Protocol
+from fivetowers.games import game_kind
+from fivetowers.games.protocol import Bot
 
-from fivetowers.games.five_towers.bots import make_bot as _make_bot
-from fivetowers.games.five_towers.rules import Action, PlayerView
-
-
-class Bot(Protocol):
-    def choose(self, view: PlayerView, rng: random.Random) -> Action: ...
+__all__ = ["Bot", "make_bot"]
 
 
-def make_bot(kind: str) -> Bot:
-    bot: Bot = _make_bot(kind)
-    return bot
+def make_bot(kind: str, game: str = "fivetowers") -> Bot:
+    """A bot of ``kind`` (one of the game's ``bot_kinds``) for the game named
+    ``game``. (The default is for the 5 Towers client's adviser, which passes
+    no game; a table makes its bots with its own :attr:`Table.kind`.)"""
+    return game_kind(game).make_bot(kind)

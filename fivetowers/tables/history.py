@@ -1,51 +1,107 @@
-"""A kept game, move by move: what a replay viewer steps through.
+"""Replaying a kept game: the one replay loop of the hosting layers, and a
+game move by move for a replay viewer.
 
-Position ``i`` is the game after its first ``i`` actions (0: the first
-reveal, ``len(history) - 1``: the end). A screen keeps the index and renders
-``history.view(i, seat)``; ``history.happened(i)`` is the plain-words log of
-what action ``i`` led to (the bid, automatic passes, the build, the next
-reveal, a reshuffle, the end).
+:func:`replay` is how a restart rebuilds a table (:mod:`.restore`), how
+``fivetowers replay`` reads a record and how a replay screen steps through a
+kept game (:class:`GameHistory`): through the game's protocol only
+(``GameKind.match_from_record`` for the start, ``action_from_json`` and
+``Match.apply`` for each action).
+
+Position ``i`` of a :class:`GameHistory` is the game after its first ``i``
+actions (0: the start, ``len(history) - 1``: the end). A screen keeps the
+index and renders ``history.view(i, seat)``.
 """
 
 from __future__ import annotations
 
-from fivetowers.games.five_towers.rules.actions import action_from_json
-from fivetowers.games.five_towers.rules.errors import IllegalAction
-from fivetowers.games.five_towers.rules.game import Game, LogEntry
-from fivetowers.games.five_towers.rules.record import Record, ReplayError
-from fivetowers.games.five_towers.rules.view import PlayerView
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from fivetowers.games import UnknownGame, game_kind
+from fivetowers.games.protocol import ActionRefused, GameKind, Match, RecordError
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """Where a record stops replaying: action number ``action`` is refused."""
+
+    action: int
+    message: str
+
+
+def replay(kind: GameKind, record: Mapping[str, Any],
+           each: Callable[[Match], None] | None = None) -> tuple[Match, ReplayError | None]:
+    """The game ``record`` describes: its start, then every action applied,
+    stopping at the first malformed or refused one (the game as it was before
+    it, and where and why). ``each`` is called with the start and after each
+    action (with the live game: copy what you keep).
+
+    Raises :class:`RecordError` (a ValueError) when the record itself is not
+    valid for the game, before or during the replay (a setup that does not
+    fit the actions, say)."""
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError('"actions" must be a list')
+    match = kind.match_from_record({**record, "actions": []})
+    if each is not None:
+        each(match)
+    for index, raw in enumerate(actions):
+        try:
+            action = kind.action_from_json(raw)
+        except (ActionRefused, RecordError) as exc:  # a malformed action: stops here
+            return match, ReplayError(index, str(exc))
+        try:
+            match.apply(action)
+        except ActionRefused as exc:  # a RecordError here is the record's: raised
+            return match, ReplayError(index, str(exc))
+        if each is not None:
+            each(match)
+    return match, None
+
+
+def record_text_of(kind: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """A kept record with its keys in the order its game writes them
+    (``Match.record_json()``), every value as kept: what ``fivetowers
+    export`` prints. A record that stops at a refused action is given whole;
+    one of a game this program does not know, as kept. Raises RecordError
+    (a ValueError) when the record does not even start."""
+    try:
+        game = game_kind(kind)
+    except UnknownGame:
+        return dict(record)
+    match, _ = replay(game, record)
+    ordered = {key: record[key] for key in match.record_json() if key in record}
+    ordered.update(record)  # keys the game would not write now: kept all the same
+    return ordered
 
 
 class GameHistory:
     """Every position of a game record, computed once."""
 
-    def __init__(self, record: Record) -> None:
-        game = record.new_game()
-        self._positions: list[Game] = [game.clone()]
-        self.error: ReplayError | None = None  # where an illegal record stops
-        for index, raw in enumerate(record.actions):
-            try:
-                game.apply(action_from_json(raw))
-            except IllegalAction as exc:
-                self.error = ReplayError(index, str(exc))
-                break
-            self._positions.append(game.clone())
+    def __init__(self, kind: GameKind, record: Mapping[str, Any]) -> None:
+        self.kind = kind
+        self._positions: list[Match] = []
+        _, self.error = replay(kind, record, lambda m: self._positions.append(m.clone()))
+        """Where an illegal record stops, or None."""
 
     def __len__(self) -> int:
         return len(self._positions)
 
-    def game(self, position: int) -> Game:
-        """The game after ``position`` actions (a copy the caller must not change)."""
+    def game(self, position: int) -> Any:
+        """The game after ``position`` actions (a copy the caller must not
+        change); the game's own type, for its replay screen."""
         return self._positions[self._index(position)]
 
-    def view(self, position: int, seat: int | None = None) -> PlayerView:
-        return self.game(position).view(seat)
+    def view(self, position: int, seat: int | None = None) -> Any:
+        return self._positions[self._index(position)].view(seat)
 
-    def happened(self, position: int) -> list[LogEntry]:
-        """What the action leading to ``position`` did (for 0: the first reveal)."""
+    def happened(self, position: int) -> list[Any]:
+        """What the action leading to ``position`` did (for 0: the start), as
+        the game logs it (5 Towers: its ``log``; a game without a log: nothing)."""
         i = self._index(position)
-        before = len(self._positions[i - 1].log) if i else 0
-        return self._positions[i].log[before:]
+        after: list[Any] = getattr(self._positions[i], "log", [])
+        before: list[Any] = getattr(self._positions[i - 1], "log", []) if i else []
+        return after[len(before):]
 
     def _index(self, position: int) -> int:
         if not 0 <= position < len(self._positions):

@@ -10,22 +10,31 @@ the old version intact.
   seats and actions.
 - Version 2: final scores and winners of finished games, and ratings; a
   version-1 store gets them by replaying its finished games.
+- Version 3: the store knows games, not 5 Towers. A game has a ``kind`` (the
+  registry's name) and its ``setup`` as JSON (the record without players and
+  actions) instead of the 5 Towers columns ``variant``, ``seed``, ``deck``
+  and ``reshuffle``; the games table is rebuilt, old rows becoming
+  ``fivetowers`` games whose setup is what ``Game.setup_json()`` writes.
+
+Versions 1 and 2 held 5 Towers games only: their migrations write 5 Towers'
+JSON as it was then, literally, and ask the registry (never the rules) to
+replay a game.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from fivetowers.games.five_towers.rules.cards import Card
-from fivetowers.games.five_towers.rules.errors import FormatError
-from fivetowers.games.five_towers.rules.record import Record, replay
-from fivetowers.games.five_towers.rules.variant import Variant
+from fivetowers.games import UnknownGame, game_kind
 from fivetowers.tables.ratings import INITIAL_RATING, Result, rating_changes
 
 APPLICATION_ID = 0x46355457  # "F5TW"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+LEGACY_KIND = "fivetowers"
+"""The game every row of a version 1 or 2 store holds."""
+LEGACY_FORMAT = "fivetowers-record/1"
 
 _V1 = """
 CREATE TABLE games (
@@ -73,30 +82,67 @@ CREATE INDEX ratings_best ON ratings(rating DESC);
 """
 
 
-def cards_json(cards: Sequence[Card]) -> str:
-    return json.dumps([str(c) for c in cards])
+_V3 = """
+CREATE TABLE games_v3 (
+    id        INTEGER PRIMARY KEY,
+    code      TEXT NOT NULL,
+    name      TEXT NOT NULL,
+    kind      TEXT NOT NULL,   -- the game: its registry name (fivetowers, ...)
+    private   INTEGER NOT NULL DEFAULT 0,
+    setup     TEXT NOT NULL,   -- JSON: the game's record without players and actions
+    created   REAL NOT NULL,
+    finished  REAL,            -- NULL while the game goes on
+    scores    TEXT,            -- JSON list by seat, once finished
+    winners   TEXT             -- JSON list of seats, once finished
+)
+"""
+
+_V3_INDEX = "CREATE UNIQUE INDEX games_live_code ON games(code) WHERE finished IS NULL"
 
 
-def read_record(conn: sqlite3.Connection, game_id: int) -> Record | None:
-    """A game's record from the store, or None if there is no such game."""
-    row = conn.execute("SELECT variant, seed, deck, reshuffle FROM games WHERE id = ?",
-                       (game_id,)).fetchone()
-    if row is None:
+def compact(data: object) -> str:
+    """JSON as the store keeps it: no spaces."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+def record_of(setup: Mapping[str, Any], players: Sequence[str],
+              actions: Sequence[object]) -> dict[str, Any]:
+    """A game's record from its setup, its players and its actions.
+
+    Only a game knows where it writes each key (``fivetowers export`` asks it,
+    see :func:`fivetowers.tables.history.record_text_of`): here the setup's
+    ``format`` comes first, then the rest of the setup, players, actions."""
+    record: dict[str, Any] = {}
+    if "format" in setup:
+        record["format"] = setup["format"]
+    record.update(setup)
+    record["players"] = list(players)
+    record["actions"] = list(actions)
+    return record
+
+
+def legacy_setup(variant: str, seed: int | None, deck: str,
+                 reshuffle: str | None) -> dict[str, Any]:
+    """A version-2 row's 5 Towers columns as ``Game.setup_json()`` writes them."""
+    setup: dict[str, Any] = {"format": LEGACY_FORMAT, "variant": variant}
+    if seed is not None:
+        setup["seed"] = seed
+    setup["deck"] = json.loads(deck)
+    if reshuffle is not None:
+        setup["reshuffle"] = json.loads(reshuffle)
+    return setup
+
+
+def result_of(kind: str, record: Mapping[str, Any]) -> tuple[list[int], list[int]] | None:
+    """Scores and winners of a kept game by replaying it; None if it does not
+    replay or is not over."""
+    try:
+        result = game_kind(kind).match_from_record(record).result()
+    except (UnknownGame, ValueError):  # RecordError and the rules' errors among them
         return None
-    variant, seed, deck, reshuffle = row
-    names = [n for (n,) in conn.execute(
-        "SELECT name FROM seats WHERE game = ? ORDER BY seat", (game_id,))]
-    actions = [json.loads(b) for (b,) in conn.execute(
-        "SELECT body FROM actions WHERE game = ? ORDER BY idx", (game_id,))]
-    return record_of(variant, names, seed, deck, reshuffle, actions)
-
-
-def record_of(variant: str, names: list[str], seed: int | None, deck: str,
-              reshuffle: str | None, actions: list[object]) -> Record:
-    return Record(Variant.from_str(variant), names,
-                  [Card.from_str(c) for c in json.loads(deck)],
-                  [Card.from_str(c) for c in json.loads(reshuffle)] if reshuffle else None,
-                  seed, actions)
+    if result is None:
+        return None
+    return list(result.scores), list(result.winners)
 
 
 def write_result(conn: sqlite3.Connection, game_id: int, scores: Sequence[int],
@@ -139,19 +185,49 @@ def _to_v2(conn: sqlite3.Connection) -> None:
     _run(conn, _V2)
     # Version 1 kept no results: replay each finished game to score it, and
     # rate the games in the order they ended, as if rated live.
-    done = conn.execute("SELECT id, finished FROM games WHERE finished IS NOT NULL "
-                        "ORDER BY finished, id").fetchall()
-    for game_id, when in done:
-        record = read_record(conn, game_id)
-        assert record is not None
+    done = conn.execute("SELECT id, finished, variant, seed, deck, reshuffle FROM games "
+                        "WHERE finished IS NOT NULL ORDER BY finished, id").fetchall()
+    for game_id, when, variant, seed, deck, reshuffle in done:
         try:
-            game, error = replay(record)
-        except FormatError:
+            setup = legacy_setup(variant, seed, deck, reshuffle)
+        except ValueError:
             continue  # unreadable record: keep it, unscored
-        if error is not None:
-            continue
-        outcome = game.outcome()
-        write_result(conn, game_id, [s.total for s in outcome.scores], outcome.winners, when)
+        names = [n for (n,) in conn.execute(
+            "SELECT name FROM seats WHERE game = ? ORDER BY seat", (game_id,))]
+        actions = [json.loads(b) for (b,) in conn.execute(
+            "SELECT body FROM actions WHERE game = ? ORDER BY idx", (game_id,))]
+        outcome = result_of(LEGACY_KIND, record_of(setup, names, actions))
+        if outcome is not None:  # else unreadable or illegal: kept, unscored
+            write_result(conn, game_id, outcome[0], outcome[1], when)
+
+
+def _to_v3(conn: sqlite3.Connection) -> None:
+    # SQLite cannot drop or retype columns in place: build the new games
+    # table, copy every row over (its setup from the 5 Towers columns), drop
+    # the old one and take its name (SQLite's "making other kinds of table
+    # schema changes"). Seats and actions refer to games by name, so they
+    # refer to the new table once it has it. Foreign keys are off during a
+    # migration (see SqliteStore._open) and checked at its end.
+    _run(conn, _V3)
+    rows = conn.execute("SELECT id, code, name, variant, private, seed, deck, reshuffle, "
+                        "created, finished, scores, winners FROM games ORDER BY id").fetchall()
+    for (game_id, code, name, variant, private, seed, deck, reshuffle, created, finished,
+         scores, winners) in rows:
+        try:
+            setup = compact(legacy_setup(variant, seed, deck, reshuffle))
+        except ValueError:  # a damaged row: kept as it was, for the record's reader to refuse
+            setup = compact({"format": LEGACY_FORMAT, "variant": variant, "deck": deck})
+        conn.execute("INSERT INTO games_v3 (id, code, name, kind, private, setup, created, "
+                     "finished, scores, winners) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (game_id, code, name, LEGACY_KIND, private, setup, created, finished,
+                      scores, winners))
+    conn.execute("DROP TABLE games")
+    conn.execute("ALTER TABLE games_v3 RENAME TO games")
+    conn.execute(_V3_INDEX)
+    broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise sqlite3.IntegrityError(f"the migration to version 3 broke {len(broken)} "
+                                     "references to games")
 
 
 def _run(conn: sqlite3.Connection, script: str) -> None:
@@ -163,7 +239,7 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3]
 
 
 def migrate(conn: sqlite3.Connection, start: int, target: int = SCHEMA_VERSION) -> None:

@@ -38,12 +38,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Mapping, Sequence
 
-from fivetowers.games.five_towers.rules.cards import Card
-from fivetowers.games.five_towers.rules.errors import RulesError
-from fivetowers.games.five_towers.rules.record import Record
-from fivetowers.games.five_towers.rules.variant import Variant
+from fivetowers.games import UnknownGame, game_kind
 from fivetowers.tables.sqlite_schema import (
-    APPLICATION_ID, SCHEMA_VERSION, cards_json, migrate, record_of, write_result,
+    APPLICATION_ID, SCHEMA_VERSION, compact, migrate, record_of, write_result,
 )
 from fivetowers.tables.store import (
     PendingAction, Rating, StoreBusy, StoreConflict, StoredSeat, StoredTable, StoreError,
@@ -51,11 +48,11 @@ from fivetowers.tables.store import (
     TableInfo, UnknownTable,
 )
 
-_TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "ratings"}}
+_TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "ratings"},
+           3: {"games", "seats", "actions", "ratings"}}
 """The tables a store of each schema version must hold."""
 
-_GAME_COLUMNS = ("id, code, name, variant, private, seed, deck, reshuffle, created, "
-                 "finished, scores, winners")
+_GAME_COLUMNS = "id, code, name, kind, private, setup, created, finished, scores, winners"
 
 
 class SqliteStore:
@@ -125,7 +122,6 @@ class SqliteStore:
         try:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-            conn.execute("PRAGMA foreign_keys = ON")
             problems = [r for (r,) in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
                 # quick_check's report spans lines ("*** in database main ***\n
@@ -133,6 +129,9 @@ class SqliteStore:
                 detail = " ".join(" ".join(problems[:2]).replace("***", "").split())
                 raise StoreUnreadable(f"{self.path} is damaged: {detail}")
             if version < SCHEMA_VERSION:
+                # Foreign keys stay off while a migration rebuilds a table
+                # (the pragma cannot change inside a transaction); the
+                # migration checks them itself.
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     # Another process may have migrated while we waited for the lock.
@@ -142,6 +141,7 @@ class SqliteStore:
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
+            conn.execute("PRAGMA foreign_keys = ON")
             self._checkpoint()  # the migration into the main file too
         except sqlite3.DatabaseError as exc:
             raise StoreUnreadable(f"{self.path} is damaged or unusable ({exc})") from None
@@ -184,21 +184,19 @@ class SqliteStore:
             pass
 
     # -- writing -----------------------------------------------------------------
-    def create_table(self, *, code: str, name: str, seats: Sequence[StoredSeat],
-                     record: Record, private: bool = False) -> int:
-        if record.deck is None:
-            raise StoreConflict("a kept record needs its deck order, not only a seed")
-        if [s.name for s in seats] != list(record.players):
-            raise StoreConflict("the seats' names are not the record's players")
+    def create_table(self, *, code: str, name: str, kind: str, setup: Mapping[str, Any],
+                     seats: Sequence[StoredSeat], actions: Sequence[Mapping[str, Any]] = (),
+                     private: bool = False) -> int:
+        if not kind:
+            raise StoreConflict("a kept table needs the kind of its game")
+        if not seats:
+            raise StoreConflict("a kept table needs its seats")
         with self._transaction(write=True) as conn:
             try:
                 cursor = conn.execute(
-                    "INSERT INTO games (code, name, variant, private, seed, deck, reshuffle, "
-                    "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (code, name, record.variant.value, int(private), record.seed,
-                     cards_json(record.deck),
-                     cards_json(record.reshuffle) if record.reshuffle is not None else None,
-                     self._clock()))
+                    "INSERT INTO games (code, name, kind, private, setup, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (code, name, kind, int(private), compact(dict(setup)), self._clock()))
             except sqlite3.IntegrityError:
                 raise StoreConflict(f"the join code {code!r} belongs to a live table") from None
             table_id = cursor.lastrowid
@@ -207,13 +205,12 @@ class SqliteStore:
                 "INSERT INTO seats (game, seat, name, fingerprint, bot) VALUES (?, ?, ?, ?, ?)",
                 [(table_id, i, s.name, s.fingerprint, s.bot) for i, s in enumerate(seats)])
             conn.executemany("INSERT INTO actions (game, idx, body) VALUES (?, ?, ?)",
-                             [(table_id, i, _compact(a)) for i, a in enumerate(record.actions)])
+                             [(table_id, i, compact(dict(a))) for i, a in enumerate(actions)])
         return table_id
 
     def append_action(self, table_id: int, index: int, action: Mapping[str, Any],
-                      reshuffle: Sequence[Card] | None = None) -> None:
-        item = PendingAction(table_id, index, action,
-                             tuple(reshuffle) if reshuffle is not None else None)
+                      setup: Mapping[str, Any] | None = None) -> None:
+        item = PendingAction(table_id, index, action, setup)
         with self._transaction(write=True) as conn:
             self._append(conn, item)
 
@@ -234,7 +231,7 @@ class SqliteStore:
 
     def _append(self, conn: sqlite3.Connection, item: PendingAction) -> None:
         table_id, index = item.table_id, item.index
-        row = conn.execute("SELECT finished, reshuffle FROM games WHERE id = ?",
+        row = conn.execute("SELECT finished, setup FROM games WHERE id = ?",
                            (table_id,)).fetchone()
         if row is None:
             raise UnknownTable(f"no table {table_id} in the store")
@@ -245,14 +242,22 @@ class SqliteStore:
         if index != stored:
             raise StoreConflict(f"action {index} of table {table_id} is out of order: "
                                 f"the store holds {stored} actions")
-        if item.reshuffle is not None:
-            text = cards_json(item.reshuffle)
-            if row[1] is None:
-                conn.execute("UPDATE games SET reshuffle = ? WHERE id = ?", (text, table_id))
-            elif row[1] != text:
-                raise StoreConflict(f"table {table_id} already has another reshuffle")
+        if item.setup is not None:
+            setup = dict(item.setup)
+            text = compact(setup)
+            if text != row[1]:
+                try:
+                    kept = json.loads(row[1])
+                except ValueError:
+                    kept = None
+                changed = [k for k, v in kept.items() if k not in setup or setup[k] != v] \
+                    if isinstance(kept, dict) else ["setup"]
+                if changed:  # a setup only grows (a reshuffle revealed): never rewritten
+                    raise StoreConflict(f"table {table_id} already has another "
+                                        f"{', '.join(changed)}")
+                conn.execute("UPDATE games SET setup = ? WHERE id = ?", (text, table_id))
         conn.execute("INSERT INTO actions (game, idx, body) VALUES (?, ?, ?)",
-                     (table_id, index, _compact(dict(item.action))))
+                     (table_id, index, compact(dict(item.action))))
 
     def finish_table(self, table_id: int, scores: Sequence[int],
                      winners: Sequence[int]) -> bool:
@@ -355,11 +360,12 @@ class SqliteStore:
 
     def _stored(self, row: tuple[Any, ...], seats: list[StoredSeat],
                 actions: list[object]) -> StoredTable:
-        try:
-            record = record_of(row[3], [s.name for s in seats], row[5], row[6], row[7], actions)
-        except (ValueError, RulesError) as exc:
-            raise StoreUnreadable(f"table {row[0]} in {self.path} is damaged: {exc}") from None
-        return StoredTable(_info(row, seats, len(actions)), record)
+        setup = _setup(row)
+        if setup is None:
+            raise StoreUnreadable(f"table {row[0]} in {self.path} is damaged: "
+                                  "its setup is not a JSON object")
+        record = record_of(setup, [s.name for s in seats], actions)
+        return StoredTable(_info(row, seats, len(actions), setup), record)
 
     def abandon_table(self, table_id: int) -> bool:
         with self._transaction(write=True) as conn:
@@ -466,14 +472,25 @@ def _own(path: Path) -> IO[bytes]:
     return owner
 
 
-def _info(row: tuple[Any, ...], seats: list[StoredSeat], actions: int) -> TableInfo:
-    (table_id, code, name, variant, private, _seed, _deck, _reshuffle, created, finished,
-     scores, winners) = row
-    return TableInfo(table_id, code, name, Variant.from_str(variant), tuple(seats),
+def _setup(row: tuple[Any, ...]) -> dict[str, Any] | None:
+    try:
+        setup = json.loads(row[5])
+    except ValueError:
+        return None
+    return setup if isinstance(setup, dict) else None
+
+
+def _info(row: tuple[Any, ...], seats: list[StoredSeat], actions: int,
+          setup: dict[str, Any] | None = None) -> TableInfo:
+    (table_id, code, name, kind, private, _setup_text, created, finished, scores,
+     winners) = row
+    if setup is None:
+        setup = _setup(row)
+    try:
+        options = game_kind(kind).options_of(setup) if setup is not None else {}
+    except (UnknownGame, ValueError):  # a game this server does not know: listed all the same
+        options = {}
+    return TableInfo(table_id, code, name, kind, options, tuple(seats),
                      bool(private), created, finished, actions,
                      tuple(json.loads(scores)) if scores else None,
                      tuple(json.loads(winners)) if winners else None)
-
-
-def _compact(action: object) -> str:
-    return json.dumps(action, separators=(",", ":"))

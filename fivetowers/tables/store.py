@@ -5,11 +5,14 @@ The tables layer depends on the :class:`Store` protocol only; SQLite
 PostgreSQL backend for several servers is a new class, not a rewrite
 (DESIGN.md "Where it grows").
 
-A table's record is its deck order, its reshuffle and its actions
-(FORMATS.md ``fivetowers-record/1``). An action is committed by
-:meth:`Store.append_action` *before* anyone is told of it, and a restart
-rebuilds every unfinished table by replaying its record
-(:func:`fivetowers.games.five_towers.rules.record.replay`).
+The store knows games, not 5 Towers: a table keeps its game's *kind* (the
+registry's name, :func:`fivetowers.games.game_kind`), the game's *setup* (its
+record without ``players`` and ``actions``, as JSON: for 5 Towers the
+variant, seed, deck order and reshuffle) and its actions, each the JSON its
+record writes. An action is committed by :meth:`Store.append_action`
+*before* anyone is told of it, with the setup if the action changed it (a
+reshuffle it revealed), and a restart rebuilds every unfinished table by
+replaying its record (:mod:`fivetowers.tables.restore`).
 """
 
 from __future__ import annotations
@@ -17,12 +20,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence
 
-from fivetowers.games.five_towers.rules.cards import Card
-from fivetowers.games.five_towers.rules.game import Game
-from fivetowers.games.five_towers.rules.record import Record
-from fivetowers.games.five_towers.rules.variant import Variant
+from fivetowers.games.protocol import Match
 
 STORE_FILE = "fivetowers.sqlite3"
 
@@ -93,7 +93,8 @@ class TableInfo:
     id: int
     code: str
     name: str
-    variant: Variant
+    kind: str  # the game's registry name: fivetowers, ...
+    options: dict[str, str]  # the game's options (GameKind.options_of its setup)
     seats: tuple[StoredSeat, ...]
     private: bool
     created: float  # Unix time
@@ -105,27 +106,31 @@ class TableInfo:
 
 @dataclass(frozen=True, slots=True)
 class StoredTable:
-    """A table and its whole record, ready to replay."""
+    """A table and its whole record (its game's JSON document), ready to replay."""
 
     info: TableInfo
-    record: Record
+    record: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class PendingAction:
-    """One action to commit: number ``index`` of a table, as FORMATS.md JSON,
-    with the table's reshuffle once it has happened (kept the first time)."""
+    """One action to commit: number ``index`` of a table, as its record's JSON,
+    with the game's setup when this action changed it (else None)."""
 
     table_id: int
     index: int
     action: Mapping[str, Any]
-    reshuffle: tuple[Card, ...] | None = None
+    setup: Mapping[str, Any] | None = None
 
     @classmethod
-    def last_of(cls, table_id: int, game: Game) -> PendingAction:
-        """The action ``game`` has just applied (the last of ``game.actions``)."""
-        return cls(table_id, len(game.actions) - 1, game.actions[-1].to_json(),
-                   tuple(game.reshuffle) if game.reshuffle is not None else None)
+    def last_of(cls, table_id: int, match: Match,
+                known_setup: Mapping[str, Any] | None = None) -> PendingAction:
+        """The action ``match`` has just applied (its last), with its setup
+        unless that equals ``known_setup`` (the setup the store has)."""
+        index = match.action_count() - 1
+        setup = match.setup_json()
+        return cls(table_id, index, match.action_json(index),
+                   None if setup == known_setup else setup)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,19 +149,22 @@ class Store(Protocol):
     when the call returns; a failed call raises :class:`StoreError` and
     writes nothing."""
 
-    def create_table(self, *, code: str, name: str, seats: Sequence[StoredSeat],
-                     record: Record, private: bool = False) -> int:
-        """Keep a new table; returns its id. ``record`` must hold the deck
-        order; its actions (usually none yet) are kept too. ``code`` is
-        unique among unfinished tables."""
+    def create_table(self, *, code: str, name: str, kind: str, setup: Mapping[str, Any],
+                     seats: Sequence[StoredSeat], actions: Sequence[Mapping[str, Any]] = (),
+                     private: bool = False) -> int:
+        """Keep a new table of the game ``kind``; returns its id. ``setup`` is
+        its record without players and actions (``Match.setup_json()``);
+        ``actions`` (usually none yet) are kept too. ``code`` is unique among
+        unfinished tables."""
         ...
 
     def append_action(self, table_id: int, index: int, action: Mapping[str, Any],
-                      reshuffle: Sequence[Card] | None = None) -> None:
-        """Commit action number ``index`` (FORMATS.md JSON) of a table, and
-        with it the reshuffle if this action caused it. ``index`` must be the
-        number of actions already stored. A reshuffle already kept is
-        checked, not written again."""
+                      setup: Mapping[str, Any] | None = None) -> None:
+        """Commit action number ``index`` (its record's JSON) of a table, and
+        with it the game's setup if this action changed it, in the same
+        commit. ``index`` must be the number of actions already stored. A
+        setup may only grow: a key already kept with another value is a
+        :class:`StoreConflict`."""
         ...
 
     def append_actions(self, batch: Sequence[PendingAction]) -> list[StoreError | None]:
@@ -226,20 +234,29 @@ def open_store(data_dir: Path | str | None = None, *, create: bool = True,
     return SqliteStore(directory / STORE_FILE, create=create, exclusive=exclusive)
 
 
-ActionHook = Callable[[dict[str, Any]], None]
+ActionHook = Callable[[Match], Awaitable[None] | None]
+"""Keeps an action: called with the game *after* it (the action is its last;
+at a live table, a copy nobody sees yet); plain or async. Raising refuses the
+action. The one hook type of the tables layer: a live
+:class:`~fivetowers.tables.table.Table`'s ``on_action`` and
+:func:`action_hook`'s committer."""
 
 
-def action_hook(store: Store, table_id: int, game: Game) -> ActionHook:
+def action_hook(store: Store, table_id: int) -> Callable[[Match], None]:
     """A synchronous committer for code that applies actions itself (tools,
-    tests): commits the action ``game`` has just applied (the last of
-    ``game.actions``) and the reshuffle once it has happened. A live
-    :class:`~fivetowers.tables.table.Table` commits off the event loop
-    instead: its ``on_action`` awaits ``StoreWriter.append`` with
-    :meth:`PendingAction.last_of` (see the server's lobby)."""
+    tests): commits the action the game has just applied, with its setup
+    when that changed. A live :class:`~fivetowers.tables.table.Table`
+    commits off the event loop instead: its ``on_action`` awaits
+    ``StoreWriter.append`` (see the lobby)."""
+    known: list[Mapping[str, Any] | None] = [None]
 
-    def commit(action: dict[str, Any]) -> None:
-        # The reshuffle rides along from the action that caused it on (the
-        # same commit), so a restart never sees that action without it.
-        store.append_action(table_id, len(game.actions) - 1, action, game.reshuffle)
+    def commit(match: Match) -> None:
+        # A changed setup (a reshuffle revealed) rides along with the action
+        # that caused it (the same commit): a restart never sees one without
+        # the other.
+        item = PendingAction.last_of(table_id, match, known[0])
+        store.append_action(table_id, item.index, item.action, item.setup)
+        if item.setup is not None:
+            known[0] = item.setup
 
     return commit

@@ -1,5 +1,10 @@
 """A live table: one game, its seats and watchers, one action at a time.
 
+The table knows its game only through the platform's protocol
+(:mod:`fivetowers.games.protocol`): a :class:`Match` it applies actions to,
+views, copies and asks whether it is over, and the game's :class:`GameKind`
+for its bots. Any registered game can be played at a table.
+
 Every front end (a local terminal, many SSH sessions) submits actions to the
 same :class:`Table`; the engine is the one validator. An accepted action is
 applied to a copy of the game, the copy is handed to the ``on_action``
@@ -26,19 +31,17 @@ import contextvars
 import inspect
 import random
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Sequence
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
-from fivetowers.games.five_towers.rules import (
-    Action, Game, IllegalAction, NotYourTurn, Phase, PlayerView, Record,
-)
-from fivetowers.tables.agents import Bot, make_bot
+from fivetowers.games import game_of_record
+from fivetowers.games.protocol import ActionRefused, Bot, GameKind, Match
 from fivetowers.tables.seats import Seat
+from fivetowers.tables.store import ActionHook
 from fivetowers.tables.workers import Workers, threads
 
-ActionHook = Callable[[Game], Awaitable[None] | None]
-"""Keeps an action: called with the game *after* it (a copy nobody sees yet;
-the action is the last of ``game.actions``); plain or async. Raising refuses
-the action."""
+__all__ = ["ActionHook", "ActionNotKept", "NotYourSeat", "Table", "TableEvent"]
+
+M = TypeVar("M", bound=Match)
 
 
 SAVE_RETRY_FIRST = 0.5
@@ -49,11 +52,15 @@ NOT_SAVED = "the server cannot save moves right now: nothing changed, try again 
 """What a player whose move was not kept reads (the cause goes to the server's log)."""
 
 
-class ActionNotKept(IllegalAction):
+class ActionNotKept(ActionRefused):
     """The store could not keep an action: it was refused and nothing changed.
 
-    An :class:`IllegalAction` so that every screen shows the reason the way it
+    An :class:`ActionRefused` so that every screen shows the reason the way it
     shows any refused move, and the player can simply try again."""
+
+
+class NotYourSeat(ActionRefused):
+    """An action for a seat other than the submitter's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +74,22 @@ class TableEvent:
 Subscriber = Callable[[TableEvent], None]
 
 
-class Table:
-    """One game of 5 Towers and everyone at it."""
+class Table(Generic[M]):
+    """One game (any registered game's :class:`Match`) and everyone at it.
 
-    def __init__(self, game: Game, seats: Sequence[Seat], *, bot_delay: float = 0.8,
-                 on_action: ActionHook | None = None, bot_seed: int | None = None,
-                 bots: dict[int, Bot] | None = None, workers: Workers | None = None) -> None:
+    ``kind`` is the game's :class:`GameKind` (default: the registered game
+    whose records have the format of ``game``'s setup)."""
+
+    def __init__(self, game: M, seats: Sequence[Seat], *, kind: GameKind | None = None,
+                 bot_delay: float = 0.8, on_action: ActionHook | None = None,
+                 bot_seed: int | None = None, bots: dict[int, Bot] | None = None,
+                 workers: Workers | None = None) -> None:
         if len(seats) != game.player_count:
             raise ValueError(f"{len(seats)} seats for a {game.player_count}-player game")
-        self.game = game
+        self.game: M = game
+        """The game as the store has it (see :meth:`_commit`)."""
+        setup = game.setup_json()
+        self.kind: GameKind = kind if kind is not None else game_of_record(setup)
         self.seats = list(seats)
         self.spectators = 0
         self.bot_delay = bot_delay
@@ -85,13 +99,16 @@ class Table:
         self.version = 0
         self._lock = asyncio.Lock()
         self._subscribers: list[Subscriber] = []
-        seed = game.seed if bot_seed is None else bot_seed
-        # One RNG per bot seat so a seeded game replays the same bot choices.
+        # One RNG per bot seat so a seeded game replays the same bot choices
+        # (a game's seed, if it has one, is in its setup).
+        seed = setup.get("seed") if bot_seed is None else bot_seed
         self._rngs = {i: random.Random(f"{seed}:{i}") for i in range(len(seats))}
         self._bots: dict[int, Bot] = dict(bots or {})
         for i, seat in enumerate(self.seats):
             if seat.bot is not None and i not in self._bots:
-                self._bots[i] = make_bot(seat.bot)
+                self._bots[i] = self.kind.make_bot(seat.bot)
+        self._quick: Bot | None = None
+        self._late: Bot | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self.bot_error: BaseException | None = None
         self.cannot_save = False
@@ -100,15 +117,34 @@ class Table:
         self.save_retry_max = SAVE_RETRY_MAX
 
     # -- reading -------------------------------------------------------------
-    def view(self, seat: int | None) -> PlayerView:
+    def view(self, seat: int | None) -> Any:
         return self.game.view(seat)
 
     @property
     def over(self) -> bool:
-        return self.game.phase is Phase.OVER
+        return self.game.is_terminal()
 
-    def record(self) -> Record:
-        return Record.from_game(self.game)
+    def record(self) -> dict[str, Any]:
+        """The game's record so far (its JSON document)."""
+        return self.game.record_json()
+
+    def make_bot(self, bot_kind: str) -> Bot:
+        """A bot of this table's game (a stand-in for an absent player)."""
+        return self.kind.make_bot(bot_kind)
+
+    @property
+    def quick_bot(self) -> Bot:
+        """The game's weakest bot: it moves here when the workers are jammed."""
+        if self._quick is None:
+            self._quick = self.kind.make_bot(self.kind.bot_kinds[0])
+        return self._quick
+
+    @property
+    def late_bot(self) -> Bot:
+        """The game's bot for a late answer, played in the worker."""
+        if self._late is None:
+            self._late = self.kind.make_bot(self.kind.late_bot)
+        return self._late
 
     def is_bot(self, seat: int | None) -> bool:
         return seat is not None and seat in self._bots
@@ -138,23 +174,26 @@ class Table:
             callback(event)
 
     # -- acting --------------------------------------------------------------
-    async def submit(self, seat: int, action: Action) -> None:
-        """Apply ``action`` for ``seat`` once it is kept, or raise the engine's
-        IllegalAction (:class:`ActionNotKept` if the store failed)."""
-        if action.seat != seat:
-            raise NotYourTurn("you can only act for your own seat")
+    async def submit(self, seat: int, action: Any) -> None:
+        """Apply ``action`` for ``seat`` once it is kept, or raise the game's
+        ActionRefused (:class:`ActionNotKept` if the store failed)."""
         async with self._lock:
-            await self._commit(action)
+            await self._commit(action, seat)
         self._notify()
         self.start()
 
-    async def _commit(self, action: Action) -> None:
+    async def _commit(self, action: Any, seat: int) -> None:
         """Apply to a copy, keep, swap in, count: all or nothing (hold the lock).
 
-        The engine raises (changing nothing) on a refused action. While the
-        hook awaits the disk the table's game is still the one before, so
-        every screen keeps showing what the store has; if the hook fails the
-        copy is dropped and the game stays as it was."""
+        The game refuses (changing nothing) an action it does not allow; the
+        table refuses one the game allows but that is not ``seat``'s to make
+        (a game's actions need not name their seat). While the hook awaits
+        the disk the table's game is still the one before, so every screen
+        keeps showing what the store has; if the hook fails the copy is
+        dropped and the game stays as it was."""
+        if self.game.to_move != seat:
+            self.game.clone().apply(action)  # the game's refusal, in its words, if any
+            raise NotYourSeat("you can only act for your own seat")
         if self.on_action is None:
             self.game.apply(action)
         else:
@@ -175,7 +214,7 @@ class Table:
         self.cannot_save = False
         self.version += 1
 
-    async def _kept(self, commit: asyncio.Future[None], after: Game) -> None:
+    async def _kept(self, commit: asyncio.Future[None], after: M) -> None:
         """Await ``commit``; if the submitter is cancelled meanwhile (its session
         closed, the table closes), the store may still keep the action: wait for
         its answer and, if kept, swap the game in all the same, so the table and
@@ -214,13 +253,15 @@ class Table:
                 view = self.game.view(seat)
                 version = self.version
                 bot = self._bots[seat]
-                action = await self.workers.choose(bot, view, self._rngs[seat])
+                action = await self.workers.choose(bot, view, self._rngs[seat],
+                                                   late=self.late_bot, quick=self.quick_bot,
+                                                   seat=seat)
                 async with self._lock:
                     # Its player came back and moved meanwhile: think again.
                     if self._bots.get(seat) is not bot or self.version != version:
                         continue
                     try:
-                        await self._commit(action)
+                        await self._commit(action, seat)
                     except ActionNotKept:
                         failures += 1
                     else:

@@ -12,13 +12,18 @@ Policies when the pool is busy:
 - A bot's time counts from when it was asked. The worker gets the deadline
   and a timed bot (the strong bot) thinks only for what is left of it; a
   worker that picks up a bot's turn after its deadline answers at once with
-  the greedy policy. Should no answer come within the budget plus
-  ``margin`` (the pool is jammed), the table does not wait: a cheap legal
-  move is made here (pass, or the least bid; a random legal build), and
-  logged.
+  the *late* bot the table gives (its game's ``late_bot``, 5 Towers'
+  greedy). Should no answer come within the budget plus ``margin`` (the
+  pool is jammed), the table does not wait: the *quick* bot (its game's
+  weakest, which answers at once) moves here, and it is logged.
 - A hint is computed once per position for everyone who asks (in flight
   included) and kept in a bounded cache; a screen shows "thinking…" while it
   is on its way and never waits for it.
+
+Bots are any game's (the platform's :class:`~fivetowers.games.protocol.Bot`).
+Hints are 5 Towers' for now: :meth:`Workers.hint` runs the hinter it is
+given on any position that has a ``to_json()``; :func:`compute_hint` (the
+5 Towers solver) is the default its client passes.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import copy
+import importlib
 import json
 import logging
 import multiprocessing
@@ -36,18 +42,30 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from fivetowers.compat.futures import pool_processes
-from fivetowers.tables.agents import Bot
-from fivetowers.games.five_towers.bots.random_bot import RandomBot
-from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView, Position
-from fivetowers.games.five_towers.solver.plans import Hint
+from fivetowers.games.protocol import Bot
+
+if TYPE_CHECKING:
+    from fivetowers.games.five_towers.rules import Position
+    from fivetowers.games.five_towers.solver.plans import Hint
 
 log = logging.getLogger("fivetowers.server")
 
 T = TypeVar("T")
-Hinter = Callable[[Position], Hint]
+
+
+class Hintable(Protocol):
+    """A position a hint is asked for: its JSON names it in the hint cache."""
+
+    def to_json(self) -> Any: ...
+
+
+P = TypeVar("P", bound=Hintable)
+H = TypeVar("H")
+Hinter = Callable[["Position"], "Hint"]
+"""5 Towers' hinter type (its client's)."""
 
 DEFAULT_BUDGET = 1.0
 """Seconds a bot without a time budget of its own (greedy, random) may take."""
@@ -64,7 +82,7 @@ its memory (solver caches, allocator fragmentation) lasts."""
 
 
 def compute_hint(position: Position) -> Hint:
-    """The solver's hint (``max_bid``, ``plans[b]``); blocking, for a worker."""
+    """5 Towers' solver hint (``max_bid``, ``plans[b]``); blocking, for a worker."""
     from fivetowers.games.five_towers.solver import hint  # lazily: it loads OR-Tools
 
     return hint(position)
@@ -93,28 +111,19 @@ def within(bot: Bot, seconds: float) -> Bot:
     return bot
 
 
-def cheap_move(view: PlayerView, rng: random.Random) -> Action:
-    """A legal move in well under a millisecond: pass (or the least bid) when
-    bidding, a random legal build when building."""
-    seat = view.seat
-    assert seat is not None
-    if view.phase is Phase.BID:
-        return Pass(seat) if view.may_pass else Bid(seat, min(view.legal_bids))
-    return RandomBot().choose(view, rng)
-
-
-def think_by(bot: Bot, view: PlayerView, seed: int, deadline: float) -> Action:
+def think_by(bot: Bot, view: Any, seed: int, deadline: float, late: Bot) -> Any:
     """``bot``'s move, answered by ``deadline`` (``time.monotonic``, the same
-    clock in every process of the machine). Runs in a worker."""
+    clock in every process of the machine), else ``late``'s at once. Runs
+    in a worker."""
     rng = random.Random(seed)
     left = deadline - time.monotonic()
     if left <= 0:  # it waited its whole budget in the queue: answer now
-        from fivetowers.games.five_towers.bots.greedy import GreedyBot
-
-        return GreedyBot(compute_hint).choose(view, rng)
+        return late.choose(view, rng)
     return within(bot, left).choose(view, rng)
 
 
+PRELOAD = ("fivetowers.games.five_towers.solver.cpsat",)
+"""Modules every worker imports as it starts (5 Towers' solver, for its hints)."""
 PARENT_CHECK = 1.0
 """Seconds between a worker's checks that the server that started it lives."""
 
@@ -129,8 +138,10 @@ def _worker_started(server: int) -> None:
                      daemon=True).start()
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
-    # OR-Tools now (about 0.3 s), not in the first hint a player waits for.
-    import fivetowers.games.five_towers.solver.cpsat  # noqa: F401
+    # What the games' bots and hints load (OR-Tools, about 0.3 s) now, not
+    # in the first hint a player waits for.
+    for module in PRELOAD:
+        importlib.import_module(module)
 
 
 def _exit_with(server: int) -> None:
@@ -163,8 +174,8 @@ class Workers:
         self.hints_kept = hints_kept
         self._pool: concurrent.futures.Executor | None = None
         self._starting = threading.Lock()
-        self._hints: OrderedDict[tuple[Hinter, str], Hint] = OrderedDict()
-        self._asked: dict[tuple[Hinter, str], asyncio.Future[Hint]] = {}
+        self._hints: OrderedDict[tuple[Callable[..., Any], str], Any] = OrderedDict()
+        self._asked: dict[tuple[Callable[..., Any], str], asyncio.Future[Any]] = {}
         self.late_moves = 0
         """Bot moves made here because no worker answered in time."""
 
@@ -248,8 +259,12 @@ class Workers:
         return [] if pool is None else list(pool_processes(pool))
 
     # -- bots ----------------------------------------------------------------
-    async def choose(self, bot: Bot, view: PlayerView, rng: random.Random) -> Action:
-        """``bot``'s move for ``view`` within its budget, counted from now.
+    async def choose(self, bot: Bot, view: Any, rng: random.Random, *, late: Bot,
+                     quick: Bot, seat: int | None = None) -> Any:
+        """``bot``'s move for ``view`` (``seat``'s) within its budget, counted
+        from now; in the worker, ``late`` (a fast bot of the same game)
+        answers for it when its time is up; should no worker answer,
+        ``quick`` (one that answers at once) moves here.
 
         ``rng`` gives the worker its seed and advances the same way whoever
         thinks, so a seeded game replays the same (unless the pool was jammed
@@ -259,29 +274,31 @@ class Workers:
         asked = time.monotonic()
         try:
             return await asyncio.wait_for(
-                self.run(think_by, bot, view, seed, asked + budget), budget + self.margin)
+                self.run(think_by, bot, view, seed, asked + budget, late),
+                budget + self.margin)
         except (asyncio.TimeoutError, BrokenProcessPool) as exc:
             self.late_moves += 1
             why = "no answer" if isinstance(exc, asyncio.TimeoutError) else "its worker died"
             log.warning("the %s bot at seat %s: %s after %.1f s; made a quick move instead",
-                        getattr(bot, "name", type(bot).__name__), view.seat, why,
+                        getattr(bot, "name", type(bot).__name__), seat, why,
                         time.monotonic() - asked)
-            return cheap_move(view, random.Random(seed))
+            return quick.choose(view, random.Random(seed))
 
     # -- hints ---------------------------------------------------------------
     @staticmethod
-    def _key(position: Position, hinter: Hinter) -> tuple[Hinter, str]:
+    def _key(position: Hintable, hinter: Callable[[P], H]) -> tuple[Callable[..., Any], str]:
         return hinter, json.dumps(position.to_json(), sort_keys=True)
 
-    def known_hint(self, position: Position, hinter: Hinter = compute_hint) -> Hint | None:
+    def known_hint(self, position: P, hinter: Callable[[P], H]) -> H | None:
         """The hint for ``position`` if it has been computed, without waiting."""
-        return self._hints.get(self._key(position, hinter))
+        found: H | None = self._hints.get(self._key(position, hinter))
+        return found
 
-    async def hint(self, position: Position, hinter: Hinter = compute_hint) -> Hint:
+    async def hint(self, position: P, hinter: Callable[[P], H]) -> H:
         """The hint for ``position``: computed once however many ask, even at
         the same time; one that gives up waiting leaves it to the others."""
         key = self._key(position, hinter)
-        done = self._hints.get(key)
+        done: H | None = self._hints.get(key)
         if done is not None:
             self._hints.move_to_end(key)
             return done
@@ -291,10 +308,11 @@ class Workers:
             asked = self._asked[key] = loop.create_future()
             task = loop.create_task(self._compute(key, position, hinter, asked))
             asked.add_done_callback(lambda _: task)  # keeps the task referenced
-        return await asyncio.shield(asked)
+        answer: H = await asyncio.shield(asked)
+        return answer
 
-    async def _compute(self, key: tuple[Hinter, str], position: Position, hinter: Hinter,
-                       asked: asyncio.Future[Hint]) -> None:
+    async def _compute(self, key: tuple[Callable[..., Any], str], position: P,
+                       hinter: Callable[[P], H], asked: asyncio.Future[Any]) -> None:
         try:
             result = await self.run(hinter, position)
         except asyncio.CancelledError:  # the loop is closing

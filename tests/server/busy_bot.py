@@ -9,7 +9,7 @@ import time
 
 from fivetowers.games.five_towers.rules import Action, PlayerView, Position
 from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
-from fivetowers.tables.workers import cheap_move
+from fivetowers.games.five_towers.bots.random_bot import RandomBot
 
 
 class BusyBot:
@@ -24,7 +24,7 @@ class BusyBot:
         n = 0
         while time.monotonic() < end:
             n += sum(i * i for i in range(200))  # pure Python: holds the GIL
-        return cheap_move(view, rng)
+        return RandomBot().choose(view, rng)
 
 
 def busy_hint(position: Position) -> Hint:

@@ -16,6 +16,7 @@ from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat
 from fivetowers.games.five_towers.tui.app import stylesheet
+from tests.tables.kept import kept
 
 ANN = "SHA256:annAnnAnnKeyOfTestsXXXXXXXXXXXXXXXXXXXXXXX"
 BOB = "SHA256:bobBobBobKeyOfTestsYYYYYYYYYYYYYYYYYYYYYYY"
@@ -37,7 +38,7 @@ def play(names: list[str], variant: Variant, seed: int, actions: int | None = No
 
 def keep(store: SqliteStore, code: str, seats: list[StoredSeat], game: Game) -> int:
     table_id = store.create_table(code=code, name=f"table {code}", seats=seats,
-                                  record=Record.from_game(game))
+                                  **kept(game))
     if game.phase is Phase.OVER:
         outcome = game.outcome()
         store.finish_table(table_id, [s.total for s in outcome.scores], outcome.winners)

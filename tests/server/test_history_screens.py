@@ -16,6 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
+from fivetowers.games import game_kind
 from fivetowers.games.five_towers.rules import Phase, Variant
 from fivetowers.lobby.archive import Archive, KeptGame
 from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
@@ -95,7 +96,7 @@ async def test_an_unfinished_game_is_not_replayed(store: SqliteStore) -> None:
 async def test_replay_steps_through_a_finished_game_to_its_end(tmp_path: Path) -> None:
     # Through the server's StoreWriter, as the lobby reads the store.
     writer = StoreWriter(kept_store(tmp_path))
-    history = GameHistory(writer.store.load_table(1).record)
+    history = GameHistory(game_kind("fivetowers"), writer.store.load_table(1).record)
     app = ScreenHost(lambda: MyGamesScreen(Archive(None, writer), ANN))
     try:
         async with app.run_test(size=(100, 30)) as pilot:

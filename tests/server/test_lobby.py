@@ -202,7 +202,7 @@ async def test_kept_through_the_writer_and_a_store_failure_refuses_the_move(
     assert (table.game.actions, table.version) == ([], 0)
     store.append_actions = kept  # type: ignore[method-assign]
     await table.submit(first, Bid(first, 1))  # the disk is back: so is the game
-    assert len(store.load_table(table_id).record.actions) == 1
+    assert len(store.load_table(table_id).record["actions"]) == 1
     await lobby.close()
 
 
@@ -241,6 +241,6 @@ async def test_a_table_started_on_a_full_disk_is_kept_once_the_disk_has_room(
     assert hosted.table_id is not None
     stored = store.load_table(hosted.table_id)
     assert stored.info.code == hosted.code and stored.info.seats[1].name == "bob"
-    assert stored.record.actions == [move.to_json()] and stored.record.deck == \
-        table.record().deck
+    assert stored.record["actions"] == [move.to_json()] and stored.record["deck"] == \
+        table.record()["deck"]
     await lobby.close()

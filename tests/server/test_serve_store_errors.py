@@ -14,6 +14,7 @@ import pytest
 
 from fivetowers.games.five_towers.rules import Bid, Game, Record, Variant
 from fivetowers.tables.store import STORE_FILE, StoredSeat, open_store
+from tests.tables.kept import kept
 
 SEATS = [StoredSeat("ann", fingerprint="SHA256:ann"), StoredSeat("Hedda (bot)", bot="random")]
 
@@ -25,7 +26,7 @@ def _kept_games(data: Path, games: int = 30) -> Path:
         for n in range(games):
             game = Game([s.name for s in SEATS], Variant.BASE, seed=n)
             table_id = store.create_table(code=f"C{n:04d}", name=f"table {n}", seats=SEATS,
-                                          record=Record.from_game(game))
+                                          **kept(game))
             first = game.to_move
             assert first is not None
             game.apply(Bid(first, 1))

@@ -12,8 +12,7 @@ from typing import AsyncIterator
 import asyncssh
 import pytest
 
-import fivetowers.lobby.model as lobby_module
-import fivetowers.tables.table as table_module
+from fivetowers.games import game_kind
 from fivetowers.lobby.model import Lobby
 from fivetowers.lobby.app import lobby_factory
 from fivetowers.games.five_towers.client import TableClient
@@ -73,9 +72,12 @@ def check(took: list[float], quiet: list[float]) -> None:
 
 async def test_a_key_reaches_its_screen_while_bots_think_for_seconds(
         start_server: StartServer, workers: Workers, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Every bot of this lobby (a seat's own, a stand-in) busy-loops for 2 s a move.
-    monkeypatch.setattr(table_module, "make_bot", lambda kind: BusyBot(2.0))
-    monkeypatch.setattr(lobby_module, "make_bot", lambda kind: BusyBot(2.0))
+    # Every bot of this lobby (a seat's own, a stand-in) busy-loops for 2 s a
+    # move; the game's quick bot (for a late answer) stays the random bot.
+    game = game_kind("fivetowers")
+    real = game.make_bot
+    monkeypatch.setattr(game, "make_bot",
+                        lambda kind: real(kind) if kind == "random" else BusyBot(2.0))
     lobby = Lobby(bot_kind="busy", bot_delay=0.0, absence_bot_after=0.0, hints=False,
                   workers=workers)
     # The watched table: two players who never move, so nothing changes on it.

@@ -32,6 +32,7 @@ from fivetowers.tables.store import (
 )
 from fivetowers.tables.store_writer import StoreWriter
 from tests.tables.random_play import random_action, step_rng
+from tests.tables.kept import kept
 
 LIVE_TABLES = 3
 
@@ -64,7 +65,7 @@ def new_table(store: Store, rng: random.Random) -> tuple[int, Game]:
     seats = seats_for(seed)
     game = new_game(seed)
     table_id = store.create_table(code=f"K{seed}", name="kill test", seats=seats,
-                                  record=Record.from_game(game))
+                                  **kept(game))
     say(f"C {table_id} {seed}")
     return table_id, game
 
@@ -87,7 +88,7 @@ def restored(store: Store) -> dict[int, Game] | None:
         return None
     for table_id in report.finished:
         say(f"F {table_id}")
-    return {r.info.id: r.game for r in report.live}
+    return {r.info.id: r.game for r in report.live if isinstance(r.game, Game)}
 
 
 def main(data_dir: str) -> int:
@@ -100,20 +101,20 @@ def main(data_dir: str) -> int:
     while len(live) < LIVE_TABLES:
         table_id, game = new_table(store, rng)
         live[table_id] = game
-    hooks = {t: action_hook(store, t, g) for t, g in live.items()}
+    hooks = {t: action_hook(store, t) for t in live}
     while True:
         table_id = rng.choice(sorted(live))
         game = live[table_id]
         assert game.seed is not None
         action = random_action(game, step_rng(game.seed, len(game.actions)))
         game.apply(action)
-        hooks[table_id](action.to_json())
+        hooks[table_id](game)
         say(f"A {table_id} {len(game.actions) - 1}")
         if game.phase is Phase.OVER:
             finish(store, table_id, game)
             del live[table_id], hooks[table_id]
             new_id, new_game = new_table(store, rng)
-            live[new_id], hooks[new_id] = new_game, action_hook(store, new_id, new_game)
+            live[new_id], hooks[new_id] = new_game, action_hook(store, new_id)
 
 
 async def main_async(data_dir: str) -> int:

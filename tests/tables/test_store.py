@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fivetowers.games.five_towers.rules.game import Game, Phase
-from fivetowers.games.five_towers.rules.record import Record, replay, result_json
+from fivetowers.games.five_towers.rules.record import replay, result_json
 from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import (
-    Store, StoreBusy, StoreConflict, StoredSeat, UnknownTable, action_hook, open_store,
+    PendingAction, Store, StoreBusy, StoreConflict, StoredSeat, UnknownTable, action_hook,
+    open_store,
 )
 from tests.tables.random_play import random_action, step_rng
+from tests.tables.kept import kept, record
 
 SEATS = (StoredSeat("Hedda", fingerprint="SHA256:hedda"), StoredSeat("Bot", bot="random"),
          StoredSeat("Guest"))
@@ -40,17 +43,17 @@ def new_table(store: Store, code: str, seed: int | None = 7,
               variant: Variant = Variant.BASE) -> tuple[int, Game]:
     game = Game([s.name for s in SEATS], variant, seed=seed)
     table_id = store.create_table(code=code, name=f"table {code}", seats=SEATS,
-                                  record=Record.from_game(game))
+                                  **kept(game))
     return table_id, game
 
 
 def play(store: Store, table_id: int, game: Game, seed: int, count: int | None) -> None:
     """Play on like a live table does: apply, then commit through the hook."""
-    hook = action_hook(store, table_id, game)
+    hook = action_hook(store, table_id)
     while game.phase is not Phase.OVER and (count is None or count > 0):
         action = random_action(game, step_rng(seed, len(game.actions)))
         game.apply(action)
-        hook(action.to_json())
+        hook(game)
         count = None if count is None else count - 1
 
 
@@ -64,11 +67,12 @@ def test_a_table_survives_closing_and_replays_to_the_same_state(path: Path) -> N
     [stored] = store.unfinished_tables()
     assert stored.info.id == table_id and stored.info.code == "ABCD"
     assert stored.info.seats == SEATS and stored.info.actions == 30
-    assert stored.info.variant is Variant.GREAT_POWERS and stored.info.finished is None
-    rebuilt, error = replay(stored.record)
+    assert stored.info.kind == "fivetowers" and stored.info.finished is None
+    assert stored.info.options == {"variant": "great-powers"}
+    rebuilt, error = replay(record(stored.record))
     assert error is None
     assert result_json(rebuilt) == result_json(game)
-    assert stored.record.to_json() == Record.from_game(game).to_json()
+    assert stored.record == game.record_json()
     store.close()
 
 
@@ -79,10 +83,11 @@ def test_the_reshuffle_is_kept_with_the_action_that_caused_it(path: Path) -> Non
     while game.reshuffle is None:
         play(store, table_id, game, seed=2, count=1)
     stored = store.load_table(table_id)
-    assert stored.record.reshuffle == game.reshuffle
-    assert result_json(replay(stored.record)[0]) == result_json(game)
+    assert record(stored.record).reshuffle == game.reshuffle
+    assert result_json(replay(record(stored.record))[0]) == result_json(game)
     play(store, table_id, game, seed=2, count=None)
-    assert result_json(replay(store.load_table(table_id).record)[0]) == result_json(game)
+    assert result_json(replay(record(store.load_table(table_id).record))[0]) == \
+        result_json(game)
     store.close()
 
 
@@ -93,7 +98,7 @@ def test_actions_out_of_order_are_refused_and_change_nothing(path: Path) -> None
     for index in (2, 4):  # a duplicate, a gap
         with pytest.raises(StoreConflict, match="out of order"):
             store.append_action(table_id, index, {"seat": 0, "pass": True})
-    assert store.load_table(table_id).record.actions == Record.from_game(game).actions
+    assert store.load_table(table_id).record["actions"] == [a.to_json() for a in game.actions]
     with pytest.raises(UnknownTable):
         store.append_action(table_id + 1, 0, {"seat": 0, "bid": 1})
     store.close()
@@ -102,12 +107,17 @@ def test_actions_out_of_order_are_refused_and_change_nothing(path: Path) -> None
 def test_a_second_different_reshuffle_is_refused(path: Path) -> None:
     store = SqliteStore(path)
     table_id, game = new_table(store, "X")
-    deck = Record.from_game(game).deck
-    assert deck is not None
-    store.append_action(table_id, 0, {"seat": 0, "bid": 0}, reshuffle=deck[:3])
+    setup = game.setup_json()
+    first = {**setup, "reshuffle": setup["deck"][:3]}
+    store.append_action(table_id, 0, {"seat": 0, "bid": 0}, setup=first)
+    store.append_action(table_id, 1, {"seat": 1, "pass": True}, setup=first)  # the same: kept
     with pytest.raises(StoreConflict, match="another reshuffle"):
-        store.append_action(table_id, 1, {"seat": 1, "pass": True}, reshuffle=deck[3:6])
-    assert store.load_table(table_id).info.actions == 1
+        store.append_action(table_id, 2, {"seat": 2, "pass": True},
+                            setup={**setup, "reshuffle": setup["deck"][3:6]})
+    with pytest.raises(StoreConflict, match="another reshuffle"):  # a setup never shrinks
+        store.append_action(table_id, 2, {"seat": 2, "pass": True}, setup=setup)
+    assert store.load_table(table_id).info.actions == 2
+    assert store.load_table(table_id).record["reshuffle"] == setup["deck"][:3]
     store.close()
 
 
@@ -160,14 +170,13 @@ def test_a_join_code_is_unique_among_live_tables_only(path: Path) -> None:
 def test_bad_tables_are_refused(path: Path) -> None:
     store = SqliteStore(path)
     game = Game(["A", "B"], seed=1)
-    with pytest.raises(StoreConflict, match="names"):
-        store.create_table(code="C", name="c", seats=[StoredSeat("A"), StoredSeat("Z")],
-                           record=Record.from_game(game))
-    with pytest.raises(StoreConflict, match="deck order"):
+    with pytest.raises(StoreConflict, match="kind"):
         store.create_table(code="C", name="c", seats=[StoredSeat("A"), StoredSeat("B")],
-                           record=Record(Variant.BASE, ["A", "B"], seed=1))
+                           **{**kept(game), "kind": ""})
+    with pytest.raises(StoreConflict, match="seats"):
+        store.create_table(code="C", name="c", seats=[], **kept(game))
     table_id = store.create_table(code="C", name="c", seats=[StoredSeat("A"), StoredSeat("B")],
-                                  record=Record.from_game(game))
+                                  **kept(game))
     with pytest.raises(StoreConflict, match="2 seats"):
         store.finish_table(table_id, [1, 2, 3], [2])
     with pytest.raises(UnknownTable):
@@ -193,7 +202,7 @@ def test_threads_may_share_one_store(path: Path) -> None:
         t.join()
     assert errors == []
     for table_id, game in tables:
-        assert store.load_table(table_id).record.actions == Record.from_game(game).actions
+        assert store.load_table(table_id).record["actions"] == [a.to_json() for a in game.actions]
     store.close()
 
 
@@ -216,3 +225,30 @@ def test_an_exclusive_store_refuses_a_second_server(tmp_path: Path) -> None:
     reader.close()
     server.close()
     open_store(tmp_path, exclusive=True).close()  # released on close
+
+
+def test_the_setup_is_sent_only_when_an_action_changed_it(path: Path) -> None:
+    store = SqliteStore(path)
+    table_id, game = new_table(store, "S", seed=None)
+    sent: list[bool] = []
+    append = store.append_action
+
+    def spy(table_id: int, index: int, action: Any, setup: Any = None) -> None:
+        sent.append(setup is not None)
+        append(table_id, index, action, setup)
+
+    store.append_action = spy  # type: ignore[method-assign]
+    hook = action_hook(store, table_id)
+    after_reshuffle = 3
+    while after_reshuffle:
+        game.apply(random_action(game, step_rng(5, len(game.actions))))
+        hook(game)
+        after_reshuffle -= game.reshuffle is not None
+    # The hook knows nothing at first (so sends it once), then only the
+    # action that revealed the reshuffle carries the setup.
+    assert [i for i, s in enumerate(sent) if s] == [0, len(sent) - 3]
+    assert record(store.load_table(table_id).record).reshuffle == game.reshuffle
+    item = PendingAction.last_of(table_id, game, game.setup_json())
+    assert item.setup is None and item.index == len(game.actions) - 1
+    assert PendingAction.last_of(table_id, game, {"format": "x"}).setup == game.setup_json()
+    store.close()

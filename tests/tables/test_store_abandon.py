@@ -22,7 +22,7 @@ def test_an_abandoned_game_ends_unscored_and_is_not_served_again(tmp_path: Path)
     (info,) = store.games_of("SHA256:hedda")
     assert (info.finished, info.scores, info.winners, info.actions) == (5000.0, None, None, 12)
     assert store.unfinished_tables() == []
-    assert len(store.load_table(table_id).record.actions) == 12  # still replayable
+    assert len(store.load_table(table_id).record["actions"]) == 12  # still replayable
     assert store.leaderboard() == []
     with pytest.raises(StoreConflict):  # it takes no more moves
         play(store, table_id, game, seed=3, count=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from fivetowers.games.five_towers.rules.record import Record, result_json
 from fivetowers.games.five_towers.rules.variant import Variant
 from fivetowers.tables.store import StoredSeat, open_store
 from tests.tables.random_play import play_to_end
+from tests.tables.kept import kept
 
 
 def cli(*args: str, stdin: str | None = None,
@@ -35,7 +37,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game, Game]:
     play_to_end(finished, 5)
     going = Game([s.name for s in seats], seed=6)
     play_to_end(going, 6, limit=17)
-    ids = [store.create_table(code=f"C{i}", name="t", seats=seats, record=Record.from_game(g))
+    ids = [store.create_table(code=f"C{i}", name="t", seats=seats, **kept(g))
            for i, g in enumerate((finished, going))]
     assert ids == [1, 2]
     outcome = finished.outcome()
@@ -86,3 +88,29 @@ def test_bad_requests_get_one_line(data: tuple[Path, Game, Game], tmp_path: Path
     assert message in out.stderr and out.stderr.count("\n") == 1
     assert "Traceback" not in out.stderr
     assert not (tmp_path / "nowhere").exists()  # export never creates a store
+
+
+def test_a_damaged_record_is_refused_and_an_illegal_one_given_whole(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    seats = [StoredSeat("Hedda"), StoredSeat("Peter")]
+    game = Game([s.name for s in seats], seed=8)
+    play_to_end(game, 8, limit=6)
+    ids = [store.create_table(code=f"D{i}", name="t", seats=seats, **kept(game))
+           for i in range(2)]
+    store.close()
+    conn = sqlite3.connect(tmp_path / "fivetowers.sqlite3")
+    conn.execute("UPDATE games SET setup = json_set(setup, '$.deck[0]', 'candy-99') "
+                 "WHERE id = ?", (ids[0],))
+    conn.execute("UPDATE actions SET body = '{\"seat\": 0, \"bid\": 99}' "
+                 "WHERE game = ? AND idx = 2", (ids[1],))
+    conn.commit()
+    conn.close()
+    damaged = cli("export", str(ids[0]), "--data-dir", str(tmp_path))
+    assert damaged.returncode == 2 and damaged.stdout == ""
+    assert f"game {ids[0]} in the store is damaged" in damaged.stderr
+    assert damaged.stderr.count("\n") == 1 and "Traceback" not in damaged.stderr
+    illegal = cli("export", str(ids[1]), "--data-dir", str(tmp_path))
+    assert illegal.returncode == 0
+    record = json.loads(illegal.stdout)
+    assert list(record) == list(game.record_json())  # the game's order, all of it
+    assert len(record["actions"]) == 6 and record["actions"][2] == {"seat": 0, "bid": 99}

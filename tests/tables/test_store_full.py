@@ -26,6 +26,7 @@ from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import PendingAction, StoredSeat
 from fivetowers.tables.store_writer import StoreWriter
 from fivetowers.tables.table import ActionNotKept, Table
+from tests.tables.kept import kept
 
 WIDTH = 80
 
@@ -69,7 +70,7 @@ def bot_and_human(tmp_path: Path) -> tuple[FullDiskStore, StoreWriter, Table, in
     server keeps them."""
     store = FullDiskStore(tmp_path / "full.sqlite3")
     game = Game(["Hedda (bot)", "Ann"], Variant.BASE, seed=4)
-    table_id = store.create_table(code="FULL", name="full disk", record=Record.from_game(game),
+    table_id = store.create_table(code="FULL", name="full disk", **kept(game),
                                   seats=[StoredSeat("Hedda (bot)", bot="random"),
                                          StoredSeat("Ann", "SHA256:ann")])
     writer = StoreWriter(store)
@@ -85,7 +86,7 @@ def bot_and_human(tmp_path: Path) -> tuple[FullDiskStore, StoreWriter, Table, in
 
 
 def assert_store_agrees(store: SqliteStore, table: Table, table_id: int) -> None:
-    record = store.load_table(table_id).record
+    record = Record.from_json(store.load_table(table_id).record)
     assert record.actions == [a.to_json() for a in table.game.actions]  # none lost or twice
     game, error = replay(record)
     assert error is None and game.actions == table.game.actions

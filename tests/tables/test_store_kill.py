@@ -95,7 +95,7 @@ def test_kill_9_never_loses_a_committed_action(tmp_path: Path) -> None:
             ids = set(range(1, _table_count(tmp_path / STORE_FILE) + 1))
             for table_id in ids:
                 stored = store.load_table(table_id)
-                record, info = stored.record, stored.info
+                record, info = Record.from_json(stored.record), stored.info
                 assert record.seed is not None
                 truth = oracle.game(record.seed)
                 assert record.deck == truth.initial_deck
@@ -104,7 +104,8 @@ def test_kill_9_never_loses_a_committed_action(tmp_path: Path) -> None:
                 game, error = replay(record)
                 assert error is None
                 if info.finished is not None:
-                    assert game.is_terminal() and record.actions == Record.from_game(truth).actions
+                    assert game.is_terminal()
+                    assert record.actions == [a.to_json() for a in truth.actions]
                     assert info.scores == tuple(s.total for s in truth.outcome().scores)
                 else:
                     assert table_id not in finished

@@ -11,6 +11,7 @@ from fivetowers.tables.restore import restore
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoredSeat
 from tests.tables.random_play import play_to_end
+from tests.tables.kept import kept
 
 SEATS = [StoredSeat("A", "SHA256:a"), StoredSeat("B", bot="random")]
 
@@ -19,7 +20,7 @@ def keep(store: SqliteStore, code: str, seed: int, limit: int | None) -> tuple[i
     game = Game(["A", "B"], seed=seed)
     play_to_end(game, seed, limit=limit)
     return store.create_table(code=code, name="t", seats=SEATS,
-                              record=Record.from_game(game)), game
+                              **kept(game)), game
 
 
 def test_restore_sorts_the_unfinished_tables(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from fivetowers.tables.store import (
     StoredSeat, StoreMissing, StoreUnreadable, StoreVersionError,
 )
 from tests.tables.random_play import play_to_end
+from tests.tables.kept import kept
 
 
 def pragma(path: Path, name: str) -> int:
@@ -83,7 +84,7 @@ def test_a_version_1_store_migrates_and_scores_its_finished_games(tmp_path: Path
     assert board["key:SHA256:hedda"].games == 1
     [live] = store.unfinished_tables()
     assert live.info.seats == (StoredSeat("Peter", "SHA256:peter"), StoredSeat("Bot", bot="random"))
-    assert replay(live.record)[0].actions == going.actions
+    assert replay(Record.from_json(live.record))[0].actions == going.actions
     store.close()
 
 
@@ -141,7 +142,7 @@ def test_a_damaged_store_is_refused_at_start(tmp_path: Path) -> None:
         game = Game(["A", "B"], seed=i)
         play_to_end(game, i)
         store.create_table(code=f"C{i}", name="t", seats=[StoredSeat("A"), StoredSeat("B")],
-                           record=Record.from_game(game))
+                           **kept(game))
     store.close()
     data = bytearray(path.read_bytes())
     assert len(data) > 20 * 4096
@@ -165,7 +166,7 @@ def test_a_damaged_action_is_reported_not_served(tmp_path: Path) -> None:
     game = Game(["A", "B"], seed=1)
     play_to_end(game, 1, limit=5)
     table_id = store.create_table(code="C", name="t", seats=[StoredSeat("A"), StoredSeat("B")],
-                                  record=Record.from_game(game))
+                                  **kept(game))
     store.close()
     conn = sqlite3.connect(path)
     conn.execute("UPDATE actions SET body = '{\"seat\": 0, \"bi' WHERE idx = 3")

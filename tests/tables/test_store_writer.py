@@ -17,6 +17,7 @@ from fivetowers.tables.store import (
 )
 from fivetowers.tables.store_writer import StoreWriter
 from tests.tables.random_play import play_to_end
+from tests.tables.kept import kept
 
 SEATS = [StoredSeat("A", "SHA256:a"), StoredSeat("B", bot="random")]
 
@@ -58,8 +59,9 @@ async def test_queued_actions_are_committed_together_and_in_order(tmp_path: Path
     writer = StoreWriter(store)
     played = games(4)
     ids = [await writer.call(store.create_table, code=f"C{i}", name="t", seats=SEATS,
-                             record=Record(g.variant, [s.name for s in SEATS],
-                                           list(g.initial_deck), seed=g.seed))
+                             kind="fivetowers",
+                             setup=Game([s.name for s in SEATS], g.variant, seed=g.seed)
+                             .setup_json())
            for i, g in enumerate(played)]
 
     async def table(table_id: int, game: Game) -> None:
@@ -76,7 +78,7 @@ async def test_queued_actions_are_committed_together_and_in_order(tmp_path: Path
     assert sum(store.batches) == 4 * 30
     for table_id, game in zip(ids, played):
         stored = await writer.call(store.load_table, table_id)
-        assert stored.record.actions == Record.from_game(game).actions
+        assert stored.record["actions"] == [a.to_json() for a in game.actions]
     await writer.close()
 
 
@@ -85,7 +87,7 @@ async def test_a_refused_action_fails_alone(tmp_path: Path) -> None:
     writer = StoreWriter(store)
     [game] = games(1)
     table_id = await writer.call(store.create_table, code="C", name="t", seats=SEATS,
-                                 record=Record.from_game(Game(["A", "B"], seed=0)))
+                                 **kept(Game(["A", "B"], seed=0)))
     actions = [a.to_json() for a in game.actions]
     good = asyncio.create_task(writer.append(PendingAction(table_id, 0, actions[0])))
     assert await asyncio.to_thread(store.holding.wait, 30)

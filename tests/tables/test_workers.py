@@ -15,14 +15,14 @@ from typing import AsyncIterator
 
 import pytest
 
-from fivetowers.games.five_towers.bots import StrongBot
+from fivetowers.games.five_towers.bots import GreedyBot, StrongBot
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.rules import Bid, Game, Position, Variant
 from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
-from fivetowers.tables.workers import Workers
+from fivetowers.tables.workers import Workers, think_by
 
 from tests.server.busy_bot import BusyBot
 from tests.tables.slow_helpers import exhaustive
@@ -83,11 +83,13 @@ async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
         one_process: Workers) -> None:
     game = Game(["A", "B"], Variant.BASE, seed=2)
     view = game.view(game.to_move)
-    jam = asyncio.create_task(one_process.choose(BusyBot(4.0), view, random.Random(1)))
+    jam = asyncio.create_task(one_process.choose(BusyBot(4.0), view, random.Random(1),
+                                                 late=RandomBot(), quick=RandomBot()))
     await asyncio.sleep(0.3)  # the only worker is busy for 4 s
     one_process.margin = 0.5
     asked = time.monotonic()
-    action = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2))
+    action = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2),
+                                      late=RandomBot(), quick=RandomBot())
     waited = time.monotonic() - asked
     game.clone().apply(action)  # legal
     # Its budget (0.5 s) and the margin (0.5 s), not the 4 s the pool was busy.
@@ -121,7 +123,7 @@ SERVER_SIDE = """
 import asyncio, json, sys
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.lobby.model import Lobby
-from fivetowers.tables.workers import Workers
+from fivetowers.tables.workers import Workers, think_by
 
 async def main():
     workers = Workers(1, threads="--threads" in sys.argv)
@@ -165,12 +167,14 @@ async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_
     (pid,) = one_process.pids()
     os.kill(pid, signal.SIGKILL)  # out of memory, say
     await asyncio.sleep(0.3)
-    action = await one_process.choose(RandomBot(), view, random.Random(1))
+    action = await one_process.choose(RandomBot(), view, random.Random(1), late=RandomBot(),
+                                      quick=RandomBot())
     game.clone().apply(action)  # from new workers, or a quick move if they were not up yet
     late = one_process.late_moves
     assert late <= 1
     await asyncio.to_thread(one_process.start)
-    again = await one_process.choose(RandomBot(), view, random.Random(1))
+    again = await one_process.choose(RandomBot(), view, random.Random(1), late=RandomBot(),
+                                     quick=RandomBot())
     game.clone().apply(again)
     assert one_process.late_moves == late and one_process.pids()
     assert pid not in one_process.pids()
@@ -178,7 +182,7 @@ async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_
 
 _ORPHAN_SERVER = """
 import sys, time
-from fivetowers.tables.workers import Workers
+from fivetowers.tables.workers import Workers, think_by
 if __name__ == "__main__":
     pids = Workers(2).start()
     print(" ".join(map(str, pids)), flush=True)
@@ -215,3 +219,17 @@ def test_workers_of_a_server_killed_with_sigkill_exit_by_themselves(tmp_path) ->
     # reaches its end).
     assert server.stderr is not None
     server.stderr.read()
+
+
+def test_a_bot_out_of_time_in_its_worker_plays_the_game_s_late_bot() -> None:
+    """5 Towers' late answer is the greedy bot's (not a random move): a bot
+    whose turn reached a worker after its deadline still plays sensibly."""
+    table = Table(Game(["A", "B", "C"], Variant.GREAT_POWERS, seed=5),
+                  [Seat("A", bot="strong"), Seat("B"), Seat("C")])
+    assert table.late_bot.name == "greedy" and table.quick_bot.name == "random"
+    game = table.game.clone()
+    for seed in range(12):
+        view = game.view(game.to_move)
+        late = think_by(StrongBot(), view, seed, time.monotonic() - 1.0, table.late_bot)
+        assert late == GreedyBot().choose(view, random.Random(seed))
+        game.apply(late)

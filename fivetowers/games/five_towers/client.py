@@ -40,7 +40,7 @@ class SeatInfo:
 class TableClient:
     """One viewer at a table: a seat, or a spectator (``seat`` None)."""
 
-    def __init__(self, table: Table, seat: int | None, hinter: Hinter = compute_hint,
+    def __init__(self, table: Table[Game], seat: int | None, hinter: Hinter = compute_hint,
                  adviser: Bot | None = None) -> None:
         self.table = table
         self._seat = seat
@@ -61,7 +61,7 @@ class TableClient:
         return self.table.version
 
     def view(self) -> PlayerView:
-        return self.table.view(self.seat)
+        return self.table.game.view(self.seat)
 
     def seats(self) -> list[SeatInfo]:
         mine = set(self.human_seats)
@@ -135,7 +135,9 @@ class TableClient:
         if key not in self._advice:
             view = self.view()
             rng = random.Random(f"advice:{key}")
-            action = await self.table.workers.choose(self._adviser, view, rng)
+            action = await self.table.workers.choose(self._adviser, view, rng,
+                                                     late=self.table.late_bot,
+                                                     quick=self.table.quick_bot, seat=seat)
             self._advice = {key: action}
         return self._advice[key]
 
@@ -147,7 +149,7 @@ class LocalClient(TableClient):
     human to act keeps looking at the table (their own teardown cards stay
     theirs)."""
 
-    def __init__(self, table: Table, human_seats: Sequence[int],
+    def __init__(self, table: Table[Game], human_seats: Sequence[int],
                  hinter: Hinter = compute_hint, adviser: Bot | None = None) -> None:
         super().__init__(table, human_seats[0] if human_seats else None, hinter, adviser)
         self._humans = tuple(human_seats)

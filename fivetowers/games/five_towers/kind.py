@@ -28,6 +28,7 @@ class FiveTowers:
         GameOption("variant", "Variant", (("base", "base game"),
                                           ("great-powers", "Great Powers"))),
     )
+    late_bot: str = "greedy"
     bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
 
     def players_problem(self, count: int) -> str | None:

@@ -7,11 +7,13 @@ import concurrent.futures
 import random
 from typing import Protocol
 
+from fivetowers.games import protocol
 from fivetowers.games.five_towers.rules import Action, BuildSession, PlayerView, full_deck
 
 
-class Bot(Protocol):
-    """A player that decides from its own view only, with an injected RNG."""
+class Bot(protocol.Bot, Protocol):
+    """The platform's :class:`~fivetowers.games.protocol.Bot` as 5 Towers'
+    bots are: named, and typed with the game's view and actions."""
 
     name: str
 

@@ -7,7 +7,6 @@ from typing import Any, Mapping, Sequence
 from textual.screen import Screen
 
 from fivetowers.games.five_towers.client import TableClient
-from fivetowers.games.five_towers.rules import Record
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
 from fivetowers.games.five_towers.tui.screens.replay import ReplayScreen
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
@@ -17,15 +16,16 @@ from fivetowers.tables.table import Table
 
 
 class FiveTowersScreens:
-    def table_screen(self, table: Table, seat: int | None, host: TableHost,
+    def table_screen(self, table: Table[Any], seat: int | None, host: TableHost,
                      hints: bool) -> Screen[None]:
         return TableScreen(TableClient(table, seat), host, hints)
 
-    def end_screen(self, table: Table, seat: int | None, host: TableHost) -> Screen[None]:
+    def end_screen(self, table: Table[Any], seat: int | None, host: TableHost) -> Screen[None]:
         return EndScreen(TableClient(table, seat), host)
 
     def replay(self, record: Mapping[str, Any]) -> GameHistory:
-        return GameHistory(Record.from_json(dict(record)))
+        from fivetowers.games.five_towers.kind import GAME  # it imports us lazily
+        return GameHistory(GAME, record)
 
     def replay_screen(self, replay: Replay, game_id: int, names: Sequence[str],
                       seat: int | None) -> Screen[None]:

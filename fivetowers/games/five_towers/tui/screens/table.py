@@ -17,7 +17,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList
 
 from fivetowers.compat.textual import is_closing
-from fivetowers.games.five_towers.rules import TYPES, Action, IllegalAction, Phase, PlayerView, SeatView
+from fivetowers.games.five_towers.rules import TYPES, Action, Phase, PlayerView, SeatView
+from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
@@ -309,7 +310,7 @@ class TableScreen(Screen[None]):
         try:
             await self.client.submit(Bid(seat, n))
             self.bid_notice = ""
-        except IllegalAction as exc:
+        except ActionRefused as exc:  # the rules' or the table's (not kept)
             self.bid_notice = str(exc)
             await self.refresh_table()
 
@@ -321,7 +322,7 @@ class TableScreen(Screen[None]):
         try:
             await self.client.submit(Pass(seat))
             self.bid_notice = ""
-        except IllegalAction as exc:
+        except ActionRefused as exc:  # the rules' or the table's (not kept)
             self.bid_notice = str(exc)
             await self.refresh_table()
 
@@ -376,7 +377,7 @@ class TableScreen(Screen[None]):
             if build is not None:
                 try:
                     await self.client.submit(build)
-                except IllegalAction as exc:
+                except ActionRefused as exc:  # the rules' or the table's (not kept)
                     guide.say(str(exc), True)
                 else:
                     self.guide = None
