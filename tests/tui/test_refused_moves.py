@@ -8,7 +8,7 @@ from fivetowers.games.five_towers.rules import Game, Variant
 from fivetowers.games.five_towers.solver import exhaustive_hint
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 from fivetowers.games.protocol import Match
-from fivetowers.tables.client import LocalClient
+from fivetowers.games.five_towers.client import LocalClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import NOT_SAVED, Table
 from fivetowers.tables.workers import Workers
