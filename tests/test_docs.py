@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import re
@@ -447,3 +448,148 @@ def test_readme_points_at_the_docs_a_clone_has() -> None:
     for outside in ("RULES.md", "FORMATS.md", "DESIGN.md"):
         assert outside not in readme, f"the README still sends readers to {outside}"
     assert "mypy --strict fivetowers`" in readme
+
+
+# -- the import table of docs/architecture.md ----------------------------------
+
+PACKAGE = ROOT / "fivetowers"
+
+
+def is_module(name: str) -> bool:
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def project_imports(source: str) -> dict[str, bool]:
+    """The fivetowers modules ``source`` imports, wherever the import is (at the
+    top, in a function), each with whether it is for types only (under
+    ``if TYPE_CHECKING:``). ``from a import b`` counts as importing ``a.b``
+    when that is a module, else ``a``."""
+    found: dict[str, bool] = {}
+
+    def visit(node: ast.AST, typing_only: bool) -> None:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
+                and node.test.id == "TYPE_CHECKING":
+            for child in node.body:
+                visit(child, True)
+            for child in node.orelse:
+                visit(child, typing_only)
+            return
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{a.name}" if is_module(f"{node.module}.{a.name}")
+                     else node.module for a in node.names]
+        for name in names:
+            if name.split(".")[0] == "fivetowers":
+                found[name] = found.get(name, True) and typing_only
+        for child in ast.iter_child_nodes(node):
+            visit(child, typing_only)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def imports_under(folder: str) -> dict[str, dict[str, bool]]:
+    """Each module file under ``fivetowers/folder`` (or that one file) -> its imports."""
+    base = PACKAGE / folder
+    files = [base] if base.suffix == ".py" else sorted(base.rglob("*.py"))
+    return {str(f.relative_to(ROOT)): project_imports(f.read_text(encoding="utf-8"))
+            for f in files}
+
+
+def prefixes_root(name: str, prefixes: tuple[str, ...]) -> str | None:
+    """``name`` if it is one of ``prefixes`` or inside one, else None."""
+    return name if any(name == p or name.startswith(p + ".") for p in prefixes) else None
+
+
+def outside(folder: str, allowed: tuple[str, ...], *, typing_only: bool = False) -> list[str]:
+    """Imports under ``folder`` of modules outside ``allowed`` (prefixes, without
+    ``fivetowers.``); with ``typing_only``, run-time imports are not allowed at all."""
+    prefixes = tuple(f"fivetowers.{a}" for a in allowed)
+    # Importing anything under fivetowers.games imports the registry package too.
+    registry_ok = any(a.startswith("games") for a in allowed)
+    bad = []
+    for path, found in imports_under(folder).items():
+        for name, for_types in found.items():
+            inside = prefixes_root(name, prefixes) is not None \
+                or (registry_ok and name == "fivetowers.games")
+            if not inside or (typing_only and not for_types):
+                bad.append(f"{path}: {name}")
+    return bad
+
+
+def architecture_row(first_cell: str) -> str:
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith(f"| {first_cell}")]
+    assert len(rows) == 1, f"architecture.md's import table has no one row {first_cell!r}"
+    return rows[0]
+
+
+GAME_CODE = ("games.protocol", "games.five_towers.rules")
+LAYERS: dict[str, tuple[tuple[str, ...], bool]] = {
+    # what (under fivetowers/) -> (what it may import, for types only?), as
+    # docs/architecture.md's import table says
+    "games/protocol.py": (("games.screens",), True),
+    "games/screens.py": (("tables.table",), True),
+    "games/__init__.py": (("games.protocol",), False),
+    "user_text.py": ((), False),
+    "games/five_towers/rules": (GAME_CODE, False),
+    "games/five_towers/solver": (GAME_CODE + ("games.five_towers.solver",), False),
+    "games/five_towers/bots": (GAME_CODE + ("games.five_towers.solver",
+                                            "games.five_towers.bots"), False),
+    "ui": (("ui", "compat"), False),
+    "compat": (("compat",), False),
+    "tables": (("tables", "games.protocol", "user_text", "compat",
+                "games.five_towers"), False),  # 5 Towers: workers.py alone, below
+    "server": (("server", "user_text", "tables.store", "ui", "compat"), False),
+}
+
+
+@pytest.mark.parametrize("folder", LAYERS)
+def test_each_layer_imports_what_the_import_table_says(folder: str) -> None:
+    allowed, typing_only = LAYERS[folder]
+    assert not outside(folder, allowed, typing_only=typing_only)
+
+
+def test_a_game_client_and_screens_import_exactly_the_tables_modules_named() -> None:
+    row = architecture_row("a game's `client.py`")
+    named = set(re.findall(r"`fivetowers/tables/(\w+)\.py`", row))
+    found = {name.split(".")[2] for folder in ("games/five_towers/client.py",
+                                               "games/five_towers/tui")
+             for imports in imports_under(folder).values() for name in imports
+             if name.startswith("fivetowers.tables.")}
+    assert found == named, "the row names other tables/ modules than the code imports"
+    assert not outside("games", ("games", "ui", "compat", "user_text", "tables"))
+    for folder in ("games/five_towers/rules", "games/five_towers/solver",
+                   "games/five_towers/bots", "games/five_towers/kind.py"):
+        assert not [n for i in imports_under(folder).values() for n in i
+                    if n.startswith("fivetowers.tables")], f"{folder} imports tables/"
+
+
+def test_the_hosting_layers_name_5_towers_only_where_the_table_says() -> None:
+    def naming(folder: str) -> set[str]:
+        return {path for path, imports in imports_under(folder).items()
+                if any(n.startswith("fivetowers.games.five_towers") for n in imports)}
+
+    assert naming("tables") == {"fivetowers/tables/workers.py"}
+    assert naming("server") == set()
+    assert naming("lobby") == {"fivetowers/lobby/model.py", "fivetowers/lobby/app.py"}
+    rows = " ".join(architecture_row(f"`fivetowers/{layer}/`") for layer in ("tables", "lobby"))
+    for path in naming("tables") | naming("lobby"):
+        assert f"`{path}`" in rows, f"the import table does not name {path}"
+
+
+def test_the_import_scan_sees_late_and_typing_only_imports() -> None:
+    source = ("from typing import TYPE_CHECKING\n"
+              "import fivetowers.ui.text\n"
+              "if TYPE_CHECKING:\n    from fivetowers.tables.table import Table\n"
+              "def f():\n    from fivetowers.games import protocol\n"
+              "    from fivetowers.lobby.model import Lobby\n")
+    assert project_imports(source) == {"fivetowers.ui.text": False,
+                                       "fivetowers.tables.table": True,
+                                       "fivetowers.games.protocol": False,
+                                       "fivetowers.lobby.model": False}
+    assert prefixes_root("fivetowers.tables.table", ("fivetowers.tables",))
+    assert not prefixes_root("fivetowers.tablesx", ("fivetowers.tables",))
