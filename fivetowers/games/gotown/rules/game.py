@@ -328,10 +328,9 @@ class Game:
     def targets(self, card: Card) -> list[int]:
         """The seats a jackhammer, wrecking ball, milkshake or thief can be
         played against now (empty if the mover holds no such card)."""
-        kind = {Card.JACKHAMMER: Jackhammer, Card.WRECKING_BALL: WreckingBall,
-                Card.MILKSHAKE: Milkshake, Card.THIEF: Thief}.get(card)
         return [a.target for a in self.legal_actions()
-                if kind is not None and isinstance(a, kind)]
+                if isinstance(a, (Jackhammer, WreckingBall, Milkshake, Thief))
+                and _CARD_OF[type(a)] is card]
 
     # -- carrying out ------------------------------------------------------
     def apply(self, action: Action) -> None:
