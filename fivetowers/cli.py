@@ -100,15 +100,39 @@ def _batch_lines(stream: BinaryIO) -> Iterator[str | ValueError]:
             yield ValueError("the line is not UTF-8 text")
 
 
+GOTOWN_RECORD = "gotown-record/1"  # GoTown is not in the registry until issue 14
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record of either game, chosen by its ``format`` (FORMATS.md)."""
+    try:
+        data = _read_json(args.record)
+    except ValueError as exc:
+        return _die(f"{_shown(args.record)}: {exc}")
+    if isinstance(data, dict) and data.get("format") == GOTOWN_RECORD:
+        return _replay_gotown(args.record, data)
     from fivetowers.games.five_towers.rules.errors import FormatError
     from fivetowers.games.five_towers.rules.record import Record, replay, result_json
 
     try:
-        record = Record.from_json(_read_json(args.record))
+        record = Record.from_json(data)
         game, error = replay(record)
     except (ValueError, FormatError) as exc:
         return _die(f"{_shown(args.record)}: {exc}")
+    if error is not None:
+        print(json.dumps({"error": {"action": error.action, "message": _cut(error.message)}}))
+        return 1
+    print(json.dumps(result_json(game)))
+    return 0
+
+
+def _replay_gotown(where: str, data: dict[str, Any]) -> int:
+    from fivetowers.games.gotown.rules.record import Record, replay, result_json
+
+    try:
+        game, error = replay(Record.from_json(data))
+    except ValueError as exc:  # not a valid record: FormatError, a bad reshuffle
+        return _die(f"{_shown(where)}: {exc}")
     if error is not None:
         print(json.dumps({"error": {"action": error.action, "message": _cut(error.message)}}))
         return 1
@@ -330,7 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="5 Towers (Kasper Lapp) in the terminal and over SSH.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("replay", help="replay a game record and print the result as JSON")
-    p.add_argument("record", metavar="RECORD", help="a fivetowers-record/1 file, or - for stdin")
+    p.add_argument("record", metavar="RECORD",
+                   help="a fivetowers-record/1 or gotown-record/1 file, or - for stdin")
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser(
         "hint", help="the highest bid a player can carry out and the best build for each bid",
