@@ -101,6 +101,7 @@ def _batch_lines(stream: BinaryIO) -> Iterator[str | ValueError]:
 
 
 GOTOWN_RECORD = "gotown-record/1"  # GoTown is not in the registry until issue 14
+GOTOWN_POSITION = "gotown-position/1"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -184,11 +185,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
         return _die("hint: give a POSITION (or RECORD --seat N), or --batch FILE.jsonl")
     if args.batch is not None and args.seat is not None:
         return _die("hint: --seat is for one record, not for --batch")
+    data: Any = None
+    if args.batch is None:
+        try:
+            data = _read_json(args.input)
+        except ValueError as exc:
+            return _die(f"{_shown(args.input)}: {exc}")
+        if isinstance(data, dict) and data.get("format") in (GOTOWN_RECORD, GOTOWN_POSITION):
+            return _hint_gotown(args, data)
     from fivetowers.games.five_towers.solver import hint
 
     if args.batch is None:
         try:
-            position = _hint_position(_read_json(args.input), args.seat)
+            position = _hint_position(data, args.seat)
         except ValueError as exc:
             return _die(f"{_shown(args.input)}: {exc}")
         answer = hint(position)
@@ -208,6 +217,38 @@ def cmd_hint(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _die(f"cannot read {_shown(args.batch)}: {exc.strerror or exc}")
     return 1 if failed else 0
+
+
+def _hint_gotown(args: argparse.Namespace, data: dict[str, Any]) -> int:
+    """``hint`` for a GoTown position, or a GoTown record and ``--seat N``."""
+    from fivetowers.games.gotown.hint import hint
+    from fivetowers.games.gotown.rules.position import Position
+    from fivetowers.games.gotown.rules.record import Record, replay
+
+    where = _shown(args.input)
+    if args.explain:
+        return _die(f"{where}: --explain is for 5 Towers hints; a GoTown plan is its plays")
+    try:
+        if data.get("format") == GOTOWN_POSITION:
+            if args.seat is not None:
+                raise ValueError("--seat is for a game record, and this is a position")
+            position = Position.from_json(data)
+        else:
+            if args.seat is None:
+                raise ValueError("this is a game record: give --seat N for the seat to hint")
+            record = Record.from_json(data)
+            if not 0 <= args.seat < len(record.players):
+                raise ValueError(f"--seat {args.seat}: the record has seats "
+                                 f"0..{len(record.players) - 1}")
+            game, error = replay(record)
+            if error is not None:
+                raise ValueError(f"action {error.action} of the record is illegal: "
+                                 f"{error.message}")
+            position = Position.from_game(game, args.seat)
+    except ValueError as exc:
+        return _die(f"{where}: {exc}")
+    print(json.dumps(hint(position).to_json()))
+    return 0
 
 
 def _hint_batch(stream: BinaryIO, explain: bool) -> bool:
@@ -364,7 +405,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "Lines file of positions (one result line per input line; a bad line "
                     "gives {\"error\": {\"line\": N, \"message\": ...}} and exit status 1).")
     p.add_argument("input", nargs="?", metavar="POSITION|RECORD",
-                   help="a fivetowers-position/1 or fivetowers-record/1 file, or - for stdin")
+                   help="a fivetowers-position/1 or fivetowers-record/1 file (or GoTown's "
+                        "gotown-position/1 or gotown-record/1), or - for stdin")
     p.add_argument("--seat", type=int, metavar="N",
                    help="with a record: hint seat N's position where the record ends")
     p.add_argument("--batch", metavar="FILE.jsonl",
