@@ -344,15 +344,19 @@ def test_c4_a_thief_takes_a_random_card_and_the_record_keeps_it() -> None:
 
 def test_c4_a_recorded_thief_takes_exactly_that_card() -> None:
     game = table([["thief"], ["1", "2", "dog"]])
-    refused(game, Thief(0, 1, Card.BONE), "Bình holds no bone")
-    game.apply(Thief(0, 1, Card.DOG))
+    refused(game, Thief(0, 1, Card.DOG), "drawn at random")  # a player cannot choose it
+    with pytest.raises(IllegalPlay, match="Bình holds no bone"):
+        game.apply(Thief(0, 1, Card.BONE), recorded=True)
+    game.apply(Thief(0, 1, Card.DOG), recorded=True)
     assert hand(game, 0) == Counter(["dog"]) and hand(game, 1) == Counter(["1", "2"])
 
 
 def test_c4_a_super_thief_takes_one_card_from_each_opponent_holding_one() -> None:
     game = table([["super-thief"], ["1", "2"], [], ["dog"]])
-    refused(game, SuperThief(0, ((1, Card.ONE),)), "Bình, Dũng")
-    game.apply(SuperThief(0, ((1, Card.TWO), (3, Card.DOG))))
+    with pytest.raises(IllegalPlay, match="Bình, Dũng"):
+        game.apply(SuperThief(0, ((1, Card.ONE),)), recorded=True)
+    refused(game, SuperThief(0, ((1, Card.TWO), (3, Card.DOG))), "drawn at random")
+    game.apply(SuperThief(0, ((1, Card.TWO), (3, Card.DOG))), recorded=True)
     assert hand(game, 0) == Counter(["2", "dog"]) and hand(game, 3) == Counter()
 
 
@@ -412,6 +416,10 @@ def test_a_view_shows_the_own_hand_and_only_sizes_of_others() -> None:
     assert [s.hand_size for s in view.seats] == [2, 3]
     assert view.legal == () and game.view(0).legal == tuple(game.legal_actions())
     assert game.view(None).hand == ()
+
+
+def test_something_that_is_not_a_gotown_play_is_refused() -> None:
+    refused(table([["1"], ["2"]]), "end", "is not a GoTown play")
 
 
 def test_game_over_refuses_everything() -> None:

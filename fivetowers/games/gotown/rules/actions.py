@@ -177,12 +177,12 @@ def play_from_json(seat: int, key: str, value: object) -> Action:
     if key == "milkshake":
         return Milkshake(seat, _whole(value, '"milkshake"'))
     if key == "thief":
-        fields = _object(value, key, {"from"}, {"took"})
+        fields = _object(value, key, {"from"}, frozenset({"took"}))
         took = fields.get("took")
         return Thief(seat, _whole(fields["from"], '"thief" "from"'),
                      None if took is None else _card(took))
     if key == "super-thief":
-        fields = _object(value, key, set(), {"took"})
+        fields = _object(value, key, set(), frozenset({"took"}))
         if "took" not in fields:
             return SuperThief(seat, None)
         return SuperThief(seat, _took(fields["took"]))
@@ -204,7 +204,7 @@ def _took(value: object) -> tuple[tuple[int, Card], ...]:
 
 
 def _object(value: object, key: str, needed: set[str],
-            optional: set[str] = set()) -> Mapping[str, object]:
+            optional: frozenset[str] = frozenset()) -> Mapping[str, object]:
     if not isinstance(value, dict):
         raise MalformedAction(f'"{key}" must be an object, not {shown(value)}')
     missing = needed - set(value)

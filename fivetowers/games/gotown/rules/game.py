@@ -29,7 +29,7 @@ from fivetowers.games.gotown.rules.cards import (
     COUNTS, FLOOR_SUM, Card, Floor, Piece, floor_card, full_deck,
 )
 from fivetowers.games.gotown.rules.errors import (
-    FormatError, GameOver, IllegalPlay, NotYourTurn,
+    FormatError, GameOver, IllegalPlay, MalformedAction, NotYourTurn, shown,
 )
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -152,9 +152,14 @@ class Game:
         return [s for s in range(self.player_count) if s != seat]
 
     # -- the one validator -------------------------------------------------
-    def check(self, action: Action) -> None:
+    def check(self, action: Action, recorded: bool = False) -> None:
         """Raise an :class:`IllegalPlay` saying why ``action`` is refused now;
-        return if it is allowed. Never changes the game."""
+        return if it is allowed. Never changes the game.
+
+        A thief's card is drawn by the game: only a ``recorded`` play (a
+        replay) may name it, so a player cannot pick the card they want."""
+        if type(action) not in _PLAYS:
+            raise MalformedAction(f"{shown(action)} is not a GoTown play")
         if self.over:
             raise GameOver("the game is over")
         if not 0 <= action.seat < self.player_count:
@@ -175,6 +180,10 @@ class Game:
         card = _CARD_OF[type(action)]
         if me.hand[card] < 1:
             raise IllegalPlay(f"{me.name} holds no {card}")
+        if isinstance(action, (Thief, SuperThief)) and action.took is not None \
+                and not recorded:
+            raise IllegalPlay(f"{card.words}'s card is drawn at random: play it without "
+                              "naming the card")
         if isinstance(action, Dog):
             if not 0 <= action.floor < len(me.floors):
                 raise IllegalPlay(f"{me.name}'s tower has no floor {action.floor}: a dog "
@@ -333,9 +342,12 @@ class Game:
                 and _CARD_OF[type(a)] is card]
 
     # -- carrying out ------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Carry out ``action`` or raise an :class:`IllegalPlay` and change nothing."""
-        self.check(action)
+    def apply(self, action: Action, recorded: bool = False) -> None:
+        """Carry out ``action`` or raise an :class:`IllegalPlay` and change nothing.
+
+        ``recorded``: the play comes from a record, and a thief's ``took`` is
+        the card that came out when it was played (see :meth:`check`)."""
+        self.check(action, recorded)
         seat = action.seat
         me = self.players[seat]
         if isinstance(action, End):
@@ -535,6 +547,9 @@ class Game:
             where[Card.DONUT_TRUCK] += 1
         return where
 
+
+_PLAYS = (Build, Steal, Dog, Bone, Jackhammer, WreckingBall, Milkshake, DonutTruck, Thief,
+          SuperThief, End)
 
 _CARD_OF: dict[type, Card] = {
     Dog: Card.DOG, Bone: Card.BONE, Jackhammer: Card.JACKHAMMER,

@@ -125,7 +125,7 @@ def replay(record: Record) -> tuple[Game, ReplayError | None]:
     game = record.new_game()
     for index, raw in enumerate(record.actions):
         try:
-            game.apply(action_from_json(raw))
+            game.apply(action_from_json(raw), recorded=True)
         except IllegalPlay as exc:
             return game, ReplayError(index, str(exc))
     return game, None
