@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from fivetowers.games.gotown.rules import (
-    Bone, Build, Card, Dog, End, Game, IllegalPlay, Jackhammer, Milkshake, Record, Steal,
-    Thief, WreckingBall, full_deck, replay, result_json,
+    Bone, Build, Card, Dog, DonutTruck, End, Game, IllegalPlay, Jackhammer, Milkshake, Record,
+    Steal, SuperThief, Thief, WreckingBall, full_deck, replay, result_json,
 )
 
 from tests.gotown.arrange import random_game, snapshot
@@ -28,6 +28,29 @@ def wild_probe(game: Game, rng: random.Random) -> list[object]:
             Dog(seat, rng.randrange(6)), Bone(seat, other, rng.randrange(6)),
             Jackhammer(seat, other), WreckingBall(seat, other), Milkshake(seat, other),
             Thief(seat, other, card), End(seat)]
+
+
+def every_play(game: Game) -> list[object]:
+    """Every play by the mover with any card, target and floor (thieves unnamed)."""
+    seat = game.to_move
+    if seat is None:
+        return []
+    seats = range(game.player_count + 1)
+    floors = range(7)
+    out: list[object] = [Build(seat, (a, b)) for a in Card for b in Card]
+    out += [Steal(seat, c, s) for c in Card for s in seats]
+    out += [Dog(seat, f) for f in floors] + [Bone(seat, s, f) for s in seats for f in floors]
+    for kind in (Jackhammer, WreckingBall, Milkshake, Thief):
+        out += [kind(seat, s) for s in seats]
+    out += [SuperThief(seat), DonutTruck(seat), End(seat)]
+    return out
+
+
+def same_play(action: object) -> object:
+    """Builds are the same play in either order."""
+    if isinstance(action, Build):
+        return ("build", action.seat, frozenset(Counter(action.cards).items()))
+    return action
 
 
 def check_invariants(game: Game, rng: random.Random) -> None:
@@ -53,6 +76,10 @@ def check_invariants(game: Game, rng: random.Random) -> None:
             assert game.is_legal(action)  # type: ignore[arg-type]
         assert snapshot(game) == before  # the clone is independent
     assert not game.over or legal == []
+    if rng.random() < 0.2:  # legal_actions lists exactly the plays the validator allows
+        allowed = {same_play(a) for a in every_play(game) if game.is_legal(a)}  # type: ignore[arg-type]
+        assert allowed == {same_play(a) for a in legal}
+        assert len(legal) == len({same_play(a) for a in legal})
 
 
 @pytest.mark.parametrize("players,floors,seed", GAMES)

@@ -284,13 +284,18 @@ class Game:
         me = self.players[seat]
         others = self.opponents(seat)
         held = [c for c in COUNTS if me.hand[c]]
-        builders = [c for c in held if c.builds]
-        for i, a in enumerate(builders):
-            for b in builders[i:]:
-                yield Build(seat, (a, b))
-        for card in builders:
-            for s in others:
-                yield Steal(seat, card, s)
+        numbers = {c.number: c for c in held if c.number is not None}
+        # only pairs that could make 9 are asked about (the validator still judges)
+        for value, card in numbers.items():
+            if value < FLOOR_SUM - value and FLOOR_SUM - value in numbers:
+                yield Build(seat, (card, numbers[FLOOR_SUM - value]))
+            if me.hand[Card.WILD]:
+                yield Build(seat, (card, Card.WILD))
+        for s in others:
+            tower = self.players[s].floors
+            tops = {FLOOR_SUM - p.value for p in tower[-1].pieces} if tower else set()
+            for value in sorted(tops & numbers.keys()):
+                yield Steal(seat, numbers[value], s)
         for card in held:
             if card is Card.DOG:
                 yield from (Dog(seat, f) for f in range(len(me.floors)))
