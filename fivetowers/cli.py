@@ -339,6 +339,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    if args.game == "gotown":
+        return _tournament_gotown(args)
+    if args.floors is not None:
+        return _die("--floors is for --game gotown")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
@@ -368,6 +372,37 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json()))
     else:
         print(summary.to_text())
+    return 0
+
+
+def _tournament_gotown(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn, TimeRemainingColumn
+
+    from fivetowers.games.gotown.tournament import Settings, TournamentError, run
+
+    if args.variant != "base":
+        return _die("--variant is for 5 Towers; GoTown has --floors 4|5")
+    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    try:
+        settings = Settings(bots, args.players, args.games,
+                            5 if args.floors is None else args.floors, args.seed)
+    except ValueError as exc:
+        return _die(str(exc))
+    if args.workers < 1:
+        return _die(f"--workers must be at least 1, not {args.workers}")
+    workers = min(args.workers, settings.games, os.cpu_count() or 1)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=args.json) as bar:
+        task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
+        try:
+            summary = run(settings, workers, lambda _: bar.advance(task))
+        except TournamentError as exc:
+            print(f"fivetowers: {exc}", file=sys.stderr)
+            return 1
+    print(json.dumps(summary.to_json()) if args.json else summary.to_text())
     return 0
 
 
@@ -449,6 +484,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2,
                    help="processes playing games at once (default 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--game", choices=["fivetowers", "gotown"], default="fivetowers",
+                   help="which game the bots play (default fivetowers); GoTown's bots "
+                        "are random and greedy, 2..4 players")
+    p.add_argument("--floors", type=int, choices=[4, 5], default=None,
+                   help="GoTown: floors to win, 5 or 4 for the short game (default 5)")
     p.set_defaults(func=cmd_tournament)
     p = sub.add_parser(
         "serve", help="host tables that anyone can join with ssh",

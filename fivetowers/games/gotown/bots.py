@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import random
 
+from fivetowers.games.gotown.hint import hint
+from fivetowers.games.gotown.rules.actions import play_from_json
+from fivetowers.games.gotown.rules.position import Position
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Jackhammer, Milkshake, PlayerView, Steal,
     SuperThief, Thief, WreckingBall,
@@ -42,7 +45,23 @@ class GreedyBot:
         legal = _legal(view)
         scored = [(self.worth(view, a), rng.random(), i) for i, a in enumerate(legal)]
         best = max(scored)
+        if best[0] < 95.0:  # no win and no thief first: build as many floors as it can
+            planned = self.floors_plan(view)
+            if planned is not None and any(planned == a for a in legal):
+                return planned
         return legal[best[2]]
+
+    @staticmethod
+    def floors_plan(view: PlayerView) -> Action | None:
+        """The first play of the plan that adds the most floors this turn (the hint)."""
+        assert view.seat is not None
+        position = Position(view.floors_to_win, view.seat, view.hand,
+                            tuple(s.floors for s in view.seats),
+                            tuple(s.dogs for s in view.seats))
+        found = hint(position)
+        if found.floors <= len(view.seats[view.seat].floors) or not found.plan:
+            return None
+        return play_from_json(view.seat, *next(iter(found.plan[0].items())))
 
     def worth(self, view: PlayerView, action: Action) -> float:
         """How much the play is worth now; 0 (ending the turn) or less: not played."""
