@@ -14,7 +14,8 @@ from fivetowers.games.gotown.rules import FormatError, Record, replay, result_js
 
 from tests.conftest import FIXTURES
 
-RECORDS = sorted(p for p in (FIXTURES / "gotown" / "records").glob("*.json")
+RECORDS = sorted(p for folder in ("records", "hand")  # shared, then hand-written
+                 for p in (FIXTURES / "gotown" / folder).glob("*.json")
                  if not p.name.endswith(".expected.json"))
 
 
@@ -23,7 +24,7 @@ def expected(path: Path) -> dict:  # type: ignore[type-arg]
 
 
 def test_there_are_gotown_fixture_records() -> None:
-    assert len(RECORDS) >= 12
+    assert len(RECORDS) >= 15
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
