@@ -159,3 +159,22 @@ def test_hint_command_on_a_bad_position_exits_2() -> None:
     data["towers"][0] = [["1", "1"]]
     out = run("-", stdin=json.dumps(data))
     assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1
+
+
+def test_mutated_positions_are_hinted_or_refused_never_a_crash() -> None:
+    junk: list[object] = [None, True, 0, -1, 3, 10**30, "", "?", "?9", "dog", [], [[]],
+                          [["1", "8"]], [[["1", "8"]]], [[0]], {}, ["4", "5"], [[], []]]
+    rng = random.Random(21)
+    for _ in range(300):
+        data = json.loads(rng.choice(POSITIONS).read_text())
+        for _ in range(rng.randint(1, 2)):
+            key = rng.choice(["floors_to_win", "me", "hand", "towers", "dogs", "format"])
+            if rng.random() < 0.5 and isinstance(data.get(key), list) and data[key]:
+                data[key][rng.randrange(len(data[key]))] = rng.choice(junk)
+            else:
+                data[key] = rng.choice(junk)
+        try:
+            position = Position.from_json(data)
+        except FormatError:
+            continue
+        assert carried_out(position, list(hint(position).plan)) == hint(position).floors

@@ -4,6 +4,7 @@ one line on stderr; never a traceback (FORMATS.md)."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from typing import Any
@@ -71,3 +72,31 @@ def test_a_reshuffle_that_is_not_the_discard_pile_exits_2() -> None:
 def test_bad_json_exits_2() -> None:
     out = run('{"format": "gotown-record/1", ')
     assert out.returncode == 2 and out.stderr.count("\n") == 1
+
+
+JUNK: list[object] = [None, True, 0, -1, 7, 99, 10**30, 1.5, "", "?", "?3", "dog", "x" * 200,
+                      [], ["1"], ["?", "?"], {}, {"from": 1}, {"card": "3", "from": 1},
+                      {"took": {"1": "dog"}}, {"took": {"9": "1"}}, {"from": 0, "floor": 0}]
+
+
+def test_mutated_records_give_an_error_at_an_action_or_an_invalid_record_never_a_crash() -> None:
+    from fivetowers.games.gotown.rules import FormatError, Record, replay
+
+    rng = random.Random(13)
+    keys = ["seat", "build", "steal", "dog", "bone", "jackhammer", "wrecking-ball",
+            "milkshake", "donut-truck", "thief", "super-thief", "end", "junk"]
+    for _ in range(400):
+        data = record()
+        for _ in range(rng.randint(1, 3)):
+            where = rng.random()
+            if where < 0.7 and isinstance(data["actions"], list) and data["actions"]:
+                index = rng.randrange(len(data["actions"]))
+                data["actions"][index] = {"seat": rng.choice([0, 1, 2, rng.choice(JUNK)]),
+                                          rng.choice(keys): rng.choice(JUNK)}
+            else:
+                data[rng.choice(["players", "floors_to_win", "seed", "deck", "reshuffles",
+                                 "actions"])] = rng.choice(JUNK)
+        try:
+            replay(Record.from_json(data))
+        except FormatError:
+            pass
