@@ -387,7 +387,8 @@ def _tournament_gotown(args: argparse.Namespace) -> int:
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
     try:
         settings = Settings(bots, args.players, args.games,
-                            5 if args.floors is None else args.floors, args.seed)
+                            5 if args.floors is None else args.floors, args.seed,
+                            args.time_per_move)
     except ValueError as exc:
         return _die(str(exc))
     if args.workers < 1:

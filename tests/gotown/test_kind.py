@@ -30,9 +30,9 @@ def test_the_kind_describes_gotown() -> None:
     assert (GAME.min_players, GAME.max_players) == (2, 4)
     assert GAME.players_problem(3) is None and "2 to 4" in (GAME.players_problem(5) or "")
     assert [o.key for o in GAME.options] == ["floors"] and GAME.options[0].default == "5"
-    assert GAME.bot_kinds == ("random", "greedy")
+    assert GAME.bot_kinds == ("random", "greedy", "strong")
     with pytest.raises(ValueError):
-        GAME.make_bot("strong")
+        GAME.make_bot("clever")
 
 
 def test_the_short_game_option_sets_four_floors() -> None:
@@ -93,3 +93,24 @@ def test_greedy_beats_random_heads_up() -> None:
         greedy = bots.index("greedy")
         wins += (greedy in result.winners) / len(result.winners)
     assert wins >= 30  # about 0.89 over 200 games; the seeds are fixed
+
+
+def test_the_strong_bot_plays_whole_games_from_its_view_only() -> None:
+    from fivetowers.games.gotown.strong import StrongBot, determinize
+
+    game = GAME.new_match(["a", "b", "c"], {"floors": "4"}, 5)
+    assert isinstance(game, Game)
+    bots = [StrongBot(0.002), GAME.make_bot("greedy"), GAME.make_bot("random")]
+    rng = random.Random(5)
+    while not game.is_terminal():
+        seat = game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        if seat == 0:  # a deal agrees with all the view shows, and holds all 54 cards
+            deal = determinize(view, rng)
+            assert deal.card_places() == game.card_places()
+            assert [p.hand_size for p in deal.players] == [p.hand_size for p in game.players]
+            assert deal.players[0].hand == game.players[0].hand
+        game.apply(bots[seat].choose(view, rng))
+    again, error = replay(Record.from_json(game.record_json()))
+    assert error is None and result_json(again) == result_json(game)

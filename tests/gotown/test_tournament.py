@@ -46,7 +46,7 @@ def test_tournament_command_for_gotown_prints_json() -> None:
 
 
 @pytest.mark.parametrize("args,words", [
-    (("--game", "gotown", "--bots", "strong"), "unknown GoTown bot"),
+    (("--game", "gotown", "--bots", "clever"), "unknown GoTown bot"),
     (("--game", "gotown", "--bots", "random", "--players", "5"), "2..4"),
     (("--game", "gotown", "--bots", "random", "--variant", "great-powers"), "--floors"),
     (("--bots", "random", "--floors", "4"), "--game gotown"),

@@ -7,6 +7,7 @@ plays (``view.legal``), so a bot never sees a hidden card.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules.actions import play_from_json
@@ -16,7 +17,10 @@ from fivetowers.games.gotown.rules import (
     SuperThief, Thief, WreckingBall,
 )
 
-BOT_NAMES = ("random", "greedy")
+if TYPE_CHECKING:
+    from fivetowers.games.gotown.strong import StrongBot
+
+BOT_NAMES = ("random", "greedy", "strong")
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
@@ -41,11 +45,14 @@ class GreedyBot:
 
     name = "greedy"
 
+    def __init__(self, plan: bool = True) -> None:
+        self.plan = plan  # False: skip the floors plan (faster, for the strong bot's playouts)
+
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = _legal(view)
         scored = [(self.worth(view, a), rng.random(), i) for i, a in enumerate(legal)]
         best = max(scored)
-        if best[0] < 95.0:  # no win and no thief first: build as many floors as it can
+        if self.plan and best[0] < 95.0:  # no win and no thief first: build as many floors as it can
             planned = self.floors_plan(view)
             if planned is not None and any(planned == a for a in legal):
                 return planned
@@ -110,11 +117,15 @@ class GreedyBot:
                    for c in view.hand)
 
 
-def make_bot(name: str) -> RandomBot | GreedyBot:
+def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | StrongBot:
+    """A bot by name; ``time_per_move`` (seconds) is the strong bot's budget."""
     if name == "random":
         return RandomBot()
     if name == "greedy":
         return GreedyBot()
+    if name == "strong":
+        from fivetowers.games.gotown.strong import StrongBot
+        return StrongBot(time_per_move)
     raise ValueError(f"unknown GoTown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
 
 

@@ -28,7 +28,7 @@ class GoTown:
         GameOption("floors", "Floors to win", (("5", "5 floors"),
                                                 ("4", "4 floors (short game)"))),
     )
-    bot_kinds: tuple[str, ...] = ("random", "greedy")
+    bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
 
     def players_problem(self, count: int) -> str | None:
         if MIN_PLAYERS <= count <= MAX_PLAYERS:

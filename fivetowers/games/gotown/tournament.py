@@ -33,6 +33,7 @@ class Settings:
     games: int
     floors: int = 5
     seed: int = 0
+    time_per_move: float = 0.05
 
     def __post_init__(self) -> None:
         if not self.bots:
@@ -48,6 +49,8 @@ class Settings:
             raise ValueError(f"{len(self.bots)} bots do not fit at {self.players} seats")
         if self.games < 1:
             raise ValueError(f"--games must be at least 1, not {self.games}")
+        if not self.time_per_move > 0:
+            raise ValueError(f"--time-per-move must be positive, not {self.time_per_move}")
         if self.floors not in (4, 5):
             raise ValueError(f"--floors must be 4 or 5, not {self.floors}")
 
@@ -72,7 +75,7 @@ def play_one(settings: Settings, index: int) -> GameResult:
     lineup = settings.lineup(index)
     seed = settings.seed * 1_000_003 + index
     game = Game([f"{name}-{s}" for s, name in enumerate(lineup)], settings.floors, seed=seed)
-    bots = [make_bot(name) for name in lineup]
+    bots = [make_bot(name, settings.time_per_move) for name in lineup]
     rngs = [random.Random(seed * 8 + s) for s in range(len(lineup))]
     spent = {name: 0.0 for name in lineup}
     moves = {name: 0 for name in lineup}
@@ -171,8 +174,9 @@ class Summary:
 
     def to_text(self) -> str:
         s = self.settings
+        budget = f"{s.time_per_move:g} s per strong move, " if "strong" in s.bots else ""
         lines = [f"GoTown: {s.games} games, {s.players} players, {s.floors} floors, seed "
-                 f"{s.seed}, {self.by_limit} ended by the turn limit, "
+                 f"{s.seed}, {budget}{self.by_limit} ended by the turn limit, "
                  f"{self.seconds:.1f} s wall time",
                  f"{'bot':<8} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>15} "
                  f"{'floors':>7} {'ms/move':>8}"]
