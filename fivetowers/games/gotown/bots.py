@@ -1,4 +1,5 @@
-"""GoTown's bots: plain classes with ``choose(view, rng) -> action``.
+"""GoTown's bots: plain classes with ``choose(view, rng) -> action``:
+random, greedy, and strong (:mod:`fivetowers.games.gotown.strong`).
 
 Each decides from its own :class:`PlayerView` only; the view lists the legal
 plays (``view.legal``), so a bot never sees a hidden card.
