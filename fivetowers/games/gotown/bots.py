@@ -14,7 +14,7 @@ from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules.actions import play_from_json
 from fivetowers.games.gotown.rules.position import Position
 from fivetowers.games.gotown.rules import (
-    Action, Bone, Build, Card, Dog, DonutTruck, End, Jackhammer, Milkshake, PlayerView, Steal,
+    Action, Bone, Build, Card, Dog, DonutTruck, Jackhammer, Milkshake, PlayerView, Steal,
     SuperThief, Thief, WreckingBall,
 )
 

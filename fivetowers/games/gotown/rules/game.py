@@ -26,7 +26,7 @@ from fivetowers.games.gotown.rules.actions import (
     Thief, WreckingBall, action_json,
 )
 from fivetowers.games.gotown.rules.cards import (
-    COUNTS, FLOOR_SUM, Card, Floor, Piece, floor_card, full_deck,
+    COUNTS, FLOOR_SUM, Card, Floor, Piece, full_deck,
 )
 from fivetowers.games.gotown.rules.errors import (
     FormatError, GameOver, IllegalPlay, MalformedAction, NotYourTurn, shown,
@@ -583,4 +583,4 @@ def _build_floor(a: Card, b: Card) -> Floor:
     return Floor(Piece(a.number), Piece(b.number))
 
 
-__all__ = ["Game", "Player", "check_deck", "floor_card"]
+__all__ = ["Game", "Player", "check_deck"]
