@@ -101,19 +101,43 @@ def _batch_lines(stream: BinaryIO) -> Iterator[str | ValueError]:
             yield ValueError("the line is not UTF-8 text")
 
 
+GOTOWN_RECORD = "gotown-record/1"  # GoTown is not in the registry until issue 14
+GOTOWN_POSITION = "gotown-position/1"
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record of either game, chosen by its ``format`` (FORMATS.md)."""
+    try:
+        data = _read_json(args.record)
+    except ValueError as exc:
+        return _die(f"{_shown(args.record)}: {exc}")
+    if isinstance(data, dict) and data.get("format") == GOTOWN_RECORD:
+        return _replay_gotown(args.record, data)
     from fivetowers.games import game_kind
     from fivetowers.games.five_towers.rules.game import Game
     from fivetowers.games.five_towers.rules.record import Record, result_json
     from fivetowers.tables.history import replay
 
     try:
-        data = _read_json(args.record)
         Record.from_json(data)  # the record's own checks, before any replaying
         game, error = replay(game_kind("fivetowers"), data)
     except ValueError as exc:  # the rules' FormatError among them
         return _die(f"{_shown(args.record)}: {exc}")
     assert isinstance(game, Game)  # the result's format is 5 Towers' (FORMATS.md)
+    if error is not None:
+        print(json.dumps({"error": {"action": error.action, "message": _cut(error.message)}}))
+        return 1
+    print(json.dumps(result_json(game)))
+    return 0
+
+
+def _replay_gotown(where: str, data: dict[str, Any]) -> int:
+    from fivetowers.games.gotown.rules.record import Record, replay, result_json
+
+    try:
+        game, error = replay(Record.from_json(data))
+    except ValueError as exc:  # not a valid record: FormatError, a bad reshuffle
+        return _die(f"{_shown(where)}: {exc}")
     if error is not None:
         print(json.dumps({"error": {"action": error.action, "message": _cut(error.message)}}))
         return 1
@@ -169,11 +193,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
         return _die("hint: give a POSITION (or RECORD --seat N), or --batch FILE.jsonl")
     if args.batch is not None and args.seat is not None:
         return _die("hint: --seat is for one record, not for --batch")
+    data: Any = None
+    if args.batch is None:
+        try:
+            data = _read_json(args.input)
+        except ValueError as exc:
+            return _die(f"{_shown(args.input)}: {exc}")
+        if isinstance(data, dict) and data.get("format") in (GOTOWN_RECORD, GOTOWN_POSITION):
+            return _hint_gotown(args, data)
     from fivetowers.games.five_towers.solver import hint
 
     if args.batch is None:
         try:
-            position = _hint_position(_read_json(args.input), args.seat)
+            position = _hint_position(data, args.seat)
         except ValueError as exc:
             return _die(f"{_shown(args.input)}: {exc}")
         answer = hint(position)
@@ -193,6 +225,38 @@ def cmd_hint(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _die(f"cannot read {_shown(args.batch)}: {exc.strerror or exc}")
     return 1 if failed else 0
+
+
+def _hint_gotown(args: argparse.Namespace, data: dict[str, Any]) -> int:
+    """``hint`` for a GoTown position, or a GoTown record and ``--seat N``."""
+    from fivetowers.games.gotown.hint import hint
+    from fivetowers.games.gotown.rules.position import Position
+    from fivetowers.games.gotown.rules.record import Record, replay
+
+    where = _shown(args.input)
+    if args.explain:
+        return _die(f"{where}: --explain is for 5 Towers hints; a GoTown plan is its plays")
+    try:
+        if data.get("format") == GOTOWN_POSITION:
+            if args.seat is not None:
+                raise ValueError("--seat is for a game record, and this is a position")
+            position = Position.from_json(data)
+        else:
+            if args.seat is None:
+                raise ValueError("this is a game record: give --seat N for the seat to hint")
+            record = Record.from_json(data)
+            if not 0 <= args.seat < len(record.players):
+                raise ValueError(f"--seat {args.seat}: the record has seats "
+                                 f"0..{len(record.players) - 1}")
+            game, error = replay(record)
+            if error is not None:
+                raise ValueError(f"action {error.action} of the record is illegal: "
+                                 f"{error.message}")
+            position = Position.from_game(game, args.seat)
+    except ValueError as exc:
+        return _die(f"{where}: {exc}")
+    print(json.dumps(hint(position).to_json()))
+    return 0
 
 
 def _hint_batch(stream: BinaryIO, explain: bool) -> bool:
@@ -290,6 +354,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    if args.game == "gotown":
+        return _tournament_gotown(args)
+    if args.floors is not None:
+        return _die("--floors is for --game gotown")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
@@ -322,6 +390,38 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament_gotown(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn, TimeRemainingColumn
+
+    from fivetowers.games.gotown.tournament import Settings, TournamentError, run
+
+    if args.variant != "base":
+        return _die("--variant is for 5 Towers; GoTown has --floors 4|5")
+    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    try:
+        settings = Settings(bots, args.players, args.games,
+                            5 if args.floors is None else args.floors, args.seed,
+                            args.time_per_move)
+    except ValueError as exc:
+        return _die(str(exc))
+    if args.workers < 1:
+        return _die(f"--workers must be at least 1, not {args.workers}")
+    workers = min(args.workers, settings.games, os.cpu_count() or 1)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=args.json) as bar:
+        task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
+        try:
+            summary = run(settings, workers, lambda _: bar.advance(task))
+        except TournamentError as exc:
+            print(f"fivetowers: {exc}", file=sys.stderr)
+            return 1
+    print(json.dumps(summary.to_json()) if args.json else summary.to_text())
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from fivetowers.lobby.serve_command import run_serve
 
@@ -346,7 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="5 Towers (Kasper Lapp) in the terminal and over SSH.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("replay", help="replay a game record and print the result as JSON")
-    p.add_argument("record", metavar="RECORD", help="a fivetowers-record/1 file, or - for stdin")
+    p.add_argument("record", metavar="RECORD",
+                   help="a fivetowers-record/1 or gotown-record/1 file, or - for stdin")
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser(
         "hint", help="the highest bid a player can carry out and the best build for each bid",
@@ -355,7 +456,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "Lines file of positions (one result line per input line; a bad line "
                     "gives {\"error\": {\"line\": N, \"message\": ...}} and exit status 1).")
     p.add_argument("input", nargs="?", metavar="POSITION|RECORD",
-                   help="a fivetowers-position/1 or fivetowers-record/1 file, or - for stdin")
+                   help="a fivetowers-position/1 or fivetowers-record/1 file (or GoTown's "
+                        "gotown-position/1 or gotown-record/1), or - for stdin")
     p.add_argument("--seat", type=int, metavar="N",
                    help="with a record: hint seat N's position where the record ends")
     p.add_argument("--batch", metavar="FILE.jsonl",
@@ -399,6 +501,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2,
                    help="processes playing games at once (default 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--game", choices=["fivetowers", "gotown"], default="fivetowers",
+                   help="which game the bots play (default fivetowers); GoTown's bots "
+                        "are random and greedy, 2..4 players")
+    p.add_argument("--floors", type=int, choices=[4, 5], default=None,
+                   help="GoTown: floors to win, 5 or 4 for the short game (default 5)")
     p.set_defaults(func=cmd_tournament)
     p = sub.add_parser(
         "serve", help="host tables that anyone can join with ssh",

@@ -6,8 +6,9 @@
   print the output shown; hint outputs have the bids and gains ``fivetowers
   hint`` finds, and every plan shown is a legal build worth its gain; the
   export example is laid out as ``fivetowers export`` lays records out.
-  GoTown is not implemented yet, so its examples are checked against the
-  format's own rules only (card sets, shapes, the 54 cards accounted for).
+  GoTown's examples are checked against the format's own rules (card sets,
+  shapes, the 54 cards accounted for) and against its engine: the record
+  replays as shown, and the hint reaches the floors shown.
 - Every path and module the README and docs/ name exists, every relative link
   and #anchor resolves, and the README points at docs/ rather than at files a
   clone does not have.
@@ -40,7 +41,6 @@ FORMATS = DOCS / "formats.md"
 NAMING_DOCS = [ROOT / "README.md", DOCS / "architecture.md", DOCS / "rules.md", FORMATS]
 
 PLANNED = {
-    "fivetowers/games/gotown/": "the second game package, after issue 12",
 }
 """Paths the docs name as the target of issue 12 and its follow-up, which
 other branches are adding. Remove an entry once its path has landed."""
@@ -352,6 +352,29 @@ def test_gotown_hint_example_follows_the_format(block: Block) -> None:
         assert "seat" not in play and len(play) == 1 and set(play) <= HINT_PLAYS, play
         key = next(iter(play))
         check_play(key, play[key], len(pos["towers"]))
+
+
+@pytest.mark.parametrize("block", checked("gotown-record"), ids=ids(checked("gotown-record")))
+def test_gotown_record_examples_replay_as_shown(block: Block) -> None:
+    out = cli("replay", "-", stdin=block.text)
+    assert out.returncode == 0 and out.stderr == "", out.stdout + out.stderr
+    assert json.loads(out.stdout) == one("gotown-replay", block.name or "").data
+
+
+@pytest.mark.parametrize("block", checked("gotown-hint"), ids=ids(checked("gotown-hint")))
+def test_gotown_hint_example_reaches_the_floors_hint_finds(block: Block) -> None:
+    from fivetowers.games.gotown.hint import hint
+    from fivetowers.games.gotown.rules import action_from_json as gotown_action
+    from fivetowers.games.gotown.rules.position import Position
+
+    shown, position = block.data, Position.from_json(
+        one("gotown-position", block.name or "").data)
+    found = hint(position)
+    assert (found.floors, found.wins) == (shown["floors"], shown["wins"])
+    game = position.to_game()
+    for play in shown["plan"]:  # the plan shown is legal and reaches its floors
+        game.apply(gotown_action({"seat": position.me, **play}))
+    assert len(game.players[position.me].floors) == shown["floors"]
 
 
 def test_gotown_checks_can_fail() -> None:

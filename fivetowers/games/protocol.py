@@ -35,6 +35,11 @@ class ActionRefused(ValueError):
     player understands. Nothing changed."""
 
 
+class NoScreens(LookupError):
+    """A game that cannot be shown on a terminal (yet): only its rules,
+    records and hints are there."""
+
+
 class RecordError(ValueError):
     """A record, a setup or an action's JSON is not valid for the game; the
     message names what is wrong."""
@@ -95,6 +100,11 @@ class Match(Protocol):
 
     def view(self, seat: int | None) -> Any:
         """What ``seat`` may see (None: a spectator). Must pickle."""
+        ...
+
+    def progress(self) -> str:
+        """How far the game has come, in a few words for a table list
+        ("round 3", "turn 12")."""
         ...
 
     def result(self) -> Result | None:

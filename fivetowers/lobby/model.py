@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine, Mapping
 
 from fivetowers.games import UnknownGame, game_kind
-from fivetowers.games.five_towers.rules import Game
 from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
@@ -82,7 +81,7 @@ class HostedTable:
     """Its options (every one of ``kind.options``), as the creator chose them."""
     private: bool
     seats: list[Seat]
-    table: Table[Game] | None = None
+    table: Table[Match] | None = None
     watchers: int = 0
     created: float = field(default_factory=time.time)
     table_id: int | None = None
@@ -221,7 +220,7 @@ class HostedTable:
         if self.over:
             return "game over"
         away = sum(1 for i in self.humans if not self.seats[i].connected)
-        return (f"playing, round {self.table.game.round}" + (f", {away} away" if away else "")
+        return (f"playing, {self.table.game.progress()}" + (f", {away} away" if away else "")
                 + (", paused" if self.paused else ""))
 
     @property
@@ -506,7 +505,7 @@ class Lobby:
             task.add_done_callback(self._abandoning.discard)
         self._changed()
 
-    async def _abandon(self, hosted: HostedTable, table: Table[Game]) -> None:
+    async def _abandon(self, hosted: HostedTable, table: Table[Match]) -> None:
         await table.close()  # its last commit (if any) is in before the mark
         if self.writer is None or hosted.over:
             return
@@ -545,7 +544,6 @@ class Lobby:
     def _start(self, hosted: HostedTable) -> None:
         names = [s.name for s in hosted.seats]
         game = hosted.kind.new_match(names, hosted.options, seed=self._rng.randrange(1 << 31))
-        assert isinstance(game, Game)  # the lobby's tables are 5 Towers' for now (issue 14)
         if self.writer is not None:
             # Kept on the writer thread; the table's first commit waits for
             # the id (the writer keeps calls in order, so it follows anyway).
@@ -562,7 +560,7 @@ class Lobby:
         kept.add_done_callback(lambda kept: _created(hosted, kept))
         return kept
 
-    def _serve(self, hosted: HostedTable, game: Game, kind: GameKind | None = None) -> None:
+    def _serve(self, hosted: HostedTable, game: Match, kind: GameKind | None = None) -> None:
         hosted.table = Table(game, hosted.seats, kind=kind or hosted.kind,
                              bot_delay=self.bot_delay, on_action=self._keeper(hosted, game),
                              workers=self.workers)
@@ -645,10 +643,6 @@ class Lobby:
             # titles as typed).
             seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
                      for s in info.seats]
-            if not isinstance(live.game, Game):  # the lobby's screens are 5 Towers' for now
-                report.broken.append((info.id, f"this lobby cannot show {live.kind.title} "
-                                               "games yet"))
-                continue
             hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
                                  live.kind, dict(info.options), info.private, seats,
                                  created=info.created, table_id=info.id)

@@ -17,8 +17,9 @@ import pytest
 
 from fivetowers.games import register, unregister
 from fivetowers.games.protocol import (
-    ActionRefused, Bot, GameOption, RecordError, Result, check_options,
+    ActionRefused, Bot, GameOption, NoScreens, RecordError, Result, check_options,
 )
+from fivetowers.lobby.model import Lobby
 from fivetowers.tables.restore import restore
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.sqlite_store import SqliteStore
@@ -67,6 +68,9 @@ class Count:
 
     def view(self, seat: int | None) -> CountView:
         return CountView(sum(self.said), self.target, self.to_move, seat)
+
+    def progress(self) -> str:
+        return f"at {sum(self.said)} of {self.target}"
 
     def result(self) -> Result | None:
         if not self.is_terminal():
@@ -140,6 +144,9 @@ class CountKind:
 
     def options_of(self, setup: Mapping[str, Any]) -> dict[str, str]:
         return {"target": str(setup["target"])}
+
+    def screens(self) -> Any:
+        raise NoScreens("Count is played in tests only")
 
 
 COUNT = CountKind()
@@ -239,3 +246,49 @@ def test_a_table_of_a_game_this_server_does_not_know_is_set_aside(tmp_path: Path
     [kept] = store.unfinished_tables()  # left in the store, untouched
     assert kept.info.kind == "count" and kept.info.options == {} and kept.info.actions == 1
     store.close()
+
+
+async def _play_to_the_end(table: Table[Any], seat: int) -> None:
+    while not table.over:
+        if table.game.to_move == seat:
+            left = table.game.target - sum(table.game.said)
+            await table.submit(seat, min(left, 1 + len(table.game.said) % 3))
+        await table.wait_idle()
+
+
+async def test_the_lobby_hosts_a_tiny_game_keeps_it_and_serves_it_after_a_restart(
+        tmp_path: Path) -> None:
+    """The lobby above the tables is game-free too: a Count table is created,
+    started, kept move by move, served again by the next server and finished."""
+    path = tmp_path / "store.sqlite3"
+    lobby = Lobby(bot_kind="canny", bot_delay=0.0, hints=False, store=SqliteStore(path))
+    hosted = lobby.create("SHA256:ann", "Ann", title="to fifteen", players=2, bots=1,
+                          private=False, kind="count", options={"target": "15"})
+    assert hosted.kind is COUNT and hosted.options == {"target": "15"}
+    seat = lobby.sit(hosted, "SHA256:ann", "Ann")
+    table = hosted.table
+    assert table is not None and isinstance(table.game, Count)
+    assert hosted.status().startswith("playing, at 0 of 15")
+    await table.submit(seat, 3)
+    await table.wait_idle()  # the canny bot answers
+    said = list(table.game.said)
+    assert len(said) == 2 and hosted.status().startswith(f"playing, at {sum(said)} of 15")
+    await lobby.close()
+
+    again = Lobby(bot_kind="canny", bot_delay=0.0, hints=False, store=SqliteStore(path))
+    report = again.restore()
+    assert not report.broken
+    (served,) = again.tables.values()
+    assert served.kind is COUNT and served.options == {"target": "15"}
+    assert served.table is not None and served.table.game.said == said
+    assert again.sit(served, "SHA256:ann", "Ann") == seat
+    await _play_to_the_end(served.table, seat)
+    table_id = served.table_id
+    await again.close()
+
+    kept = SqliteStore(path)
+    info = kept.load_table(table_id).info if table_id is not None else None
+    assert info is not None and info.kind == "count" and info.finished is not None
+    assert info.scores is not None and info.winners is not None
+    assert {r.identity for r in kept.leaderboard()} == {"key:SHA256:ann", "bot:canny"}
+    kept.close()

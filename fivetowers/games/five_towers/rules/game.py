@@ -418,6 +418,9 @@ class Game:
         outcome = self.outcome()
         return Result(tuple(s.total for s in outcome.scores), outcome.winners)
 
+    def progress(self) -> str:
+        return f"round {self.round}"
+
     def action_count(self) -> int:
         return len(self.actions)
 

@@ -1,0 +1,1 @@
+"""GoTown (RULES.md Part C): the second game of the platform."""

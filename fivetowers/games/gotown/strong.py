@@ -1,0 +1,122 @@
+"""GoTown's strong bot: search over the hidden hands and the deck.
+
+For each play open now, the bot deals the cards it cannot see (the other
+hands, by their public sizes, and the draw pile) at random many times and,
+on the same deals for every play (common random numbers), makes the play,
+lets the greedy bot finish its turn and play every opponent's next turn,
+then scores the table: a win 1, another's win 0, else the floors it leads
+by. It keeps dealing until its time per move is spent and plays the best
+mean. Like every bot it sees only its own view.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+from fivetowers.games.gotown.bots import GreedyBot
+from fivetowers.games.gotown.rules import (
+    Action, Build, Card, Game, PlayerView, Steal, floor_card, full_deck,
+)
+
+
+MARGIN = 0.01
+"""How much better (in mean score) a play must search than the greedy one."""
+
+
+class StrongBot:
+    name = "strong"
+
+    def __init__(self, time_per_move: float = 0.05) -> None:
+        self.time_per_move = time_per_move
+        self.rollout = GreedyBot(plan=False)
+        self.prior = GreedyBot()
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        if view.seat is None or not view.my_turn or not view.legal:
+            raise ValueError("it is not this bot's turn")
+        legal = view.legal
+        me = view.seat
+        if len(legal) == 1:
+            return legal[0]
+        for action in legal:  # a win now needs no search
+            if isinstance(action, (Build, Steal)) and \
+                    len(view.seats[me].floors) + 1 >= view.floors_to_win:
+                return action
+        deadline = time.perf_counter() + self.time_per_move
+        totals = [0.0] * len(legal)
+        rounds = 0
+        while rounds == 0 or time.perf_counter() < deadline:
+            deal = determinize(view, rng)
+            seed = rng.randrange(1 << 30)
+            for i, action in enumerate(legal):
+                totals[i] += self._playout(deal, action, me, random.Random(seed))
+            rounds += 1
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        # the greedy play unless the search finds one clearly better
+        greedy = legal.index(self.prior.choose(view, random.Random(0)))
+        if totals[best] - totals[greedy] < MARGIN * rounds:
+            return legal[greedy]
+        return legal[best]
+
+    def _playout(self, deal: Game, action: Action, me: int, rng: random.Random) -> float:
+        game = deal.clone()
+        game.apply(action)
+        horizon = deal.turn + game.player_count
+        while not game.over and game.turn < horizon:
+            seat = game.to_move
+            assert seat is not None
+            game.apply(self.rollout.choose(game.view(seat), rng))
+        return score(game, me)
+
+
+def score(game: Game, me: int) -> float:
+    """1 for a win, 0 for another's; else 0.5 plus the lead in floors (a pair
+    in hand that makes 9 counts half a floor), scaled below a win."""
+    if game.over:
+        return 1.0 / len(game.winners) if me in game.winners else 0.0
+    def strength(seat: int) -> float:
+        player = game.players[seat]
+        return len(player.floors) + 0.5 * pairs(player.hand)
+    best_other = max(strength(s) for s in range(game.player_count) if s != me)
+    return 0.5 + 0.4 * (strength(me) - best_other) / game.floors_to_win
+
+
+def pairs(hand: Counter[Card]) -> int:
+    """How many floors the hand alone could build."""
+    made = left = 0
+    for low in range(1, 5):
+        a, b = hand[floor_card(low)], hand[floor_card(9 - low)]
+        made += min(a, b)
+        left += a + b - 2 * min(a, b)
+    return made + min(hand[Card.WILD], left)
+
+
+def determinize(view: PlayerView, rng: random.Random) -> Game:
+    """A whole game that agrees with everything ``view`` shows, the unseen
+    cards dealt at random into the other hands and the draw pile."""
+    assert view.seat is not None
+    unseen = Counter(full_deck()) - Counter(view.hand) - Counter(view.discard)
+    for public in view.seats:
+        for floor in public.floors:
+            unseen -= Counter(floor.cards())
+        unseen -= Counter({Card.DOG: len(public.dogs), Card.MILKSHAKE: public.milkshakes})
+    if view.truck_on_table:
+        unseen -= Counter({Card.DONUT_TRUCK: 1})
+    cards = sorted(unseen.elements(), key=lambda c: c.value)
+    rng.shuffle(cards)
+    game = Game([s.name for s in view.seats], view.floors_to_win, seed=rng.randrange(1 << 30))
+    for seat, (player, shown) in enumerate(zip(game.players, view.seats)):
+        if seat == view.seat:
+            player.hand = Counter(view.hand)
+        else:
+            player.hand = Counter(cards[:shown.hand_size])
+            del cards[:shown.hand_size]
+        player.floors, player.dogs = list(shown.floors), set(shown.dogs)
+        player.milkshakes = shown.milkshakes
+    game.draw, game.discard = cards, list(view.discard)
+    game.truck_on_table = view.truck_on_table
+    game.turn, game.turns_ended = view.turn, view.turn - 1
+    game.to_move = view.seat
+    return game

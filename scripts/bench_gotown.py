@@ -1,0 +1,98 @@
+"""GoTown's engine, replay and hint speed (issue 13's benchmarks).
+
+    python scripts/bench_gotown.py [--games 200] [--positions 2000] [--seed 0]
+
+Prints: random full games per second with 2 and 4 players (random legal
+plays through ``legal_actions`` and the one validator, as the random bot
+plays); the in-process replay of a record (parse + every action, per
+record and per action); and the hint's latency p50/p99/max over positions
+taken at the start of real turns of greedy-bot games, with the ratio to
+the goal (p99 ≤ 10 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from fivetowers.games.gotown.bots import GreedyBot, RandomBot
+from fivetowers.games.gotown.hint import hint
+from fivetowers.games.gotown.rules import Game, Record, replay
+from fivetowers.games.gotown.rules.position import Position
+
+NAMES = ("An", "Bình", "Chi", "Dũng")
+HINT_GOAL_P99_MS = 10.0
+
+
+def random_games(players: int, count: int, seed: int) -> tuple[float, list[Game]]:
+    bot, games = RandomBot(), []
+    start = time.perf_counter()
+    for i in range(count):
+        rng = random.Random(seed + i)
+        game = Game(NAMES[:players], rng.choice((4, 5)), seed=seed + i)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            game.apply(bot.choose(game.view(seat), rng))
+        games.append(game)
+    return time.perf_counter() - start, games
+
+
+def hint_positions(count: int, seed: int) -> list[Position]:
+    rng, bot, out = random.Random(seed), GreedyBot(), []
+    while len(out) < count:
+        game = Game(NAMES[:rng.randint(2, 4)], rng.choice((4, 5)), seed=rng.randrange(10**9))
+        last_turn = 0
+        while not game.over and len(out) < count:
+            seat = game.to_move
+            assert seat is not None
+            if game.turn != last_turn:  # the start of a turn, after its draw
+                out.append(Position.from_game(game, seat))
+                last_turn = game.turn
+            game.apply(bot.choose(game.view(seat), rng))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    records = []
+    for players in (2, 4):
+        spent, games = random_games(players, args.games, args.seed)
+        actions = sum(len(g.actions) for g in games)
+        print(f"random games, {players} players: {args.games / spent:8.1f} games/s "
+              f"({actions / spent:8.0f} plays/s, {actions / args.games:.0f} plays a game)")
+        records += [json.dumps(g.record_json()) for g in games]
+
+    start = time.perf_counter()
+    actions = 0
+    for text in records:
+        game, error = replay(Record.from_json(json.loads(text)))
+        assert error is None
+        actions += len(game.actions)
+    spent = time.perf_counter() - start
+    print(f"replay in process: {1000 * spent / len(records):.2f} ms a record, "
+          f"{1e6 * spent / actions:.1f} µs an action ({len(records)} records)")
+
+    positions = hint_positions(args.positions, args.seed)
+    times = []
+    for position in positions:
+        start = time.perf_counter()
+        hint(position)
+        times.append(1000 * (time.perf_counter() - start))
+    times.sort()
+    p50, p99 = statistics.median(times), times[int(0.99 * (len(times) - 1))]
+    print(f"hint over {len(positions)} positions from greedy games: p50 {p50:.3f} ms, "
+          f"p99 {p99:.3f} ms, max {times[-1]:.3f} ms; p99 / goal "
+          f"{p99 / HINT_GOAL_P99_MS:.3f} (goal p99 ≤ {HINT_GOAL_P99_MS:.0f} ms)")
+
+
+if __name__ == "__main__":
+    main()
