@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO, Iterator, Sequence
 
-from fivetowers.games.five_towers.rules.errors import shown  # tiny: no game code loads with it
+from fivetowers.games.five_towers.rules.errors import shown  # the rules only (no Textual)
 from fivetowers.games.five_towers.rules.players import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:

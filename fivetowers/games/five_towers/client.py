@@ -2,8 +2,8 @@
 
 A screen never touches the engine's state: it reads ``view()``, asks for a
 ``build_session()`` to be guided through a build, ``submit``s actions and
-``subscribe``s to be told when to read again. :class:`SeatClient` is one
-person at one seat (an SSH session); :class:`LocalClient` is a terminal
+``subscribe``s to be told when to read again. :class:`TableClient` is one
+person at one seat (an SSH session) or a watcher; :class:`LocalClient` is a terminal
 shared by several human seats taking turns (hot-seat, ``fivetowers play``).
 """
 
