@@ -503,7 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--game", choices=["fivetowers", "gotown"], default="fivetowers",
                    help="which game the bots play (default fivetowers); GoTown's bots "
-                        "are random and greedy, 2..4 players")
+                        "are random, greedy and strong, 2..4 players")
     p.add_argument("--floors", type=int, choices=[4, 5], default=None,
                    help="GoTown: floors to win, 5 or 4 for the short game (default 5)")
     p.set_defaults(func=cmd_tournament)

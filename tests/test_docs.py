@@ -598,7 +598,7 @@ def test_the_hosting_layers_name_5_towers_only_where_the_table_says() -> None:
 
     assert naming("tables") == {"fivetowers/tables/workers.py"}
     assert naming("server") == set()
-    assert naming("lobby") == {"fivetowers/lobby/model.py", "fivetowers/lobby/app.py"}
+    assert naming("lobby") == {"fivetowers/lobby/app.py"}
     rows = " ".join(architecture_row(f"`fivetowers/{layer}/`") for layer in ("tables", "lobby"))
     for path in naming("tables") | naming("lobby"):
         assert f"`{path}`" in rows, f"the import table does not name {path}"

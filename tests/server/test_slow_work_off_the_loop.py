@@ -73,11 +73,12 @@ def check(took: list[float], quiet: list[float]) -> None:
 async def test_a_key_reaches_its_screen_while_bots_think_for_seconds(
         start_server: StartServer, workers: Workers, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every bot of this lobby (a seat's own, a stand-in) busy-loops for 2 s a
-    # move; the game's quick bot (for a late answer) stays the random bot.
+    # move; the game's late and quick bots (greedy, random: for a late answer)
+    # stay real.
     game = game_kind("fivetowers")
     real = game.make_bot
-    monkeypatch.setattr(game, "make_bot",
-                        lambda kind: real(kind) if kind == "random" else BusyBot(2.0))
+    monkeypatch.setattr(game, "make_bot", lambda kind: real(kind) if kind in (
+        game.late_bot, game.bot_kinds[0]) else BusyBot(2.0))
     lobby = Lobby(bot_kind="busy", bot_delay=0.0, absence_bot_after=0.0, hints=False,
                   workers=workers)
     # The watched table: two players who never move, so nothing changes on it.
