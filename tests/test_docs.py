@@ -596,7 +596,7 @@ def test_the_hosting_layers_name_5_towers_only_where_the_table_says() -> None:
         return {path for path, imports in imports_under(folder).items()
                 if any(n.startswith("fivetowers.games.five_towers") for n in imports)}
 
-    assert naming("tables") == {"fivetowers/tables/workers.py"}
+    assert naming("tables") == set()
     assert naming("server") == set()
     assert naming("lobby") == {"fivetowers/lobby/app.py"}
     rows = " ".join(architecture_row(f"`fivetowers/{layer}/`") for layer in ("tables", "lobby"))

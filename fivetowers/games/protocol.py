@@ -149,6 +149,9 @@ class GameKind(Protocol):
     late_bot: str
     """The bot (one of :attr:`bot_kinds`) a worker plays for a bot whose time
     is up before it could think: quick, but as good as quick can be."""
+    preload: tuple[str, ...]
+    """Modules a worker process imports as it starts (a solver slow to
+    import), so that no player's first hint or bot move waits for them."""
 
     def players_problem(self, count: int) -> str | None:
         """Why ``count`` players cannot play this game, or None if they can."""

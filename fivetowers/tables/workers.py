@@ -20,10 +20,10 @@ Policies when the pool is busy:
   included) and kept in a bounded cache; a screen shows "thinking…" while it
   is on its way and never waits for it.
 
-Bots are any game's (the platform's :class:`~fivetowers.games.protocol.Bot`).
-Hints are 5 Towers' for now: :meth:`Workers.hint` runs the hinter it is
-given on any position that has a ``to_json()``; :func:`compute_hint` (the
-5 Towers solver) is the default its client passes.
+Bots are any game's (the platform's :class:`~fivetowers.games.protocol.Bot`);
+:meth:`Workers.hint` runs the hinter a game's client gives it on any
+position that has a ``to_json()``. A worker imports what every registered
+game lists in ``GameKind.preload`` as it starts.
 """
 
 from __future__ import annotations
@@ -42,14 +42,10 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 
 from fivetowers.compat.futures import pool_processes
 from fivetowers.games.protocol import Bot
-
-if TYPE_CHECKING:
-    from fivetowers.games.five_towers.rules import Position
-    from fivetowers.games.five_towers.solver.plans import Hint
 
 log = logging.getLogger("fivetowers.server")
 
@@ -64,8 +60,6 @@ class Hintable(Protocol):
 
 P = TypeVar("P", bound=Hintable)
 H = TypeVar("H")
-Hinter = Callable[["Position"], "Hint"]
-"""5 Towers' hinter type (its client's)."""
 
 DEFAULT_BUDGET = 1.0
 """Seconds a bot without a time budget of its own (greedy, random) may take."""
@@ -79,13 +73,6 @@ it: screens first, then bots and hints."""
 TASKS_PER_WORKER = 2000
 """A worker process is replaced after this many jobs, so no slow growth of
 its memory (solver caches, allocator fragmentation) lasts."""
-
-
-def compute_hint(position: Position) -> Hint:
-    """5 Towers' solver hint (``max_bid``, ``plans[b]``); blocking, for a worker."""
-    from fivetowers.games.five_towers.solver import hint  # lazily: it loads OR-Tools
-
-    return hint(position)
 
 
 def machine_size() -> int:
@@ -122,8 +109,6 @@ def think_by(bot: Bot, view: Any, seed: int, deadline: float, late: Bot) -> Any:
     return within(bot, left).choose(view, rng)
 
 
-PRELOAD = ("fivetowers.games.five_towers.solver.cpsat",)
-"""Modules every worker imports as it starts (5 Towers' solver, for its hints)."""
 PARENT_CHECK = 1.0
 """Seconds between a worker's checks that the server that started it lives."""
 
@@ -140,8 +125,11 @@ def _worker_started(server: int) -> None:
         os.nice(WORKER_NICENESS)
     # What the games' bots and hints load (OR-Tools, about 0.3 s) now, not
     # in the first hint a player waits for.
-    for module in PRELOAD:
-        importlib.import_module(module)
+    from fivetowers.games import game_kinds
+
+    for kind in game_kinds():
+        for module in kind.preload:
+            importlib.import_module(module)
 
 
 def _exit_with(server: int) -> None:

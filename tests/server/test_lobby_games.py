@@ -39,6 +39,7 @@ class Numbers:
                GameOption("speed", "Speed", (("slow", "slow"), ("fast", "Fast play"))))
     bot_kinds = ("counter",)
     late_bot = "counter"
+    preload = ()
 
     def players_problem(self, count: int) -> str | None:
         return None if 2 <= count <= 3 else f"Numbers is for 2 or 3 players, not {count}"

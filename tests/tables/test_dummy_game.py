@@ -115,6 +115,7 @@ class CountKind:
     options = (GameOption("target", "Target", (("10", "ten"), ("15", "fifteen"))),)
     bot_kinds = ("cautious", "canny")
     late_bot = "cautious"
+    preload = ()
 
     def players_problem(self, count: int) -> str | None:
         return None if count == 2 else f"Count is for 2 players, not {count}"

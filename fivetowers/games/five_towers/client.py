@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from fivetowers.games.five_towers.rules import (
     Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
@@ -22,7 +22,16 @@ from fivetowers.tables.agents import Bot, make_bot
 from fivetowers.tables.seats import BOT_NAMES, Seat, unique_name
 from fivetowers.user_text import clean_name
 from fivetowers.tables.table import Subscriber, Table
-from fivetowers.tables.workers import Hinter, compute_hint
+
+Hinter = Callable[[Position], Hint]
+"""What computes a hint; blocking, run in the table's workers."""
+
+
+def compute_hint(position: Position) -> Hint:
+    """The solver's hint (``max_bid``, ``plans[b]``); blocking, for a worker."""
+    from fivetowers.games.five_towers.solver import hint  # lazily: it loads OR-Tools
+
+    return hint(position)
 
 PROBLEM_WIDTH = 66
 """A problem's longest text: with the screen's " (q quits) " it fits 80 columns."""

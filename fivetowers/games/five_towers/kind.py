@@ -29,6 +29,7 @@ class FiveTowers:
                                           ("great-powers", "Great Powers"))),
     )
     late_bot: str = "greedy"
+    preload: tuple[str, ...] = ("fivetowers.games.five_towers.solver.cpsat",)
     bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
 
     def players_problem(self, count: int) -> str | None:

@@ -35,6 +35,7 @@ class GoTown:
     )
     bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
     late_bot: str = "greedy"
+    preload: tuple[str, ...] = ()
 
     def players_problem(self, count: int) -> str | None:
         if MIN_PLAYERS <= count <= MAX_PLAYERS:
