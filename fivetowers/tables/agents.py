@@ -11,8 +11,8 @@ from fivetowers.games.protocol import Bot
 __all__ = ["Bot", "make_bot"]
 
 
-def make_bot(kind: str, game: str = "fivetowers") -> Bot:
-    """A bot of ``kind`` (one of the game's ``bot_kinds``) for the game named
-    ``game``. (The default is for the 5 Towers client's adviser, which passes
-    no game; a table makes its bots with its own :attr:`Table.kind`.)"""
+def make_bot(kind: str, game: str) -> Bot:
+    """A bot of ``kind`` (one of the game's ``bot_kinds``) for the game
+    registered as ``game`` (a table makes its bots with its own
+    :attr:`Table.kind`)."""
     return game_kind(game).make_bot(kind)

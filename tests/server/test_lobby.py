@@ -126,7 +126,7 @@ async def test_finished_tables_leave_the_lobby_when_nobody_is_there() -> None:
                           options={"variant": "base"}, private=False)
     table = hosted.table
     assert table is not None
-    table.stand_in(0, make_bot("random"))
+    table.stand_in(0, make_bot("random", "fivetowers"))
     for _ in range(400):  # random bots play the whole game quickly
         if hosted.over:
             break

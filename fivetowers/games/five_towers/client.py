@@ -18,7 +18,7 @@ from fivetowers.games.five_towers.rules import (
 )
 from fivetowers.games.five_towers.rules.players import players_problem
 from fivetowers.games.five_towers.solver.plans import Hint
-from fivetowers.tables.agents import Bot, make_bot
+from fivetowers.games.protocol import Bot
 from fivetowers.tables.seats import BOT_NAMES, Seat, unique_name
 from fivetowers.user_text import clean_name
 from fivetowers.tables.table import Subscriber, Table
@@ -203,5 +203,7 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
              for i, n in enumerate(seat_names)]
     game = Game([s.name for s in seats], variant, seed=seed)
     table = Table(game, seats, bot_delay=bot_delay, bots=bots_by_seat)
-    adviser = make_bot("strong") if advice else None
+    from fivetowers.games.five_towers.kind import GAME  # it loads our screens lazily
+
+    adviser = GAME.make_bot("strong") if advice else None
     return LocalClient(table, list(range(humans)), hinter, adviser)
