@@ -8,11 +8,13 @@ plays (``view.legal``), so a bot never sees a hidden card.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules.actions import play_from_json
 from fivetowers.games.gotown.rules.position import Position
+from fivetowers.games.gotown.rules.cards import floor_card
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, Jackhammer, Milkshake, PlayerView, Steal,
     SuperThief, Thief, WreckingBall,
@@ -39,37 +41,44 @@ class RandomBot:
         return rng.choice(_legal(view))
 
 
+HOARD = 8
+"""The greedy bot builds (short of a win) only with this many cards in hand:
+a floor in hand cannot be stolen or hit, its cards steal from the others'
+towers, and at this size the hand draws no more at the start of a turn."""
+
+
 class GreedyBot:
-    """Takes cards first, then steals and builds whenever it can, guards its
-    top floor, and turns its action cards on the tallest opponent. Ends the
-    turn when nothing is worth playing."""
+    """Takes cards first, steals whenever it can and builds when that wins or
+    its hand is full (see :data:`HOARD`), guards its top floor, and turns its
+    action cards on the opponent nearest to winning. Ends the turn when
+    nothing is worth playing."""
 
     name = "greedy"
 
     def __init__(self, plan: bool = True) -> None:
-        self.plan = plan  # False: skip the floors plan (faster, for the strong bot's playouts)
+        self.plan = plan  # False: no hint search (faster, for the strong bot's playouts)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = _legal(view)
+        assert view.seat is not None
         scored = [(self.worth(view, a), rng.random(), i) for i, a in enumerate(legal)]
         best = max(scored)
-        if self.plan and best[0] < 95.0:  # no win and no thief first: build as many floors as it can
-            planned = self.floors_plan(view)
-            if planned is not None and any(planned == a for a in legal):
-                return planned
+        if best[0] >= 95.0:  # a win, a steal or a thief first
+            return legal[best[2]]
+        height = len(view.seats[view.seat].floors)
+        full = len(view.hand) >= HOARD or Card.DOG in view.hand
+        if self.plan:
+            found = hint(_position(view))
+            wins = found.wins
+            if (wins or full) and found.floors > height:
+                planned = _plan_play(view, found.plan)
+                if any(planned == a for a in legal):
+                    return planned
+        else:
+            wins = height + pairs(Counter(view.hand)) >= view.floors_to_win
+        if not (wins or full):
+            best = max(x for x in scored if not isinstance(legal[x[2]], Build))
         return legal[best[2]]
-
-    @staticmethod
-    def floors_plan(view: PlayerView) -> Action | None:
-        """The first play of the plan that adds the most floors this turn (the hint)."""
-        assert view.seat is not None
-        position = Position(view.floors_to_win, view.seat, view.hand,
-                            tuple(s.floors for s in view.seats),
-                            tuple(s.dogs for s in view.seats))
-        found = hint(position)
-        if found.floors <= len(view.seats[view.seat].floors) or not found.plan:
-            return None
-        return play_from_json(view.seat, *next(iter(found.plan[0].items())))
 
     def worth(self, view: PlayerView, action: Action) -> float:
         """How much the play is worth now; 0 (ending the turn) or less: not played."""
@@ -86,7 +95,7 @@ class GreedyBot:
         if isinstance(action, Steal):
             return 100.0 + 5 * height[action.target]
         if isinstance(action, Build):
-            return 80.0 if Card.WILD in action.cards else 90.0
+            return 80.0 + spread_after(view.hand, action) / 10
         if isinstance(action, DonutTruck):
             return 60.0
         if isinstance(action, Dog):
@@ -104,8 +113,12 @@ class GreedyBot:
             return 30.0 + 10 * threat
         if isinstance(action, WreckingBall):
             return 32.0 + 10 * threat if height[target] >= 2 or top_guarded else -1.0
-        return 35.0 + 10 * threat if action.floor == len(them.floors) - 1 and \
-            self._can_hit(view, target) else -1.0
+        if action.floor != len(them.floors) - 1:
+            return -1.0
+        # a guarded top: lure the dog if a card in hand then takes the floor,
+        # or if the tower is one floor from winning
+        return 35.0 + 10 * threat if self._can_hit(view, target) \
+            or height[target] + 1 >= goal else -1.0
 
     @staticmethod
     def _can_hit(view: PlayerView, target: int) -> bool:
@@ -116,6 +129,32 @@ class GreedyBot:
             return True
         return any(c.number is not None and 9 - c.number in (top.left.value, top.right.value)
                    for c in view.hand)
+
+
+def _position(view: PlayerView) -> Position:
+    assert view.seat is not None
+    return Position(view.floors_to_win, view.seat, view.hand,
+                    tuple(s.floors for s in view.seats), tuple(s.dogs for s in view.seats))
+
+
+def _plan_play(view: PlayerView, plan: tuple[dict[str, Any], ...]) -> Action:
+    """The play to make now of a hint's plan: its first that is not a build
+    (steals and the cards that open towers to them), else the build that
+    keeps the hand's values most varied."""
+    assert view.seat is not None
+    plays = [play_from_json(view.seat, *next(iter(p.items()))) for p in plan]
+    for play in plays:
+        if not isinstance(play, Build):
+            return play
+    return max(plays, key=lambda b: spread_after(view.hand, b) if isinstance(b, Build) else 0)
+
+
+def spread_after(hand: tuple[Card, ...], build: Build) -> float:
+    """How many different values 1–8 the hand keeps after ``build`` (each one
+    a steal it may make), a kept wild counting most (it builds with any)."""
+    left = Counter(hand) - Counter(build.cards)
+    return sum(1 for c in left if c.number is not None) + 2 * min(left[Card.WILD], 1) \
+        + 0.5 * (left[Card.WILD] > 1)
 
 
 def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | StrongBot:
@@ -130,4 +169,14 @@ def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | 
     raise ValueError(f"unknown GoTown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["BOT_NAMES", "GreedyBot", "RandomBot", "make_bot"]
+def pairs(hand: Counter[Card]) -> int:
+    """How many floors the hand alone could build."""
+    made = left = 0
+    for low in range(1, 5):
+        a, b = hand[floor_card(low)], hand[floor_card(9 - low)]
+        made += min(a, b)
+        left += a + b - 2 * min(a, b)
+    return made + min(hand[Card.WILD], left)
+
+
+__all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "RandomBot", "make_bot", "pairs", "spread_after"]
