@@ -8,13 +8,11 @@ plays (``view.legal``), so a bot never sees a hidden card.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules.actions import play_from_json
 from fivetowers.games.gotown.rules.position import Position
-from fivetowers.games.gotown.rules.cards import floor_card
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, Jackhammer, Milkshake, PlayerView, Steal,
     SuperThief, Thief, WreckingBall,
@@ -61,24 +59,40 @@ class GreedyBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = _legal(view)
         assert view.seat is not None
+        if not self.plan:
+            return self.ranked(view, legal, rng)[0]
         scored = [(self.worth(view, a), rng.random(), i) for i, a in enumerate(legal)]
         best = max(scored)
         if best[0] >= 95.0:  # a win, a steal or a thief first
             return legal[best[2]]
         height = len(view.seats[view.seat].floors)
-        full = len(view.hand) >= HOARD or Card.DOG in view.hand
-        if self.plan:
-            found = hint(_position(view))
-            wins = found.wins
-            if (wins or full) and found.floors > height:
-                planned = _plan_play(view, found.plan)
-                if any(planned == a for a in legal):
-                    return planned
-        else:
-            wins = height + pairs(Counter(view.hand)) >= view.floors_to_win
-        if not (wins or full):
+        found = hint(_position(view))
+        if (found.wins or self.full(view)) and found.floors > height:
+            planned = _plan_play(view, found.plan)
+            if any(planned == a for a in legal):
+                return planned
+        if not (found.wins or self.full(view)):
             best = max(x for x in scored if not isinstance(legal[x[2]], Build))
         return legal[best[2]]
+
+    def ranked(self, view: PlayerView, actions: Sequence[Action],
+               rng: random.Random) -> list[Action]:
+        """``actions`` best first as the greedy bot without its plan sees
+        them, builds left out while it keeps its pairs. The strong bot's
+        playouts try these in order, the first legal one played."""
+        assert view.seat is not None
+        scored = sorted(((self.worth(view, a), rng.random(), i) for i, a in enumerate(actions)),
+                        reverse=True)
+        if self.full(view) or \
+                len(view.seats[view.seat].floors) + pairs(view.hand) \
+                >= view.floors_to_win:
+            return [actions[i] for _, _, i in scored]
+        return [actions[i] for _, _, i in scored if not isinstance(actions[i], Build)]
+
+    @staticmethod
+    def full(view: PlayerView) -> bool:
+        """True when it builds short of a win: a full hand, or a dog to guard the new top."""
+        return len(view.hand) >= HOARD or Card.DOG in view.hand
 
     def worth(self, view: PlayerView, action: Action) -> float:
         """How much the play is worth now; 0 (ending the turn) or less: not played."""
@@ -152,9 +166,18 @@ def _plan_play(view: PlayerView, plan: tuple[dict[str, Any], ...]) -> Action:
 def spread_after(hand: tuple[Card, ...], build: Build) -> float:
     """How many different values 1–8 the hand keeps after ``build`` (each one
     a steal it may make), a kept wild counting most (it builds with any)."""
-    left = Counter(hand) - Counter(build.cards)
-    return sum(1 for c in left if c.number is not None) + 2 * min(left[Card.WILD], 1) \
-        + 0.5 * (left[Card.WILD] > 1)
+    values: set[int] = set()
+    wilds = -build.cards.count(Card.WILD)
+    used = [c.number for c in build.cards]
+    for card in hand:
+        number = card.number
+        if number is None:
+            wilds += card is Card.WILD
+        elif number in used:
+            used.remove(number)
+        else:
+            values.add(number)
+    return len(values) + 2 * (wilds > 0) + 0.5 * (wilds > 1)
 
 
 def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | StrongBot:
@@ -169,14 +192,21 @@ def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | 
     raise ValueError(f"unknown GoTown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
 
 
-def pairs(hand: Counter[Card]) -> int:
+def pairs(hand: Iterable[Card]) -> int:
     """How many floors the hand alone could build."""
+    count = [0] * 10  # values 1–8, and wilds at 9
+    for card in hand:
+        number = card.number
+        if number is not None:
+            count[number] += 1
+        elif card is Card.WILD:
+            count[9] += 1
     made = left = 0
     for low in range(1, 5):
-        a, b = hand[floor_card(low)], hand[floor_card(9 - low)]
+        a, b = count[low], count[9 - low]
         made += min(a, b)
-        left += a + b - 2 * min(a, b)
-    return made + min(hand[Card.WILD], left)
+        left += abs(a - b)
+    return made + min(count[9], left)
 
 
 __all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "RandomBot", "make_bot", "pairs", "spread_after"]

@@ -15,10 +15,11 @@ import random
 import time
 from collections import Counter
 
-from fivetowers.games.gotown.bots import GreedyBot
+from fivetowers.games.gotown.bots import GreedyBot, pairs
 from fivetowers.games.gotown.rules import (
-    Action, Build, Card, Game, PlayerView, Steal, floor_card, full_deck,
+    Action, Build, Card, Game, IllegalPlay, PlayerView, Steal, full_deck,
 )
+from fivetowers.games.gotown.rules.view import view_of
 
 
 MARGIN = 0.01
@@ -47,8 +48,9 @@ class StrongBot:
         deadline = time.perf_counter() + self.time_per_move
         totals = [0.0] * len(legal)
         rounds = 0
+        dealer = Dealer(view)
         while rounds == 0 or time.perf_counter() < deadline:
-            deal = determinize(view, rng)
+            deal = dealer.deal(rng)
             seed = rng.randrange(1 << 30)
             for i, action in enumerate(legal):
                 totals[i] += self._playout(deal, action, me, random.Random(seed))
@@ -65,10 +67,22 @@ class StrongBot:
         game.apply(action)
         horizon = deal.turn + game.player_count
         while not game.over and game.turn < horizon:
-            seat = game.to_move
-            assert seat is not None
-            game.apply(self.rollout.choose(game.view(seat), rng))
+            self._step(game, rng)
         return score(game, me)
+
+    def _step(self, game: Game, rng: random.Random) -> None:
+        """One play of the greedy bot without its plan: its best-ranked
+        candidate that the rules accept (ending the turn always is)."""
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat, with_legal=False)
+        for action in self.rollout.ranked(view, list(game.candidates()), rng):
+            try:
+                game.apply(action)
+                return
+            except IllegalPlay:
+                continue
+        raise AssertionError("ending the turn is always legal")
 
 
 def score(game: Game, me: int) -> float:
@@ -78,45 +92,51 @@ def score(game: Game, me: int) -> float:
         return 1.0 / len(game.winners) if me in game.winners else 0.0
     def strength(seat: int) -> float:
         player = game.players[seat]
-        return len(player.floors) + 0.5 * pairs(player.hand)
+        return len(player.floors) + 0.5 * pairs(player.hand.elements())
     best_other = max(strength(s) for s in range(game.player_count) if s != me)
     return 0.5 + 0.4 * (strength(me) - best_other) / game.floors_to_win
-
-
-def pairs(hand: Counter[Card]) -> int:
-    """How many floors the hand alone could build."""
-    made = left = 0
-    for low in range(1, 5):
-        a, b = hand[floor_card(low)], hand[floor_card(9 - low)]
-        made += min(a, b)
-        left += a + b - 2 * min(a, b)
-    return made + min(hand[Card.WILD], left)
 
 
 def determinize(view: PlayerView, rng: random.Random) -> Game:
     """A whole game that agrees with everything ``view`` shows, the unseen
     cards dealt at random into the other hands and the draw pile."""
-    assert view.seat is not None
-    unseen = Counter(full_deck()) - Counter(view.hand) - Counter(view.discard)
-    for public in view.seats:
-        for floor in public.floors:
-            unseen -= Counter(floor.cards())
-        unseen -= Counter({Card.DOG: len(public.dogs), Card.MILKSHAKE: public.milkshakes})
-    if view.truck_on_table:
-        unseen -= Counter({Card.DONUT_TRUCK: 1})
-    cards = sorted(unseen.elements(), key=lambda c: c.value)
-    rng.shuffle(cards)
-    game = Game([s.name for s in view.seats], view.floors_to_win, seed=rng.randrange(1 << 30))
-    for seat, (player, shown) in enumerate(zip(game.players, view.seats)):
-        if seat == view.seat:
-            player.hand = Counter(view.hand)
-        else:
-            player.hand = Counter(cards[:shown.hand_size])
-            del cards[:shown.hand_size]
-        player.floors, player.dogs = list(shown.floors), set(shown.dogs)
-        player.milkshakes = shown.milkshakes
-    game.draw, game.discard = cards, list(view.discard)
-    game.truck_on_table = view.truck_on_table
-    game.turn, game.turns_ended = view.turn, view.turn - 1
-    game.to_move = view.seat
-    return game
+    return Dealer(view).deal(rng)
+
+
+class Dealer:
+    """Deals the cards ``view`` cannot see, again and again: what is unseen
+    and the public table are worked out once per move."""
+
+    def __init__(self, view: PlayerView) -> None:
+        assert view.seat is not None
+        self.view = view
+        unseen = Counter(full_deck()) - Counter(view.hand) - Counter(view.discard)
+        for public in view.seats:
+            for floor in public.floors:
+                unseen -= Counter(floor.cards())
+            unseen -= Counter({Card.DOG: len(public.dogs), Card.MILKSHAKE: public.milkshakes})
+        if view.truck_on_table:
+            unseen -= Counter({Card.DONUT_TRUCK: 1})
+        self.unseen = sorted(unseen.elements(), key=lambda c: c.value)
+        game = Game([s.name for s in view.seats], view.floors_to_win, seed=0)
+        for seat, (player, shown) in enumerate(zip(game.players, view.seats)):
+            player.hand = Counter(view.hand) if seat == view.seat else Counter()
+            player.floors, player.dogs = list(shown.floors), set(shown.dogs)
+            player.milkshakes = shown.milkshakes
+        game.draw, game.discard = [], list(view.discard)
+        game.truck_on_table = view.truck_on_table
+        game.turn, game.turns_ended = view.turn, view.turn - 1
+        game.to_move = view.seat
+        self.table = game
+
+    def deal(self, rng: random.Random) -> Game:
+        cards = list(self.unseen)
+        rng.shuffle(cards)
+        game = self.table.clone()
+        game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws
+        for seat, shown in enumerate(self.view.seats):
+            if seat != self.view.seat:
+                game.players[seat].hand = Counter(cards[:shown.hand_size])
+                del cards[:shown.hand_size]
+        game.draw = cards
+        return game
