@@ -17,26 +17,35 @@ from collections import Counter
 
 from fivetowers.games.gotown.bots import GreedyBot, pairs
 from fivetowers.games.gotown.rules import (
-    Action, Build, Card, Game, IllegalPlay, PlayerView, Steal, full_deck,
+    Action, Build, Card, End, Game, IllegalPlay, PlayerView, Steal, full_deck,
 )
 from fivetowers.games.gotown.rules.view import view_of
 
 
 MARGIN = 0.01
 """How much better (in mean score) a play must search than the greedy one."""
+WIDTH = 6
+IN_HAND = 0.6
+"""A floor the hand could build, as a share of a floor in the tower: safe
+from steals and hammers, but not yet there."""
+PROTECTED = 0.3
+"""A dog on the top floor, in floors: the tower cannot be stolen from or hit."""
+"""The most plays searched at a decision (see :meth:`StrongBot.candidates`)."""
 
 
 class StrongBot:
     name = "strong"
 
-    def __init__(self, time_per_move: float = 0.05) -> None:
+    def __init__(self, time_per_move: float = 0.05, simulations: int | None = None) -> None:
         self.time_per_move = time_per_move
+        self.simulations = simulations  # deals per decision instead of the clock (tests)
         self.rollout = GreedyBot(plan=False)
         self.prior = GreedyBot()
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
             raise ValueError("it is not this bot's turn")
+        deadline = time.perf_counter() + self.time_per_move
         legal = view.legal
         me = view.seat
         if len(legal) == 1:
@@ -45,22 +54,42 @@ class StrongBot:
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
                 return action
-        deadline = time.perf_counter() + self.time_per_move
-        totals = [0.0] * len(legal)
+        greedy = self.prior.choose(view, random.Random(0))
+        plays = self.candidates(view, greedy)
+        if len(plays) == 1:
+            return greedy
+        totals = [0.0] * len(plays)
         rounds = 0
         dealer = Dealer(view)
-        while rounds == 0 or time.perf_counter() < deadline:
+        while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
+                              else rounds < self.simulations):
             deal = dealer.deal(rng)
             seed = rng.randrange(1 << 30)
-            for i, action in enumerate(legal):
+            for i, action in enumerate(plays):
                 totals[i] += self._playout(deal, action, me, random.Random(seed))
             rounds += 1
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-        # the greedy play unless the search finds one clearly better
-        greedy = legal.index(self.prior.choose(view, random.Random(0)))
-        if totals[best] - totals[greedy] < MARGIN * rounds:
-            return legal[greedy]
-        return legal[best]
+        best = max(range(len(plays)), key=lambda i: (totals[i], -i))
+        # the greedy play (first of the candidates) unless the search finds one clearly better
+        if totals[best] - totals[0] < MARGIN * rounds:
+            return greedy
+        return plays[best]
+
+    def candidates(self, view: PlayerView, greedy: Action) -> list[Action]:
+        """The plays worth searching: the greedy bot's first, then ending the
+        turn, the best build (to build now or keep the pair), and the
+        greedy bot's next best, up to :data:`WIDTH` in all."""
+        worth = {a: self.rollout.worth(view, a) for a in view.legal}
+        ranked = sorted(view.legal, key=lambda a: -worth[a])
+        plays = [greedy]
+        for extra in (End(greedy.seat), next((a for a in ranked if isinstance(a, Build)), None)):
+            if extra is not None and extra not in plays:
+                plays.append(extra)
+        for action in ranked:
+            if len(plays) >= WIDTH:
+                break
+            if worth[action] > 0 and action not in plays:
+                plays.append(action)
+        return plays
 
     def _playout(self, deal: Game, action: Action, me: int, rng: random.Random) -> float:
         game = deal.clone()
@@ -92,7 +121,8 @@ def score(game: Game, me: int) -> float:
         return 1.0 / len(game.winners) if me in game.winners else 0.0
     def strength(seat: int) -> float:
         player = game.players[seat]
-        return len(player.floors) + 0.5 * pairs(player.hand.elements())
+        guarded = PROTECTED if player.floors and player.top_has_dog() else 0.0
+        return len(player.floors) + guarded + IN_HAND * pairs(player.hand.elements())
     best_other = max(strength(s) for s in range(game.player_count) if s != me)
     return 0.5 + 0.4 * (strength(me) - best_other) / game.floors_to_win
 
