@@ -11,6 +11,7 @@ mean. Like every bot it sees only its own view.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -23,9 +24,14 @@ from fivetowers.games.gotown.rules.view import view_of
 
 
 MARGIN = 0.01
-"""How much better (in mean score) a play must search than the greedy one."""
+"""How much better (in mean score) a play must search than the greedy one..."""
+SURE = 1.5
+"""... plus this many standard errors of the mean difference."""
 WIDTH = 6
-IN_HAND = 0.6
+ROUNDS = 2
+"""How many rounds of turns a playout plays (this one to its end, then every
+seat's next, and again)."""
+IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
 PROTECTED = 0.3
@@ -58,20 +64,28 @@ class StrongBot:
         plays = self.candidates(view, greedy)
         if len(plays) == 1:
             return greedy
-        totals = [0.0] * len(plays)
+        # paired differences from the greedy play (common random numbers)
+        sums = [0.0] * len(plays)
+        squares = [0.0] * len(plays)
         rounds = 0
         dealer = Dealer(view)
         while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
                               else rounds < self.simulations):
             deal = dealer.deal(rng)
             seed = rng.randrange(1 << 30)
-            for i, action in enumerate(plays):
-                totals[i] += self._playout(deal, action, me, random.Random(seed))
+            base = self._playout(deal, plays[0], me, random.Random(seed))
+            for i in range(1, len(plays)):
+                diff = self._playout(deal, plays[i], me, random.Random(seed)) - base
+                sums[i] += diff
+                squares[i] += diff * diff
             rounds += 1
-        best = max(range(len(plays)), key=lambda i: (totals[i], -i))
-        # the greedy play (first of the candidates) unless the search finds one clearly better
-        if totals[best] - totals[0] < MARGIN * rounds:
-            return greedy
+        # the greedy play unless the search finds one better beyond its noise
+        best, best_mean = 0, 0.0
+        for i in range(1, len(plays)):
+            mean = sums[i] / rounds
+            spread = math.sqrt(max(squares[i] / rounds - mean * mean, 0.0) / rounds)
+            if mean > MARGIN + SURE * spread and mean > best_mean:
+                best, best_mean = i, mean
         return plays[best]
 
     def candidates(self, view: PlayerView, greedy: Action) -> list[Action]:
@@ -94,7 +108,7 @@ class StrongBot:
     def _playout(self, deal: Game, action: Action, me: int, rng: random.Random) -> float:
         game = deal.clone()
         game.apply(action)
-        horizon = deal.turn + game.player_count
+        horizon = deal.turn + ROUNDS * game.player_count
         while not game.over and game.turn < horizon:
             self._step(game, rng)
         return score(game, me)
