@@ -1,12 +1,15 @@
 """GoTown's strong bot: search over the hidden hands and the deck.
 
-For each play open now, the bot deals the cards it cannot see (the other
-hands, by their public sizes, and the draw pile) at random many times and,
-on the same deals for every play (common random numbers), makes the play,
-lets the greedy bot finish its turn and play every opponent's next turn,
-then scores the table: a win 1, another's win 0, else the floors it leads
-by. It keeps dealing until its time per move is spent and plays the best
-mean. Like every bot it sees only its own view.
+For a few plays open now (:meth:`StrongBot.candidates`: the greedy bot's,
+ending the turn, the best build, the greedy bot's next best), the bot deals
+the cards it cannot see (the other hands, by their public sizes, and the
+draw pile) at random many times and, on the same deals for every play
+(common random numbers), makes the play, lets the greedy bot without its
+plan finish the turn and play :data:`ROUNDS` rounds, then scores the table:
+a win 1, another's win 0, else its lead in floors (pairs in hand and a
+guarded top counting part of a floor). It keeps dealing until its time per
+move is spent and leaves the greedy play only for one whose paired mean
+difference is beyond the noise. Like every bot it sees only its own view.
 """
 
 from __future__ import annotations
@@ -130,7 +133,8 @@ class StrongBot:
 
 def score(game: Game, me: int) -> float:
     """1 for a win, 0 for another's; else 0.5 plus the lead in floors (a pair
-    in hand that makes 9 counts half a floor), scaled below a win."""
+    in hand counts :data:`IN_HAND` of a floor, a guarded top :data:`PROTECTED`),
+    scaled below a win."""
     if game.over:
         return 1.0 / len(game.winners) if me in game.winners else 0.0
     def strength(seat: int) -> float:
