@@ -269,16 +269,33 @@ def _hint_batch(stream: BinaryIO, explain: bool) -> bool:
             if isinstance(line, ValueError):
                 raise line
             data = _loads(line, f"line {number}")
-            answer = hint(_hint_position(data, None, records=False))
-            out = answer.to_json(explain)
-            if not answer.proven:
-                _not_proven(f"line {number}")
+            if isinstance(data, dict) and data.get("format") in (GOTOWN_RECORD,
+                                                                 GOTOWN_POSITION):
+                out = _gotown_batch_answer(data, explain)
+            else:
+                answer = hint(_hint_position(data, None, records=False))
+                out = answer.to_json(explain)
+                if not answer.proven:
+                    _not_proven(f"line {number}")
         except ValueError as exc:
             failed = True
             out = {"error": {"line": number, "message": _cut(str(exc))}}
         print(json.dumps(out), flush=False)
     sys.stdout.flush()
     return failed
+
+
+def _gotown_batch_answer(data: dict[str, Any], explain: bool) -> dict[str, Any]:
+    """A GoTown batch line's answer, as ``hint`` gives it for that position
+    (ValueError, for the line's error, as ``hint`` refuses it)."""
+    from fivetowers.games.gotown.hint import hint
+    from fivetowers.games.gotown.rules.position import Position
+
+    if data.get("format") == GOTOWN_RECORD:
+        raise ValueError("a batch line must be a position, not a game record")
+    if explain:
+        raise ValueError("--explain is for 5 Towers hints; a GoTown plan is its plays")
+    return hint(Position.from_json(data)).to_json()
 
 
 def _cut(message: str) -> str:
@@ -453,7 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
         "hint", help="the highest bid a player can carry out and the best build for each bid",
         description="Print the hint of FORMATS.md for a position (a path, or - for stdin), "
                     "for a seat at the end of a game record, or for every line of a JSON "
-                    "Lines file of positions (one result line per input line; a bad line "
+                    "Lines file of positions of either game (one result line per input line; a bad line "
                     "gives {\"error\": {\"line\": N, \"message\": ...}} and exit status 1).")
     p.add_argument("input", nargs="?", metavar="POSITION|RECORD",
                    help="a fivetowers-position/1 or fivetowers-record/1 file (or GoTown's "

@@ -199,3 +199,43 @@ def test_batch_line_too_long_is_refused_alone(capsys: pytest.CaptureFixture[str]
     assert results[1]["error"]["line"] == 2
     assert "larger than" in results[1]["error"]["message"]
     assert len(out) < 20_000
+
+
+GOTOWN_POSITIONS = sorted(p for p in (FIXTURES / "gotown" / "positions").glob("*.json")
+                          if not p.name.endswith(".expected.json"))
+
+
+def test_batch_mixes_gotown_positions_with_five_towers_ones(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Each GoTown line is answered exactly as ``hint`` answers its file; the
+    5 Towers lines around them as before; a GoTown record line is refused."""
+    five = json.dumps(json.loads(POSITION.read_text()))
+    gotown = [json.dumps(json.loads(p.read_text())) for p in GOTOWN_POSITIONS]
+    record = FIXTURES / "gotown" / "records" / "gotown-3p-midgame-seed307.json"
+    lines = [five, *gotown, json.dumps(json.loads(record.read_text())), five]
+    batch = tmp_path / "in.jsonl"
+    batch.write_text("\n".join(lines) + "\n")
+    status, out, err = run(capsys, "--batch", str(batch))
+    assert err == ""
+    results = [json.loads(line) for line in out.splitlines()]
+    assert status == 1 and len(results) == len(lines)
+    assert results[0]["max_bid"] == 2 and results[-1] == results[0]
+    for path, result in zip(GOTOWN_POSITIONS, results[1:]):
+        status, single, _ = run(capsys, str(path))
+        assert status == 0 and result == json.loads(single)
+        expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+        assert (result["floors"], result["wins"]) == (expected["floors"], expected["wins"])
+    error = results[-2]["error"]
+    assert error["line"] == len(lines) - 1 and "record" in error["message"]
+
+
+def test_batch_gotown_line_that_is_invalid_gets_its_error_line(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    good = json.loads(GOTOWN_POSITIONS[0].read_text())
+    bad = dict(good, towers=[[["3", "5"]]] + good["towers"][1:])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(bad) + "\n" + json.dumps(good)))
+    status, out, _ = run(capsys, "--batch", "-")
+    assert status == 1
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["error"]["line"] == 1 and "9" in first["error"]["message"]
+    assert "floors" in second

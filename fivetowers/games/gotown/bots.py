@@ -8,7 +8,7 @@ plays (``view.legal``), so a bot never sees a hidden card.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules.actions import play_from_json
@@ -39,37 +39,60 @@ class RandomBot:
         return rng.choice(_legal(view))
 
 
+HOARD = 8
+"""The greedy bot builds (short of a win) only with this many cards in hand:
+a floor in hand cannot be stolen or hit, its cards steal from the others'
+towers, and at this size the hand draws no more at the start of a turn."""
+
+
 class GreedyBot:
-    """Takes cards first, then steals and builds whenever it can, guards its
-    top floor, and turns its action cards on the tallest opponent. Ends the
-    turn when nothing is worth playing."""
+    """Takes cards first, steals whenever it can and builds when that wins or
+    its hand is full (see :data:`HOARD`), guards its top floor, and turns its
+    action cards on the opponent nearest to winning. Ends the turn when
+    nothing is worth playing."""
 
     name = "greedy"
 
     def __init__(self, plan: bool = True) -> None:
-        self.plan = plan  # False: skip the floors plan (faster, for the strong bot's playouts)
+        self.plan = plan  # False: no hint search (faster, for the strong bot's playouts)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = _legal(view)
+        assert view.seat is not None
+        if not self.plan:
+            return self.ranked(view, legal, rng)[0]
         scored = [(self.worth(view, a), rng.random(), i) for i, a in enumerate(legal)]
         best = max(scored)
-        if self.plan and best[0] < 95.0:  # no win and no thief first: build as many floors as it can
-            planned = self.floors_plan(view)
-            if planned is not None and any(planned == a for a in legal):
+        if best[0] >= 95.0:  # a win, a steal or a thief first
+            return legal[best[2]]
+        height = len(view.seats[view.seat].floors)
+        found = hint(_position(view))
+        if (found.wins or self.full(view)) and found.floors > height:
+            planned = _plan_play(view, found.plan)
+            if any(planned == a for a in legal):
                 return planned
+        if not (found.wins or self.full(view)):
+            best = max(x for x in scored if not isinstance(legal[x[2]], Build))
         return legal[best[2]]
 
-    @staticmethod
-    def floors_plan(view: PlayerView) -> Action | None:
-        """The first play of the plan that adds the most floors this turn (the hint)."""
+    def ranked(self, view: PlayerView, actions: Sequence[Action],
+               rng: random.Random) -> list[Action]:
+        """``actions`` best first as the greedy bot without its plan sees
+        them, builds left out while it keeps its pairs. The strong bot's
+        playouts try these in order, the first legal one played."""
         assert view.seat is not None
-        position = Position(view.floors_to_win, view.seat, view.hand,
-                            tuple(s.floors for s in view.seats),
-                            tuple(s.dogs for s in view.seats))
-        found = hint(position)
-        if found.floors <= len(view.seats[view.seat].floors) or not found.plan:
-            return None
-        return play_from_json(view.seat, *next(iter(found.plan[0].items())))
+        scored = sorted(((self.worth(view, a), rng.random(), i) for i, a in enumerate(actions)),
+                        reverse=True)
+        if self.full(view) or \
+                len(view.seats[view.seat].floors) + pairs(view.hand) \
+                >= view.floors_to_win:
+            return [actions[i] for _, _, i in scored]
+        return [actions[i] for _, _, i in scored if not isinstance(actions[i], Build)]
+
+    @staticmethod
+    def full(view: PlayerView) -> bool:
+        """True when it builds short of a win: a full hand, or a dog to guard the new top."""
+        return len(view.hand) >= HOARD or Card.DOG in view.hand
 
     def worth(self, view: PlayerView, action: Action) -> float:
         """How much the play is worth now; 0 (ending the turn) or less: not played."""
@@ -86,7 +109,7 @@ class GreedyBot:
         if isinstance(action, Steal):
             return 100.0 + 5 * height[action.target]
         if isinstance(action, Build):
-            return 80.0 if Card.WILD in action.cards else 90.0
+            return 80.0 + spread_after(view.hand, action) / 10
         if isinstance(action, DonutTruck):
             return 60.0
         if isinstance(action, Dog):
@@ -104,8 +127,12 @@ class GreedyBot:
             return 30.0 + 10 * threat
         if isinstance(action, WreckingBall):
             return 32.0 + 10 * threat if height[target] >= 2 or top_guarded else -1.0
-        return 35.0 + 10 * threat if action.floor == len(them.floors) - 1 and \
-            self._can_hit(view, target) else -1.0
+        if action.floor != len(them.floors) - 1:
+            return -1.0
+        # a guarded top: lure the dog if a card in hand then takes the floor,
+        # or if the tower is one floor from winning
+        return 35.0 + 10 * threat if self._can_hit(view, target) \
+            or height[target] + 1 >= goal else -1.0
 
     @staticmethod
     def _can_hit(view: PlayerView, target: int) -> bool:
@@ -116,6 +143,41 @@ class GreedyBot:
             return True
         return any(c.number is not None and 9 - c.number in (top.left.value, top.right.value)
                    for c in view.hand)
+
+
+def _position(view: PlayerView) -> Position:
+    assert view.seat is not None
+    return Position(view.floors_to_win, view.seat, view.hand,
+                    tuple(s.floors for s in view.seats), tuple(s.dogs for s in view.seats))
+
+
+def _plan_play(view: PlayerView, plan: tuple[dict[str, Any], ...]) -> Action:
+    """The play to make now of a hint's plan: its first that is not a build
+    (steals and the cards that open towers to them), else the build that
+    keeps the hand's values most varied."""
+    assert view.seat is not None
+    plays = [play_from_json(view.seat, *next(iter(p.items()))) for p in plan]
+    for play in plays:
+        if not isinstance(play, Build):
+            return play
+    return max(plays, key=lambda b: spread_after(view.hand, b) if isinstance(b, Build) else 0)
+
+
+def spread_after(hand: tuple[Card, ...], build: Build) -> float:
+    """How many different values 1–8 the hand keeps after ``build`` (each one
+    a steal it may make), a kept wild counting most (it builds with any)."""
+    values: set[int] = set()
+    wilds = -build.cards.count(Card.WILD)
+    used = [c.number for c in build.cards]
+    for card in hand:
+        number = card.number
+        if number is None:
+            wilds += card is Card.WILD
+        elif number in used:
+            used.remove(number)
+        else:
+            values.add(number)
+    return len(values) + 2 * (wilds > 0) + 0.5 * (wilds > 1)
 
 
 def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | StrongBot:
@@ -130,4 +192,21 @@ def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | 
     raise ValueError(f"unknown GoTown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["BOT_NAMES", "GreedyBot", "RandomBot", "make_bot"]
+def pairs(hand: Iterable[Card]) -> int:
+    """How many floors the hand alone could build."""
+    count = [0] * 10  # values 1–8, and wilds at 9
+    for card in hand:
+        number = card.number
+        if number is not None:
+            count[number] += 1
+        elif card is Card.WILD:
+            count[9] += 1
+    made = left = 0
+    for low in range(1, 5):
+        a, b = count[low], count[9 - low]
+        made += min(a, b)
+        left += abs(a - b)
+    return made + min(count[9], left)
+
+
+__all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "RandomBot", "make_bot", "pairs", "spread_after"]

@@ -1,41 +1,60 @@
 """GoTown's strong bot: search over the hidden hands and the deck.
 
-For each play open now, the bot deals the cards it cannot see (the other
-hands, by their public sizes, and the draw pile) at random many times and,
-on the same deals for every play (common random numbers), makes the play,
-lets the greedy bot finish its turn and play every opponent's next turn,
-then scores the table: a win 1, another's win 0, else the floors it leads
-by. It keeps dealing until its time per move is spent and plays the best
-mean. Like every bot it sees only its own view.
+For a few plays open now (:meth:`StrongBot.candidates`: the greedy bot's,
+ending the turn, the best build, the greedy bot's next best), the bot deals
+the cards it cannot see (the other hands, by their public sizes, and the
+draw pile) at random many times and, on the same deals for every play
+(common random numbers), makes the play, lets the greedy bot without its
+plan finish the turn and play :data:`ROUNDS` rounds, then scores the table:
+a win 1, another's win 0, else its lead in floors (pairs in hand and a
+guarded top counting part of a floor). It keeps dealing until its time per
+move is spent and leaves the greedy play only for one whose paired mean
+difference is beyond the noise. Like every bot it sees only its own view.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
 
-from fivetowers.games.gotown.bots import GreedyBot
+from fivetowers.games.gotown.bots import GreedyBot, pairs
 from fivetowers.games.gotown.rules import (
-    Action, Build, Card, Game, PlayerView, Steal, floor_card, full_deck,
+    Action, Build, Card, End, Game, IllegalPlay, PlayerView, Steal, full_deck,
 )
+from fivetowers.games.gotown.rules.view import view_of
 
 
 MARGIN = 0.01
-"""How much better (in mean score) a play must search than the greedy one."""
+"""How much better (in mean score) a play must search than the greedy one..."""
+SURE = 1.5
+"""... plus this many standard errors of the mean difference."""
+WIDTH = 6
+ROUNDS = 2
+"""How many rounds of turns a playout plays (this one to its end, then every
+seat's next, and again)."""
+IN_HAND = 0.8
+"""A floor the hand could build, as a share of a floor in the tower: safe
+from steals and hammers, but not yet there."""
+PROTECTED = 0.3
+"""A dog on the top floor, in floors: the tower cannot be stolen from or hit."""
+"""The most plays searched at a decision (see :meth:`StrongBot.candidates`)."""
 
 
 class StrongBot:
     name = "strong"
 
-    def __init__(self, time_per_move: float = 0.05) -> None:
+    def __init__(self, time_per_move: float = 0.05, simulations: int | None = None) -> None:
         self.time_per_move = time_per_move
+        self.simulations = simulations  # deals per decision instead of the clock (tests)
         self.rollout = GreedyBot(plan=False)
         self.prior = GreedyBot()
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
             raise ValueError("it is not this bot's turn")
+        deadline = time.perf_counter() + self.time_per_move
         legal = view.legal
         me = view.seat
         if len(legal) == 1:
@@ -44,79 +63,128 @@ class StrongBot:
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
                 return action
-        deadline = time.perf_counter() + self.time_per_move
-        totals = [0.0] * len(legal)
+        greedy = self.prior.choose(view, random.Random(0))
+        plays = self.candidates(view, greedy)
+        if len(plays) == 1:
+            return greedy
+        # paired differences from the greedy play (common random numbers)
+        sums = [0.0] * len(plays)
+        squares = [0.0] * len(plays)
         rounds = 0
-        while rounds == 0 or time.perf_counter() < deadline:
-            deal = determinize(view, rng)
+        dealer = Dealer(view)
+        while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
+                              else rounds < self.simulations):
+            deal = dealer.deal(rng)
             seed = rng.randrange(1 << 30)
-            for i, action in enumerate(legal):
-                totals[i] += self._playout(deal, action, me, random.Random(seed))
+            base = self._playout(deal, plays[0], me, random.Random(seed))
+            for i in range(1, len(plays)):
+                diff = self._playout(deal, plays[i], me, random.Random(seed)) - base
+                sums[i] += diff
+                squares[i] += diff * diff
             rounds += 1
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-        # the greedy play unless the search finds one clearly better
-        greedy = legal.index(self.prior.choose(view, random.Random(0)))
-        if totals[best] - totals[greedy] < MARGIN * rounds:
-            return legal[greedy]
-        return legal[best]
+        # the greedy play unless the search finds one better beyond its noise
+        best, best_mean = 0, 0.0
+        for i in range(1, len(plays)):
+            mean = sums[i] / rounds
+            spread = math.sqrt(max(squares[i] / rounds - mean * mean, 0.0) / rounds)
+            if mean > MARGIN + SURE * spread and mean > best_mean:
+                best, best_mean = i, mean
+        return plays[best]
+
+    def candidates(self, view: PlayerView, greedy: Action) -> list[Action]:
+        """The plays worth searching: the greedy bot's first, then ending the
+        turn, the best build (to build now or keep the pair), and the
+        greedy bot's next best, up to :data:`WIDTH` in all."""
+        worth = {a: self.rollout.worth(view, a) for a in view.legal}
+        ranked = sorted(view.legal, key=lambda a: -worth[a])
+        plays = [greedy]
+        for extra in (End(greedy.seat), next((a for a in ranked if isinstance(a, Build)), None)):
+            if extra is not None and extra not in plays:
+                plays.append(extra)
+        for action in ranked:
+            if len(plays) >= WIDTH:
+                break
+            if worth[action] > 0 and action not in plays:
+                plays.append(action)
+        return plays
 
     def _playout(self, deal: Game, action: Action, me: int, rng: random.Random) -> float:
         game = deal.clone()
         game.apply(action)
-        horizon = deal.turn + game.player_count
+        horizon = deal.turn + ROUNDS * game.player_count
         while not game.over and game.turn < horizon:
-            seat = game.to_move
-            assert seat is not None
-            game.apply(self.rollout.choose(game.view(seat), rng))
+            self._step(game, rng)
         return score(game, me)
+
+    def _step(self, game: Game, rng: random.Random) -> None:
+        """One play of the greedy bot without its plan: its best-ranked
+        candidate that the rules accept (ending the turn always is)."""
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat, with_legal=False)
+        for action in self.rollout.ranked(view, list(game.candidates()), rng):
+            try:
+                game.apply(action)
+                return
+            except IllegalPlay:
+                continue
+        raise AssertionError("ending the turn is always legal")
 
 
 def score(game: Game, me: int) -> float:
     """1 for a win, 0 for another's; else 0.5 plus the lead in floors (a pair
-    in hand that makes 9 counts half a floor), scaled below a win."""
+    in hand counts :data:`IN_HAND` of a floor, a guarded top :data:`PROTECTED`),
+    scaled below a win."""
     if game.over:
         return 1.0 / len(game.winners) if me in game.winners else 0.0
     def strength(seat: int) -> float:
         player = game.players[seat]
-        return len(player.floors) + 0.5 * pairs(player.hand)
+        guarded = PROTECTED if player.floors and player.top_has_dog() else 0.0
+        return len(player.floors) + guarded + IN_HAND * pairs(player.hand.elements())
     best_other = max(strength(s) for s in range(game.player_count) if s != me)
     return 0.5 + 0.4 * (strength(me) - best_other) / game.floors_to_win
-
-
-def pairs(hand: Counter[Card]) -> int:
-    """How many floors the hand alone could build."""
-    made = left = 0
-    for low in range(1, 5):
-        a, b = hand[floor_card(low)], hand[floor_card(9 - low)]
-        made += min(a, b)
-        left += a + b - 2 * min(a, b)
-    return made + min(hand[Card.WILD], left)
 
 
 def determinize(view: PlayerView, rng: random.Random) -> Game:
     """A whole game that agrees with everything ``view`` shows, the unseen
     cards dealt at random into the other hands and the draw pile."""
-    assert view.seat is not None
-    unseen = Counter(full_deck()) - Counter(view.hand) - Counter(view.discard)
-    for public in view.seats:
-        for floor in public.floors:
-            unseen -= Counter(floor.cards())
-        unseen -= Counter({Card.DOG: len(public.dogs), Card.MILKSHAKE: public.milkshakes})
-    if view.truck_on_table:
-        unseen -= Counter({Card.DONUT_TRUCK: 1})
-    cards = sorted(unseen.elements(), key=lambda c: c.value)
-    rng.shuffle(cards)
-    game = Game([s.name for s in view.seats], view.floors_to_win, seed=rng.randrange(1 << 30))
-    for seat, (player, shown) in enumerate(zip(game.players, view.seats)):
-        if seat == view.seat:
-            player.hand = Counter(view.hand)
-        else:
-            player.hand = Counter(cards[:shown.hand_size])
-            del cards[:shown.hand_size]
-        player.floors, player.dogs = list(shown.floors), set(shown.dogs)
-        player.milkshakes = shown.milkshakes
-    game.draw, game.discard = cards, list(view.discard)
-    game.truck_on_table = view.truck_on_table
-    game.turn, game.turns_ended = view.turn, view.turn - 1
-    game.to_move = view.seat
-    return game
+    return Dealer(view).deal(rng)
+
+
+class Dealer:
+    """Deals the cards ``view`` cannot see, again and again: what is unseen
+    and the public table are worked out once per move."""
+
+    def __init__(self, view: PlayerView) -> None:
+        assert view.seat is not None
+        self.view = view
+        unseen = Counter(full_deck()) - Counter(view.hand) - Counter(view.discard)
+        for public in view.seats:
+            for floor in public.floors:
+                unseen -= Counter(floor.cards())
+            unseen -= Counter({Card.DOG: len(public.dogs), Card.MILKSHAKE: public.milkshakes})
+        if view.truck_on_table:
+            unseen -= Counter({Card.DONUT_TRUCK: 1})
+        self.unseen = sorted(unseen.elements(), key=lambda c: c.value)
+        game = Game([s.name for s in view.seats], view.floors_to_win, seed=0)
+        for seat, (player, shown) in enumerate(zip(game.players, view.seats)):
+            player.hand = Counter(view.hand) if seat == view.seat else Counter()
+            player.floors, player.dogs = list(shown.floors), set(shown.dogs)
+            player.milkshakes = shown.milkshakes
+        game.draw, game.discard = [], list(view.discard)
+        game.truck_on_table = view.truck_on_table
+        game.turn, game.turns_ended = view.turn, view.turn - 1
+        game.to_move = view.seat
+        self.table = game
+
+    def deal(self, rng: random.Random) -> Game:
+        cards = list(self.unseen)
+        rng.shuffle(cards)
+        game = self.table.clone()
+        game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws
+        for seat, shown in enumerate(self.view.seats):
+            if seat != self.view.seat:
+                game.players[seat].hand = Counter(cards[:shown.hand_size])
+                del cards[:shown.hand_size]
+        game.draw = cards
+        return game

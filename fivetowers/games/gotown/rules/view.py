@@ -55,11 +55,14 @@ class PlayerView:
         return self.seat is not None and self.seat == self.to_move
 
 
-def view_of(game: Game, seat: int | None) -> PlayerView:
+def view_of(game: Game, seat: int | None, with_legal: bool = True) -> PlayerView:
+    """``seat``'s view; ``with_legal`` False leaves ``legal`` empty (cheaper,
+    for a search that judges plays itself)."""
     seats = tuple(SeatView(p.name, tuple(p.floors), frozenset(p.dogs), p.hand_size,
                            p.milkshakes) for p in game.players)
     hand = tuple(game.players[seat].hand_cards()) if seat is not None else ()
-    legal = tuple(game.legal_actions()) if seat is not None and seat == game.to_move else ()
+    legal = tuple(game.legal_actions()) if with_legal and seat is not None \
+        and seat == game.to_move else ()
     return PlayerView(seat, game.floors_to_win, seats, hand, len(game.draw),
                       tuple(game.discard), game.truck_on_table, game.turn, game.turn_limit,
                       game.to_move, game.over, game.winners, legal)

@@ -1,0 +1,153 @@
+"""What the greedy and strong bots do in hand-made situations, and that
+they only ever play what the rules accept."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from fivetowers.games.gotown.bots import GreedyBot, RandomBot, pairs
+from fivetowers.games.gotown.rules import (
+    Bone, Build, Card, Dog, End, Game, IllegalPlay, Jackhammer, Steal,
+)
+from fivetowers.games.gotown.rules.view import view_of
+from fivetowers.games.gotown.strong import StrongBot
+
+from tests.gotown.arrange import cards, table
+
+FOUR = [["1", "8"], ["2", "7"], ["3", "6"], ["4", "5"]]
+
+
+def greedy_turn(game: Game, seat: int = 0, bot: GreedyBot | None = None) -> list[object]:
+    """The plays the greedy bot makes in its turn, ending it included."""
+    bot = bot or GreedyBot()
+    plays: list[object] = []
+    rng = random.Random(0)
+    while not game.over and game.to_move == seat:
+        action = bot.choose(game.view(seat), rng)
+        plays.append(action)
+        game.apply(action)
+        if isinstance(action, End):
+            break
+    return plays
+
+
+def test_greedy_guards_a_four_floor_tower_with_its_dog() -> None:
+    game = table([["dog", "1", "2"], ["2", "5", "6"]], towers=[FOUR, [["3", "6"]]],
+                 draw=["2"] * 3)
+    plays = greedy_turn(game)
+    assert plays == [Dog(0, 3), End(0)]
+    assert game.players[0].dogs == {3}
+
+
+def test_greedy_keeps_a_pair_in_hand_while_its_hand_is_not_full() -> None:
+    game = table([["4", "5", "1", "thief"], ["2", "6", "7"]], towers=[[["1", "8"]], []],
+                 draw=["2"] * 3)
+    plays = greedy_turn(game)
+    # the thief first (more cards), then no build: the pair stays safe in hand
+    assert not any(isinstance(p, Build) for p in plays) and plays[-1] == End(0)
+    assert len(game.players[0].floors) == 1
+
+
+def test_greedy_builds_with_a_full_hand_and_when_the_pairs_win() -> None:
+    full = table([["4", "5", "1", "2", "3", "3", "6", "6"], ["2"]], towers=[[], []],
+                 draw=["2"] * 3)
+    assert any(isinstance(p, Build) for p in greedy_turn(full))
+    winning = table([["4", "5", "2", "7"], ["3"]], towers=[FOUR[:3], []], draw=["2"] * 3)
+    greedy_turn(winning)
+    assert winning.over and winning.winners == (0,)
+
+
+def test_greedy_steals_from_the_taller_tower_and_hammers_the_leader() -> None:
+    game = table([["8", "jackhammer"], ["3"], ["3"]],
+                 towers=[[], [["1", "8"]], [["3", "6"], ["2", "7"], ["4", "5"], ["1", "8"]]],
+                 draw=["2"] * 3)
+    plays = greedy_turn(game)
+    assert plays[0] == Steal(0, Card.EIGHT, 2)
+    assert Jackhammer(0, 2) in plays
+
+
+def test_greedy_bones_the_dog_off_a_tower_one_floor_from_winning() -> None:
+    game = table([["bone", "1", "1"], ["3"]], towers=[[], FOUR], dogs=[[], [3]],
+                 draw=["2"] * 3)
+    plays = greedy_turn(game)
+    assert plays[0] == Bone(0, 1, 3)
+
+
+def test_the_greedy_ranking_for_playouts_agrees_with_its_choice() -> None:
+    """The strong bot's playouts rank candidates without the legal list; the
+    first legal play of that ranking is the plan-free greedy bot's choice."""
+    bot = GreedyBot(plan=False)
+    for seed in range(12):
+        game = Game(["a", "b", "c"][:2 + seed % 2], 5, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            chosen = bot.choose(view, random.Random(7))
+            ranked = bot.ranked(view_of(game, seat, with_legal=False),
+                                list(game.candidates()), random.Random(7))
+            legal = [a for a in ranked if game.is_legal(a)]
+            worth = bot.worth(view, chosen)
+            assert bot.worth(view, legal[0]) == worth and type(legal[0]) is type(chosen)
+            game.apply(chosen if rng.random() < 0.8 else RandomBot().choose(view, rng))
+
+
+def test_pairs_counts_the_floors_a_hand_could_build() -> None:
+    assert pairs(cards("1", "8", "8", "?", "4", "4", "5")) == 3
+    assert pairs(cards("?", "?", "dog")) == 0
+    assert pairs(cards("?", "?", "3", "3")) == 2
+
+
+def test_bots_only_play_what_the_rules_accept_over_many_games() -> None:
+    """Greedy and random at 2–4 seats, both lengths: every play is accepted."""
+    for seed in range(40):
+        players, floors = 2 + seed % 3, 4 + seed % 2
+        game = Game([f"p{i}" for i in range(players)], floors, seed=seed)
+        bots = [GreedyBot() if s % 2 == 0 else RandomBot() for s in range(players)]
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            action = bots[seat].choose(view, rng)
+            assert action in view.legal
+            try:
+                game.apply(action)
+            except IllegalPlay as exc:  # pragma: no cover - the failure message
+                raise AssertionError(f"seed {seed}: {action} refused: {exc}") from None
+
+
+def test_strong_with_fixed_simulations_is_deterministic() -> None:
+    def game_of(seed: int) -> list[object]:
+        game = Game(["a", "b"], 4, seed=seed)
+        bots = [StrongBot(simulations=3), GreedyBot()]
+        rngs = [random.Random(1), random.Random(2)]
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            game.apply(bots[seat].choose(game.view(seat), rngs[seat]))
+        return list(game.actions)
+
+    assert game_of(3) == game_of(3)
+
+
+def test_strong_keeps_roughly_to_its_time_per_move() -> None:
+    """A generous bound (the machine is shared): never 20 times its budget
+    plus a quarter second, on average within twice it plus 20 ms."""
+    budget = 0.01
+    game = Game(["a", "b", "c"], 5, seed=4)
+    bots = [StrongBot(budget), GreedyBot(), GreedyBot()]
+    rng = random.Random(4)
+    spent: list[float] = []
+    while not game.over and len(spent) < 60:
+        seat = game.to_move
+        assert seat is not None
+        start = time.perf_counter()
+        action = bots[seat].choose(game.view(seat), rng)
+        if seat == 0:
+            spent.append(time.perf_counter() - start)
+        game.apply(action)
+    assert spent and max(spent) < 20 * budget + 0.25
+    assert sum(spent) / len(spent) < 2 * budget + 0.02
