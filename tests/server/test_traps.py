@@ -61,8 +61,14 @@ async def test_finished_sessions_leave_no_app_alive_and_output_intact(
             break
         await asyncio.sleep(0.05)
     assert not server.sessions
-    gc.collect()
-    alive = [ref for ref in apps if ref() is not None]
+    # A closing connection's last callbacks may still hold its App for a
+    # moment on a loaded machine: freed within 2 s is freed.
+    for _ in range(40):
+        gc.collect()
+        alive = [ref for ref in apps if ref() is not None]
+        if not alive:
+            break
+        await asyncio.sleep(0.05)
     assert len(apps) == SESSIONS
     assert alive == [], f"{len(alive)} of {SESSIONS} finished Apps are still alive"
     # Trap 2: the process's own output still goes where it went before.

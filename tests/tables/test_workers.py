@@ -205,19 +205,19 @@ def test_workers_of_a_server_killed_with_sigkill_exit_by_themselves(tmp_path) ->
                               stderr=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
-        pids = [int(p) for p in server.stdout.readline().split()]
-        pids = [p for p in pids if _alive(p)]  # (a worker may be replaced meanwhile)
-        assert pids, "no worker running before the kill"
+        line = server.stdout.readline()
+        pids = [p for p in map(int, line.split()) if _alive(p)]  # (one may be replaced)
     finally:
         server.kill()
         server.wait()
+    assert server.stderr is not None
+    assert pids, f"no worker running before the kill: {line!r}, {server.stderr.read()[-2000:]}"
     deadline = time.monotonic() + 20
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not any(_alive(p) for p in pids), "orphaned workers lived on"
     # Nothing of the server holds its stderr open any more (a supervisor's pipe
     # reaches its end).
-    assert server.stderr is not None
     server.stderr.read()
 
 
