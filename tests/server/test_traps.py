@@ -62,13 +62,13 @@ async def test_finished_sessions_leave_no_app_alive_and_output_intact(
         await asyncio.sleep(0.05)
     assert not server.sessions
     # A closing connection's last callbacks may still hold its App for a
-    # moment on a loaded machine: freed within 2 s is freed.
-    for _ in range(40):
+    # moment on a loaded machine: freed within 10 s is freed.
+    for _ in range(100):
         gc.collect()
         alive = [ref for ref in apps if ref() is not None]
         if not alive:
             break
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)
     assert len(apps) == SESSIONS
     assert alive == [], f"{len(alive)} of {SESSIONS} finished Apps are still alive"
     # Trap 2: the process's own output still goes where it went before.
