@@ -11,7 +11,7 @@ import io
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, BinaryIO, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator, Sequence
 
 from fivetowers.games.five_towers.rules.errors import shown  # the rules only (no Textual)
 from fivetowers.games.five_towers.rules.players import MAX_PLAYERS, MIN_PLAYERS
@@ -372,23 +372,41 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     if args.game == "gotown":
-        return _tournament_gotown(args)
+        from fivetowers.games.gotown import tournament as gotown
+
+        if args.variant != "base":
+            return _die("--variant is for 5 Towers; GoTown has --floors 4|5")
+        bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+        try:
+            settings: Any = gotown.Settings(bots, args.players, args.games,
+                                            5 if args.floors is None else args.floors,
+                                            args.seed, args.time_per_move)
+        except ValueError as exc:
+            return _die(str(exc))
+        return _run_tournament(args, settings, gotown.run, gotown.TournamentError)
     if args.floors is not None:
         return _die("--floors is for --game gotown")
+    from fivetowers.games.five_towers.bots import tournament as towers
+    from fivetowers.games.five_towers.rules import Variant
+
+    try:
+        settings = towers.Settings(towers.parse_bots(args.bots), args.players, args.games,
+                                   Variant.from_str(args.variant), args.seed,
+                                   args.time_per_move)
+    except ValueError as exc:
+        return _die(str(exc))
+    return _run_tournament(args, settings, towers.run, towers.TournamentError)
+
+
+def _run_tournament(args: argparse.Namespace, settings: Any, run: Callable[..., Any],
+                    failure: type[Exception]) -> int:
+    """Either game's tournament with a progress bar on stderr, then its summary."""
+    if args.workers < 1:
+        return _die(f"--workers must be at least 1, not {args.workers}")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
 
-    from fivetowers.games.five_towers.bots.tournament import Settings, TournamentError, parse_bots, run
-    from fivetowers.games.five_towers.rules import Variant
-
-    try:
-        settings = Settings(parse_bots(args.bots), args.players, args.games,
-                            Variant.from_str(args.variant), args.seed, args.time_per_move)
-    except ValueError as exc:
-        return _die(str(exc))
-    if args.workers < 1:
-        return _die(f"--workers must be at least 1, not {args.workers}")
     # More processes than games or cores only costs start-up time.
     workers = min(args.workers, settings.games, os.cpu_count() or 1)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -397,42 +415,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
         try:
             summary = run(settings, workers, lambda _: bar.advance(task))
-        except TournamentError as exc:
-            print(f"fivetowers: {exc}", file=sys.stderr)
-            return 1
-    if args.json:
-        print(json.dumps(summary.to_json()))
-    else:
-        print(summary.to_text())
-    return 0
-
-
-def _tournament_gotown(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-        TimeElapsedColumn, TimeRemainingColumn
-
-    from fivetowers.games.gotown.tournament import Settings, TournamentError, run
-
-    if args.variant != "base":
-        return _die("--variant is for 5 Towers; GoTown has --floors 4|5")
-    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
-    try:
-        settings = Settings(bots, args.players, args.games,
-                            5 if args.floors is None else args.floors, args.seed,
-                            args.time_per_move)
-    except ValueError as exc:
-        return _die(str(exc))
-    if args.workers < 1:
-        return _die(f"--workers must be at least 1, not {args.workers}")
-    workers = min(args.workers, settings.games, os.cpu_count() or 1)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=args.json) as bar:
-        task = bar.add_task(" vs ".join(settings.bots), total=settings.games)
-        try:
-            summary = run(settings, workers, lambda _: bar.advance(task))
-        except TournamentError as exc:
+        except failure as exc:
             print(f"fivetowers: {exc}", file=sys.stderr)
             return 1
     print(json.dumps(summary.to_json()) if args.json else summary.to_text())
