@@ -3,7 +3,9 @@
 By default any public key is welcome and its SHA256 fingerprint is the
 player's identity (the same key reconnecting is the same player). An
 authorized_keys file (``--allow``) makes a private server. Passwords and
-keyboard-interactive logins are refused unless the server has a password.
+keyboard-interactive logins are refused unless the server has a password;
+without one, a client that comes to keyboard-interactive (it had no key the
+server took) is told how to make a key (:data:`KEY_HELP`) and refused.
 Everything a session may *do* is decided in :mod:`fivetowers.server.session`;
 here a session channel can only ever become a :class:`GameProcess`.
 """
@@ -22,6 +24,15 @@ from fivetowers.compat.asyncssh import server_process
 from fivetowers.user_text import clean_name
 
 log = logging.getLogger("fivetowers.server")
+
+KEY_HELP = (
+    "fivetowers: players log in with an SSH key, not a password.\r\n"
+    "No key of yours was offered (or taken). Make one with:\r\n"
+    "    ssh-keygen -t ed25519\r\n"
+    "then connect again: ssh -t -p PORT HOST (your key is who you are here;\r\n"
+    "the user name is only the name others see).\r\n")
+"""What a client that has no key reads before it is refused (an SSH auth
+banner, which OpenSSH prints on the terminal)."""
 
 @dataclass(frozen=True, slots=True)
 class AuthPolicy:
@@ -77,6 +88,7 @@ class GameSSHServer(asyncssh.SSHServer):
         self._username = ""
         self._key: asyncssh.SSHKey | None = None
         self._failures = 0
+        self._told_key_help = False
         self._sessions = 0
         self._linger: asyncio.TimerHandle | None = None
 
@@ -147,6 +159,24 @@ class GameSSHServer(asyncssh.SSHServer):
 
     def password_auth_supported(self) -> bool:
         return self._gate.policy.password is not None
+
+    def kbdint_auth_supported(self) -> bool:
+        # With a password, asyncssh asks for it by keyboard-interactive too
+        # (NotImplemented ties the two); without one, keyboard-interactive is
+        # offered only to tell a client that has no key how to make one.
+        return NotImplemented if self._gate.policy.password is not None else True  # type: ignore[return-value]
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """No password here: say how to make a key (once), and refuse."""
+        if not self._told_key_help and self._conn is not None:
+            self._told_key_help = True
+            port = self._conn.get_extra_info("sockname", ("", 2222))[1]
+            self._conn.send_auth_banner(KEY_HELP.replace("PORT", str(port)))
+        self._failed("no key")
+        return False
+
+    def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+        return False  # never a challenge to answer: no password login
 
     def validate_password(self, username: str, password: str) -> bool:
         expected = self._gate.policy.password

@@ -129,7 +129,9 @@ class GameServer:
             server_host_keys=[host_key], encoding=None, line_editor=False,
             allow_pty=True, agent_forwarding=False, x11_forwarding=False,
             allow_scp=False, public_key_auth=True, password_auth=password,
-            kbdint_auth=password,
+            # Without a password, keyboard-interactive only tells a client
+            # that has no key how to make one, and refuses (auth.KEY_HELP).
+            kbdint_auth=True,
             login_timeout=(self.config.password_login_timeout if password
                            else self.config.login_timeout),
             # What a client sent and the session has not read yet stays in
