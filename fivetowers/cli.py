@@ -329,15 +329,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _record_text(data: dict[str, Any]) -> str:
-    """A record as JSON, one line per field and per action: readable and diffable."""
-    fields = []
-    for key, value in data.items():
-        if key == "actions" and value:
-            actions = ",\n".join(f"    {json.dumps(a)}" for a in value)
-            fields.append(f"  {json.dumps(key)}: [\n{actions}\n  ]")
-        else:
-            fields.append(f"  {json.dumps(key)}: {json.dumps(value)}")
-    return "{\n" + ",\n".join(fields) + "\n}"
+    """A record as ``fivetowers export`` prints it (see ``history.record_text``)."""
+    from fivetowers.tables.history import record_text
+    return record_text(data)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     Bots and hints run in ``workers`` processes (default: one per core)."""
     from fivetowers.lobby.model import Lobby
     from fivetowers.lobby.app import lobby_factory
+    from fivetowers.lobby.export import exporter
     from fivetowers.server.serve import load_allowed_keys, serve_forever
     from fivetowers.tables.store import open_store
     from fivetowers.tables.workers import Workers
@@ -44,7 +45,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
                      len(report.live), len(report.finished))
         for table_id, reason in report.broken:
             log.warning("stored game %d cannot be served again: %s", table_id, reason)
-        await serve_forever(config, lobby_factory(lobby))
+        await serve_forever(config, lobby_factory(lobby), exporter=exporter(lobby))
     finally:
         await lobby.close()  # the last commits, then the store
         pool.close()

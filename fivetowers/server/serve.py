@@ -18,7 +18,7 @@ from fivetowers.server.addresses import address_group
 from fivetowers.server.auth import AuthPolicy, GameSSHServer, disconnect_soon
 from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
-from fivetowers.server.session import AppFactory, Session
+from fivetowers.server.session import AppFactory, Exporter, Session
 
 log = logging.getLogger("fivetowers.server")
 
@@ -85,12 +85,15 @@ def load_allowed_keys(path: Path | None) -> asyncssh.SSHAuthorizedKeys | None:
 class GameServer:
     """Runs ``app_factory``'s App for every SSH session on one event loop."""
 
-    def __init__(self, config: ServerConfig, app_factory: AppFactory | None = None) -> None:
+    def __init__(self, config: ServerConfig, app_factory: AppFactory | None = None,
+                 exporter: Exporter | None = None) -> None:
         if app_factory is None:
             from fivetowers.server.placeholder import placeholder_factory
             app_factory = placeholder_factory
         self.config = config
         self.app_factory: AppFactory = app_factory
+        self.exporter = exporter
+        """Answers ``ssh HOST export GAME`` (the lobby's store); None: no games kept."""
         self.min_size = config.min_size
         self.linger = config.linger
         self.policy = AuthPolicy(load_allowed_keys(config.allow_file), config.password,
@@ -331,10 +334,10 @@ def configure_logging(stream: TextIO) -> None:
 
 
 async def serve_forever(config: ServerConfig, app_factory: AppFactory | None = None,
-                        out: TextIO | None = None) -> None:
+                        out: TextIO | None = None, exporter: Exporter | None = None) -> None:
     """Start, print where and who the server is, run until SIGINT/SIGTERM, stop."""
     out = out or sys.stdout
-    server = GameServer(config, app_factory)
+    server = GameServer(config, app_factory, exporter)
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

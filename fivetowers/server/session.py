@@ -14,7 +14,7 @@ import io
 import logging
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, TextIO
+from typing import Any, Awaitable, Callable, Protocol, TextIO
 
 import asyncssh
 from rich.console import Console
@@ -24,7 +24,7 @@ from fivetowers.compat.textual import keep_process_output
 from fivetowers.server.colours import client_color_system, render_console
 from fivetowers.server.driver import SessionTerminal, clamp_size
 from fivetowers.server.hosted import HostedApp
-from fivetowers.server.names import parse_exec
+from fivetowers.server.names import COMMANDS, parse_exec, parse_export
 
 log = logging.getLogger("fivetowers.server")
 
@@ -50,6 +50,15 @@ class Visitor:
 AppFactory = Callable[[Visitor], App[Any]]
 
 
+class ExportRefused(ValueError):
+    """An ``export GAME`` the server will not answer, with a one-line reason."""
+
+
+Exporter = Callable[[str, int], Awaitable[str]]
+"""``export GAME`` for an identity: the game's record as text, or
+:class:`ExportRefused` (not theirs, unknown, still going on)."""
+
+
 class SessionHost(Protocol):
     """What a session needs from the server that runs it."""
 
@@ -58,6 +67,8 @@ class SessionHost(Protocol):
     stdout: TextIO
     stderr: TextIO
     port: int
+    exporter: Exporter | None
+    """Answers ``export GAME``; None: the server keeps no games."""
 
     def session_started(self, session: Session) -> bool: ...
 
@@ -90,10 +101,11 @@ def prepare_app(app: App[Any], terminal: SessionTerminal, visitor: Visitor,
     return errors
 
 
-def say(process: asyncssh.SSHServerProcess[bytes], line: str) -> None:
-    """Write one line to a client, pty or not."""
+def say(process: asyncssh.SSHServerProcess[bytes], line: str, error: bool = False) -> None:
+    """Write one line to a client, pty or not (``error``: to its stderr)."""
     try:
-        process.stdout.write((line + "\r\n").encode("utf-8", "replace"))
+        stream = process.stderr if error else process.stdout
+        stream.write((line + "\r\n").encode("utf-8", "replace"))
     except (OSError, asyncssh.Error):
         pass
 
@@ -135,8 +147,11 @@ class Session:
         join_code = None
         if process.command is not None:
             join_code = parse_exec(process.command)
+            export = parse_export(process.command)
+            if export is not None:
+                return await self._export(export)
             if join_code is None:
-                say(process, "fivetowers: the only command is: join CODE")
+                say(process, f"fivetowers: the only commands are: {COMMANDS}")
                 return 2
         if process.term_type is None:
             say(process, "fivetowers needs a terminal: connect with ssh -t "
@@ -149,6 +164,27 @@ class Session:
             return await self._play(join_code)
         finally:
             self.host.session_ended(self)
+
+    async def _export(self, game_id: int) -> int:
+        """Print the record of one of this key's own games, and nothing else."""
+        exporter = self.host.exporter
+        if exporter is None:
+            say(self.process, "fivetowers: this server keeps no games to export", error=True)
+            return 1
+        try:
+            text = await exporter(self.identity, game_id)
+        except ExportRefused as exc:
+            say(self.process, f"fivetowers: {' '.join(str(exc).split())}", error=True)
+            return 1
+        log.info("%s (%s) exported game %d", self.name, self.address, game_id)
+        # Plain newlines: the client's own redirect gets the record as
+        # `fivetowers export` prints it (a terminal, if asked for, is raw).
+        newline = "\r\n" if self.process.term_type is not None else "\n"
+        try:
+            self.process.stdout.write((text.replace("\n", newline) + newline).encode("utf-8"))
+        except (OSError, asyncssh.Error):
+            pass
+        return 0
 
     async def _play(self, join_code: str | None) -> int:
         process = self.process

@@ -14,6 +14,7 @@ index and renders ``history.view(i, seat)``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -73,6 +74,19 @@ def record_text_of(kind: str, record: Mapping[str, Any]) -> dict[str, Any]:
     ordered = {key: record[key] for key in match.record_json() if key in record}
     ordered.update(record)  # keys the game would not write now: kept all the same
     return ordered
+
+
+def record_text(data: Mapping[str, Any]) -> str:
+    """A record as JSON, one line per field and per action: readable and
+    diffable; what ``fivetowers export`` (and ``ssh HOST export GAME``) print."""
+    fields = []
+    for key, value in data.items():
+        if key == "actions" and value:
+            actions = ",\n".join(f"    {json.dumps(a)}" for a in value)
+            fields.append(f"  {json.dumps(key)}: [\n{actions}\n  ]")
+        else:
+            fields.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(fields) + "\n}"
 
 
 class GameHistory:

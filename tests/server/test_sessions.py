@@ -97,7 +97,8 @@ async def test_exec_is_only_join_code(start_server: StartServer) -> None:
     async with await connect(server) as conn:
         result = await asyncio.wait_for(conn.run("cat /etc/passwd", encoding="utf-8"), 10)
         assert result.exit_status == 2
-        assert str(result.stdout).strip() == "fivetowers: the only command is: join CODE"
+        assert str(result.stdout).strip() == \
+            "fivetowers: the only commands are: join CODE, export GAME"
     async with await connect(server) as conn:
         screen = await Screen.open(conn, command="join abc12")
         await screen.wait_for("You asked to join table ABC12.")
