@@ -14,12 +14,29 @@ lobby session (q goes back to the lobby, c talks to the table).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from fivetowers.tables.table import Table
+
+
+class ChatEntry(Protocol):
+    """One line said at a table, as a host keeps it (text already cleaned by
+    :mod:`fivetowers.user_text`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def moves(self) -> int:
+        """How many actions the game had when it was said (0 before it began),
+        so a screen can place it among the game's own log."""
+        ...
 
 
 class TableHost(Protocol):
@@ -34,6 +51,17 @@ class TableHost(Protocol):
 
     def chat(self) -> None:
         """Let the player say a line to the table (the host asks for it)."""
+        ...
+
+    def chat_lines(self) -> Sequence[ChatEntry]:
+        """The table's recent chat, oldest first (what was said before this
+        player arrived included); empty without chat."""
+        ...
+
+    def hear_chat(self, listener: Callable[[], bool] | None) -> None:
+        """Call ``listener`` when a line is said at the table (None: stop).
+        It returns whether the player can see it now; if not, the host shows
+        the line itself."""
         ...
 
     def show_end(self) -> None:

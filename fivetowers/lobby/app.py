@@ -13,7 +13,7 @@ game's :class:`~fivetowers.games.screens.TableHost`), made per table screen.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from textual.app import App
 from textual.message import Message
@@ -45,9 +45,17 @@ class SeatHost:
         self.app = app
         self.hosted = hosted
         self.seat = seat
+        self.listener: Callable[[], bool] | None = None
+        """The table screen's, told of each new line (see LobbyApp.on_chat_said)."""
 
     def chat(self) -> None:
         self.app.push_screen(ChatScreen(), self._send)
+
+    def chat_lines(self) -> Sequence[ChatLine]:
+        return tuple(self.hosted.chat)
+
+    def hear_chat(self, listener: Callable[[], bool] | None) -> None:
+        self.listener = listener
 
     def _send(self, text: str | None) -> None:
         if not text:
@@ -82,6 +90,8 @@ class LobbyApp(HostedApp):
         self.watching = False
         self.at_game: HostedTable | None = None
         """The table whose game screen this session shows (its chat is heard)."""
+        self.seat_host: SeatHost | None = None
+        """The host of that game screen: the screen shows the chat in its log."""
 
     @property
     def identity(self) -> str:
@@ -170,7 +180,7 @@ class LobbyApp(HostedApp):
     def _show_game(self, hosted: HostedTable, seat: int | None, hints: bool) -> None:
         """The game's own table screen, hosted by this session; its chat heard."""
         assert hosted.table is not None
-        host = SeatHost(self, hosted, seat)
+        host = self.seat_host = SeatHost(self, hosted, seat)
         self._show(hosted.kind.screens().table_screen(hosted.table, seat, host, hints))
         self._hear_chat(hosted)
 
@@ -209,6 +219,11 @@ class LobbyApp(HostedApp):
         self.post_message(ChatSaid(line))
 
     def on_chat_said(self, message: ChatSaid) -> None:
+        host = self.seat_host
+        if host is not None and host.hosted is self.at_game and host.listener is not None \
+                and host.listener():
+            return  # the table screen shows it in its log, with the earlier lines
+        # Not looking at the table (its end screen, a dialog): a pop-up.
         # Plain text: a name or a line is never parsed as markup.
         self.notify(f"{message.line.name}: {message.line.text}", title="chat",
                     markup=False, timeout=8)

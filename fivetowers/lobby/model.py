@@ -65,6 +65,9 @@ TITLE_LENGTH = 24
 class ChatLine:
     name: str
     text: str
+    moves: int = 0
+    """The game's actions when it was said (0 before it started): where a
+    table screen shows it among the moves."""
 
 
 class LobbyError(ValueError):
@@ -137,22 +140,26 @@ class HostedTable:
         if old is not None:
             old.cancel()
         self._takeovers[seat] = timer
+        self.seats[seat].stand_in_at = timer.when()  # the screens count down to it
 
     def stand_in_due(self, seat: int) -> None:
         """``seat``'s timer went off: it is no longer pending."""
         self._takeovers.pop(seat, None)
+        self.seats[seat].stand_in_at = None
 
     def cancel_stand_in(self, seat: int) -> bool:
         """Stop ``seat``'s pending stand-in; True if one was pending."""
         timer = self._takeovers.pop(seat, None)
+        self.seats[seat].stand_in_at = None
         if timer is None:
             return False
         timer.cancel()
         return True
 
     def cancel_stand_ins(self) -> None:
-        for timer in self._takeovers.values():
+        for seat, timer in self._takeovers.items():
             timer.cancel()
+            self.seats[seat].stand_in_at = None
         self._takeovers.clear()
 
     def note_paused(self, seat: int) -> None:
@@ -185,7 +192,7 @@ class HostedTable:
         if tokens < 1:
             return f"slow down: one line every {CHAT_EVERY:g} seconds"
         self._chat_budget[identity] = (tokens - 1, now)
-        line = ChatLine(name, text)
+        line = ChatLine(name, text, 0 if self.table is None else self.table.game.action_count())
         self.chat.append(line)
         for listener in list(self.chat_listeners):
             listener(line)
@@ -380,6 +387,8 @@ class Lobby:
         if session is not None:
             hosted.arrive(identity, session)
         self._back(hosted, seat)
+        if hosted.table is not None:
+            hosted.table.seats_changed()  # no longer "away" on anyone's screen
         self._presence(hosted)
         if not hosted.started and not hosted.free_seats:
             self._start(hosted)
@@ -404,6 +413,8 @@ class Lobby:
             if not hosted.over:
                 self._await_player(hosted, seat)
             self._presence(hosted)
+            if hosted.table is not None:
+                hosted.table.seats_changed()  # "away" on everyone's screen
         self._changed()
 
     def _await_player(self, hosted: HostedTable, seat: int) -> None:

@@ -164,7 +164,7 @@ class GameSSHServer(asyncssh.SSHServer):
         # With a password, asyncssh asks for it by keyboard-interactive too
         # (NotImplemented ties the two); without one, keyboard-interactive is
         # offered only to tell a client that has no key how to make one.
-        return NotImplemented if self._gate.policy.password is not None else True  # type: ignore[return-value]
+        return NotImplemented if self._gate.policy.password is not None else True
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         """No password here: say how to make a key (once), and refuse."""

@@ -31,6 +31,10 @@ class Seat:
     bot: str | None = None
     identity: str | None = None
     connected: bool = False
+    stand_in_at: float | None = None
+    """While its player is away: when (the event loop's clock) a stand-in bot
+    starts playing this seat; None when none is due (see ``Table.standing_in``
+    for one that plays now)."""
 
     @property
     def is_bot(self) -> bool:

@@ -110,6 +110,8 @@ class Table(Generic[M]):
         self._quick: Bot | None = None
         self._late: Bot | None = None
         self._bot_task: asyncio.Task[None] | None = None
+        self.stand_in_moves: dict[int, int] = {}
+        """Action number -> the seat a stand-in bot made it for (its player away)."""
         self.bot_error: BaseException | None = None
         self.cannot_save = False
         """The last move tried was not kept by the store (until one is)."""
@@ -148,6 +150,15 @@ class Table(Generic[M]):
 
     def is_bot(self, seat: int | None) -> bool:
         return seat is not None and seat in self._bots
+
+    def standing_in(self, seat: int) -> bool:
+        """Whether a stand-in bot plays this human seat now (its player is away)."""
+        return seat in self._bots and self.seats[seat].bot is None
+
+    def seats_changed(self) -> None:
+        """Someone came or went (a seat's ``connected``, ``stand_in_at``):
+        every screen reads the seats again."""
+        self._notify()
 
     def stand_in(self, seat: int, bot: Bot | None) -> None:
         """Let ``bot`` play ``seat`` while its player is away; None gives it back.
@@ -266,6 +277,8 @@ class Table(Generic[M]):
                         failures += 1
                     else:
                         failures = 0
+                        if self.seats[seat].bot is None:  # a stand-in's move: the log says so
+                            self.stand_in_moves[self.game.action_count() - 1] = seat
                 if failures:  # nothing changed: think again after a pause
                     doubled = self.save_retry_first * 2 ** min(failures - 1, 30)
                     await asyncio.sleep(min(self.save_retry_max, doubled))

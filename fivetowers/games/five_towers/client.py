@@ -44,6 +44,15 @@ class SeatInfo:
     bot: str | None
     connected: bool
     is_you: bool
+    stand_in: bool = False
+    """A bot plays this seat now, for its player who is away."""
+    stand_in_at: float | None = None
+    """When (the event loop's clock) a stand-in will start, while one is due."""
+
+    @property
+    def away(self) -> bool:
+        """A human seat whose player is not here."""
+        return not self.connected
 
 
 class TableClient:
@@ -74,8 +83,13 @@ class TableClient:
 
     def seats(self) -> list[SeatInfo]:
         mine = set(self.human_seats)
-        return [SeatInfo(s.name, s.bot, s.connected or s.bot is not None, i in mine)
+        return [SeatInfo(s.name, s.bot, s.connected or s.bot is not None, i in mine,
+                         self.table.standing_in(i), s.stand_in_at)
                 for i, s in enumerate(self.table.seats)]
+
+    def stand_in_moves(self) -> dict[int, int]:
+        """Action number -> seat, for the moves stand-in bots made here."""
+        return self.table.stand_in_moves
 
     def problem(self) -> str | None:
         """Why the table cannot go on (a bot failed, the store cannot save), in

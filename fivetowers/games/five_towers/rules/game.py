@@ -55,6 +55,10 @@ class LogEntry:
     kind: str  # reveal, bid, pass, auto-pass, build, no-build, reshuffle, end
     seat: int | None
     text: str
+    after: int = 0
+    """How many actions had been applied when it happened: the entries of
+    action ``k`` (and what followed from it) have ``after == k``, so a host
+    can place a chat line, or mark a stand-in bot's move, among them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,7 +412,7 @@ class Game:
         self._log("end", None, f"the game is over; winner: {names}")
 
     def _log(self, kind: str, seat: int | None, text: str) -> None:
-        self.log.append(LogEntry(self.round, kind, seat, text))
+        self.log.append(LogEntry(self.round, kind, seat, text, len(self.actions)))
 
     # -- the platform's protocol (fivetowers.games.protocol.Match) -----------
     def result(self) -> Result | None:

@@ -4,11 +4,12 @@ between the table and the end, and starts a new game on "play again"."""
 from __future__ import annotations
 
 from importlib.resources import files
-from typing import Callable
+from typing import Callable, Sequence
 
 from textual.app import App
 
 from fivetowers.games.five_towers.client import TableClient
+from fivetowers.games.screens import ChatEntry
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 
@@ -33,6 +34,12 @@ class LocalHost:
 
     def chat(self) -> None:
         """Nobody to talk to (the key is not offered)."""
+
+    def chat_lines(self) -> Sequence[ChatEntry]:
+        return ()
+
+    def hear_chat(self, listener: Callable[[], bool] | None) -> None:
+        """Nothing is ever said here."""
 
     def show_end(self) -> None:
         if self.client is self.app.client:

@@ -7,6 +7,8 @@ c chats, and shows the end screen."""
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -24,6 +26,7 @@ from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
 from fivetowers.tables.table import TableEvent
 from fivetowers.games.five_towers.tui.build_guide import BuildGuide
+from fivetowers.games.five_towers.tui.log_lines import log_lines
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPicked, TableChanged
 from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
@@ -104,6 +107,9 @@ class TableScreen(Screen[None]):
         self.query_one(BuildPanel).border_title = "Building"
         self.query_one(HintPanel).border_title = "Hints (h)"
         self.client.subscribe(self._on_table_event)
+        self.host.hear_chat(self._chat_heard)
+        # "bo is away — a bot plays in 45 s" counts down while a stand-in is due.
+        self.set_interval(1.0, self._count_down)
         await self.refresh_table()
         self.client.start()
 
@@ -114,6 +120,18 @@ class TableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
+        self.host.hear_chat(None)
+
+    def _chat_heard(self) -> bool:
+        """A line was said at the table: into the log. True if the log can be
+        seen now (this screen, or a dialog over it), else the host pops it up."""
+        self._on_table_event(TableEvent(self.client.version, False))
+        screen = self.app.screen
+        return screen is self or (screen.is_modal and self in self.app.screen_stack)
+
+    def _count_down(self) -> None:
+        if any(s.stand_in_at is not None for s in self.client.seats()):
+            self._on_table_event(TableEvent(self.client.version, False))
 
     def _on_table_event(self, event: TableEvent) -> None:
         # Moves that come faster than this screen draws are drawn once.
@@ -146,12 +164,16 @@ class TableScreen(Screen[None]):
             turn = Text(f" {problem} ", style="bold black on yellow")
         elif problem is not None:
             turn = Text(f" {problem} (q quits) ", style="bold white on red")
+        away = self.away_text()
+        if away is not None:
+            turn.append_text(away)
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         self.query_one(DisplayRow).show(view.display, picked)
         self.draw_boards(view, seat, names)
         self.draw_panels(view, seat, names)
-        self.query_one(GameLog).show(view.log)
+        self.query_one(GameLog).show(log_lines(view.log, self.host.chat_lines(),
+                                               self.client.stand_in_moves()))
         keys = (view.phase, self.guide is None, bool(self.bid_digits),
                 self.guide.max_pay() if self.guide else 0)
         # The footer rebuilds all its keys (a dozen widgets) when they change:
@@ -182,6 +204,27 @@ class TableScreen(Screen[None]):
         text.append(f" is {'bidding' if doing == 'bid' else 'building'}…", style="italic")
         return text
 
+    def away_text(self) -> Text | None:
+        """Who is away, and when a bot takes over (or that one plays for them)."""
+        seats = self.client.seats()
+        away = [s for s in seats if s.away and not s.is_you]
+        if not away:
+            return None
+        first = away[0]
+        if first.stand_in:
+            doing = "a bot plays for them"
+        elif first.stand_in_at is not None:
+            left = max(0, round(first.stand_in_at - asyncio.get_running_loop().time()))
+            doing = f"a bot plays in {left} s"
+        else:
+            doing = "the game waits for them"
+        text = Text("  ")
+        text.append_text(name_text(first.name, "bold"))
+        text.append(f" is away — {doing}", style="bold #ff8700")
+        if len(away) > 1:
+            text.append(f" (+{len(away) - 1} away)", style="#ff8700")
+        return text
+
     def draw_boards(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
         me = seat if seat is not None else 0
         mine = view.seats[me]
@@ -195,12 +238,18 @@ class TableScreen(Screen[None]):
             mine, f"{names[me]} — your towers" if seat is not None else names[me],
             own, self.show_breakdown, view.to_move == me)
         others = [(me + k) % len(view.seats) for k in range(1, len(view.seats))]
+        seats = self.client.seats()
         for i, other in enumerate(others):
             board = self.query_one(f"#opp{i}", TowerBoard)
             note = ""
             if self.show_hints and view.phase is Phase.BID:  # public: their highest safe bid
                 note = f"bid≤{view.max_bids[other]}"
-            board.show(view.seats[other], names[other], None, self.show_breakdown,
+            title = names[other]
+            if seats[other].stand_in:
+                title += " · away, bot plays"
+            elif seats[other].away:
+                title += " · away"
+            board.show(view.seats[other], title, None, self.show_breakdown,
                        view.to_move == other, note)
 
     def draw_panels(self, view: PlayerView, seat: int | None, names: list[str]) -> None:

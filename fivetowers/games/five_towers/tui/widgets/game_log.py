@@ -13,7 +13,7 @@ from fivetowers.games.five_towers.tui.look import safe
 from fivetowers.ui.shared_lines import shared_lines
 
 _STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "yellow",
-          "end": "bold magenta", "no-build": "dim"}
+          "end": "bold magenta", "no-build": "dim", "chat": "italic #87d7ff"}
 
 
 class GameLog(Widget):
