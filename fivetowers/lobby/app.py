@@ -36,8 +36,9 @@ class ChatSaid(Message):
 
 class SeatHost:
     """What a game's screens at a hosted table ask of the session (a
-    :class:`~fivetowers.games.screens.TableHost`): q and "play again" go back
-    to the lobby (a seat is kept), c talks to the table."""
+    :class:`~fivetowers.games.screens.TableHost`): q goes back to the lobby (a
+    seat is kept), "play again" asks the table's players for a rematch, c
+    talks to the table."""
 
     offers_chat = True
 
@@ -70,7 +71,10 @@ class SeatHost:
             self.app.push_screen(self.hosted.kind.screens().end_screen(table, self.seat, self))
 
     async def play_again(self) -> None:
-        self.app.back_to_lobby()
+        if self.seat is None or not self.hosted.over:  # a watcher: no game to play again
+            self.app.back_to_lobby()
+        else:
+            self.app.play_again(self.hosted)
 
     async def leave(self) -> None:
         self.app.back_to_lobby()
@@ -171,6 +175,22 @@ class LobbyApp(HostedApp):
     def new_table_refusal(self) -> str | None:
         """Why this player may not open a table now (the form says it); None."""
         return self.lobby.refusal(self.visitor.identity, self.visitor.address)
+
+    def play_again(self, old: HostedTable) -> None:
+        """Say yes to a rematch at ``old``: wait for the others' answers there."""
+        try:
+            again = self.lobby.play_again(old, self.visitor.identity, self.visitor.name,
+                                          session=self)
+        except LobbyError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self._leave_here()
+        self.here, self.watching = again, False
+        seat = again.seat_of(self.visitor.identity)
+        if again.started and seat is not None:
+            self._show_game(again, seat, self.lobby.hints)
+        else:
+            self._show(WaitingScreen(again))
 
     def back_to_lobby(self) -> None:
         self._leave_here()

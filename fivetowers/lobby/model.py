@@ -110,6 +110,16 @@ class HostedTable:
     _present: dict[str, weakref.WeakSet[object]] = field(default_factory=dict)
     """identity -> the sessions of that player at this table: one player may
     have two terminals open, and leaving one leaves the seat taken."""
+    is_rematch: bool = False
+    """A new game at a table whose game is over, for the same players."""
+    rematch: HostedTable | None = None
+    """Once the game is over and a player asked to play again: the new game
+    at this table, forming until its players have answered."""
+    pending: set[int] = field(default_factory=set)
+    """(A rematch) the seats whose player has not said yes yet: it starts
+    when none is left; who leaves, or does not answer, gets a bot."""
+    answer_timer: asyncio.TimerHandle | None = None
+    """(A rematch) when the players who have not answered get a bot."""
 
     # -- who is here ------------------------------------------------------------
     def arrive(self, identity: str, session: object) -> None:
@@ -175,6 +185,14 @@ class HostedTable:
         seats, self._paused_seats = self._paused_seats, set()
         return seats
 
+    def announce(self, name: str, text: str) -> None:
+        """A line from the table itself (not rate-limited: the lobby's words)."""
+        line = ChatLine(clean_name(name), text,
+                        0 if self.table is None else self.table.game.action_count())
+        self.chat.append(line)
+        for listener in list(self.chat_listeners):
+            listener(line)
+
     @property
     def rules_text(self) -> str:
         """The options it is played with, as table lists show them."""
@@ -221,6 +239,10 @@ class HostedTable:
         return None
 
     def status(self) -> str:
+        if self.table is None and self.pending:
+            names = " and ".join(self.seats[i].name for i in sorted(self.pending))
+            return (f"a rematch: waiting for {names} to say yes (n on the end screen); "
+                    "whoever leaves or does not answer gets a bot")
         if self.table is None:
             free = len(self.free_seats)
             return f"waiting for {free} player{'s' if free != 1 else ''}"
@@ -390,7 +412,7 @@ class Lobby:
         if hosted.table is not None:
             hosted.table.seats_changed()  # no longer "away" on anyone's screen
         self._presence(hosted)
-        if not hosted.started and not hosted.free_seats:
+        if not hosted.started and not hosted.free_seats and not hosted.pending:
             self._start(hosted)
         self._changed()
         return seat
@@ -403,7 +425,12 @@ class Lobby:
             return
         if not hosted.depart(identity, session):
             return  # another terminal of theirs is still there
-        if not hosted.started:
+        again = hosted.rematch
+        if again is not None and again.seat_of(identity) in again.pending:
+            self._decline(again, again.seat_of(identity))  # left without a yes: a bot
+        if not hosted.started and hosted.is_rematch:
+            self._decline(hosted, seat)  # said yes, then left: a bot after all
+        elif not hosted.started:
             hosted.seats[seat] = Seat("", None)
             if len(hosted.free_seats) == len(hosted.humans):
                 del self.tables[hosted.code]
@@ -415,6 +442,81 @@ class Lobby:
             self._presence(hosted)
             if hosted.table is not None:
                 hosted.table.seats_changed()  # "away" on everyone's screen
+        self._changed()
+
+    # -- playing again at a table whose game is over ----------------------------
+    def play_again(self, old: HostedTable, identity: str, name: str,
+                   session: object | None = None) -> HostedTable:
+        """This player of ``old`` (over) says yes to a new game at the same
+        table with the same players; the first yes offers it to the others who
+        are still there. They sit at it (the rematch, returned), which starts
+        once nobody is left to answer: who leaves the table or does not answer
+        within ``absence_bot_after`` gets a bot. LobbyError if too late."""
+        if not old.over or old.seat_of(identity) is None:
+            raise LobbyError("only the players of a finished game can play it again")
+        again = old.rematch
+        if again is None:
+            again = old.rematch = self._offer_rematch(old, identity)
+            old.announce(name, "wants a rematch: n on the end screen says yes")
+        seat = again.seat_of(identity)
+        if again.started or seat is None or self.tables.get(again.code) is not again:
+            raise LobbyError("the rematch at this table has started without you")
+        again.pending.discard(seat)
+        self.sit(again, identity, name, session)  # the last answer starts it
+        return again
+
+    def _offer_rematch(self, old: HostedTable, identity: str) -> HostedTable:
+        """The rematch, forming: bots keep their seats, the players still at
+        the table are asked, the seats of those gone get a bot at once."""
+        seats: list[Seat] = []
+        pending: set[int] = set()
+        for i, seat in enumerate(old.seats):
+            if seat.bot is not None:
+                seats.append(Seat(seat.name, bot=seat.bot))
+            elif seat.connected or seat.identity == identity:
+                seats.append(Seat(seat.name, identity=seat.identity))
+                pending.add(i)
+            else:
+                seats.append(self._bot_seat(old.kind, i, [s.name for s in old.seats]))
+        again = HostedTable(old.code, old.name, old.kind, dict(old.options), old.private, seats,
+                            opened_from=old.opened_from, is_rematch=True, pending=pending)
+        again.chat.extend(old.chat)  # the conversation goes on
+        self.tables[old.code] = again  # the finished one stays with whoever looks at it
+        again.answer_timer = asyncio.get_running_loop().call_later(
+            self.absence_bot_after, self._rematch_timeout, again, context=contextvars.Context())
+        self._changed()
+        return again
+
+    def _bot_seat(self, kind: GameKind, seat: int, taken: list[str]) -> Seat:
+        bot = self.bot_kind if self.bot_kind in kind.bot_kinds else kind.bot_kinds[-1]
+        free = [f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken]
+        name = free[0] if free else unique_name(f"{BOT_NAMES[seat % len(BOT_NAMES)]} (bot)", taken)
+        return Seat(name, bot=bot)
+
+    def _decline(self, again: HostedTable, seat: int | None) -> None:
+        """A player of a forming rematch will not play it: a bot takes the seat."""
+        if seat is None or again.started or again.seats[seat].bot is not None:
+            return
+        again.pending.discard(seat)
+        again.seats[seat] = self._bot_seat(again.kind, seat, [s.name for s in again.seats])
+        self._rematch_ready(again)
+
+    def _rematch_timeout(self, again: HostedTable) -> None:
+        again.answer_timer = None
+        for seat in sorted(again.pending):
+            self._decline(again, seat)
+
+    def _rematch_ready(self, again: HostedTable) -> None:
+        """Start the rematch if everyone has answered; drop it if no human is left."""
+        if again.started or again.pending or self.tables.get(again.code) is not again:
+            return
+        if again.answer_timer is not None:
+            again.answer_timer.cancel()
+            again.answer_timer = None
+        if not again.humans:
+            del self.tables[again.code]  # everybody left: nothing to play
+        else:
+            self._start(again)
         self._changed()
 
     def _await_player(self, hosted: HostedTable, seat: int) -> None:
@@ -535,7 +637,8 @@ class Lobby:
             return
         if any(s.connected for s in hosted.seats if s.bot is None):
             return
-        self.tables.pop(hosted.code, None)
+        if self.tables.get(hosted.code) is hosted:  # not its rematch, at the same code
+            del self.tables[hosted.code]
         if hosted.table is not None:
             table = hosted.table
 
