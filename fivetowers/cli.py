@@ -336,7 +336,7 @@ def _record_text(data: dict[str, Any]) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from fivetowers.games.five_towers.kind import GAME
-    from fivetowers.games.five_towers.rules import Variant
+    from fivetowers.games.five_towers.rules import Game, Variant
 
     players = args.players
     bots = players - 1 if args.bots is None else args.bots
@@ -350,17 +350,47 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 60:  # also refuses nan
         return _die("--bot-delay must be 0 to 60 seconds")
     variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
-    from fivetowers.games.five_towers.client import new_local_game
+    from fivetowers.games.five_towers.client import Keeper, local_client, new_local_game
     from fivetowers.games.five_towers.tui.app import create_app
+    from fivetowers.tables.local import keep_local, last_local, local_hook
+    from fivetowers.tables.store import StoreError, open_store
 
-    def new_game(seed: int | None = args.seed) -> "TableClient":
-        return new_local_game(players, bots, variant, seed, args.names, args.bot,
-                              args.bot_delay)
+    try:  # the server's store: a closed terminal or a q is not a lost game
+        store = open_store(args.data_dir)
+    except StoreError as exc:
+        if args.resume:
+            return _die(str(exc))
+        print(f"fivetowers: play: this game will not be kept: {exc}", file=sys.stderr)
+        store = None
+    keep: Keeper | None = None
+    if store is not None:
+        kept = store
+        keep = lambda game, seats: keep_local(kept, GAME.name, game, seats)  # noqa: E731
+    try:
+        def new_game(seed: int | None = args.seed) -> "TableClient":
+            return new_local_game(players, bots, variant, seed, args.names, args.bot,
+                                  args.bot_delay, keep=keep)
 
-    seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
-    app = create_app(new_game(), lambda: new_game(next(seeds) if seeds else None),
-                     hints=not args.no_hints)
-    app.run()
+        if args.resume:
+            assert store is not None
+            local = last_local(store)
+            if local is None or local.kind is not GAME:
+                return _die("there is no unfinished local game to resume "
+                            f"(in {args.data_dir or 'the data directory'})")
+            assert isinstance(local.game, Game)  # a 5 Towers game: its kind said so
+            first: TableClient = local_client(local.game, local.seats, args.bot_delay,
+                                              local_hook(store, local.info.id))
+        else:
+            first = new_game()
+        seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
+        app = create_app(first, lambda: new_game(next(seeds) if seeds else None),
+                         hints=not args.no_hints)
+        app.run()
+    except StoreError as exc:  # keeping the new game failed before it began
+        return _die(str(exc))
+    finally:
+        if store is not None:
+            store.close()
     return 0
 
 
@@ -475,6 +505,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                    help="pause before each bot move so you can follow it (default 0.8)")
     p.add_argument("--no-hints", action="store_true", help="start with the hints hidden")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with the last unfinished local game (games are kept as played)")
+    p.add_argument("--data-dir", metavar="DIR", default=None,
+                   help="where games are kept (default: $XDG_DATA_HOME/fivetowers "
+                        "or ~/.local/share/fivetowers, the server's store)")
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1)")
     p.add_argument("game", metavar="GAME", help="the game's number, as \"my games\" shows it")

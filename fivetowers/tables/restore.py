@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.games.protocol import GameKind, Match
 from fivetowers.tables.history import replay
-from fivetowers.tables.store import Store, TableInfo
+from fivetowers.tables.store import Store, TableInfo, is_local
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,8 @@ def restore(store: Store) -> RestoreReport:
     """Replay every unfinished table; finish the ones whose game is over."""
     report = RestoreReport()
     for stored in store.unfinished_tables():
+        if is_local(stored.info.code):
+            continue  # a game of `fivetowers play`: its own terminal resumes it
         table_id = stored.info.id
         try:
             kind = game_kind(stored.info.kind)

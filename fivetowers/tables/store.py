@@ -25,6 +25,15 @@ from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence
 from fivetowers.games.protocol import Match
 
 STORE_FILE = "fivetowers.sqlite3"
+LOCAL_CODE_PREFIX = "local-"
+"""The code of a game played at one terminal (``fivetowers play``), kept in
+the same store as the server's: no join code starts so, and a server never
+serves such a table (only ``fivetowers play --resume`` does)."""
+
+
+def is_local(code: str) -> bool:
+    """Whether a kept table is a local game (see :data:`LOCAL_CODE_PREFIX`)."""
+    return code.startswith(LOCAL_CODE_PREFIX)
 
 
 class StoreError(Exception):

@@ -21,10 +21,12 @@ from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.protocol import Bot
 from fivetowers.tables.seats import BOT_NAMES, Seat, unique_name
 from fivetowers.user_text import clean_name
-from fivetowers.tables.table import Subscriber, Table
+from fivetowers.tables.table import ActionHook, Subscriber, Table
 
 Hinter = Callable[[Position], Hint]
 """What computes a hint; blocking, run in the table's workers."""
+Keeper = Callable[[Game, list[Seat]], ActionHook]
+"""Keeps a new local game in the store: its table's ``on_action`` hook."""
 
 
 def compute_hint(position: Position) -> Hint:
@@ -57,6 +59,9 @@ class SeatInfo:
 
 class TableClient:
     """One viewer at a table: a seat, or a spectator (``seat`` None)."""
+
+    kept = False
+    """(A local game) whether the store keeps it, so that it can be resumed."""
 
     def __init__(self, table: Table[Game], seat: int | None, hinter: Hinter = compute_hint,
                  adviser: Bot | None = None) -> None:
@@ -197,8 +202,10 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
                    seed: int | None = None, names: Sequence[str] = (),
                    bot_kind: str = "strong", bot_delay: float = 0.8,
                    bots_by_seat: dict[int, Bot] | None = None,
-                   hinter: Hinter = compute_hint, advice: bool = True) -> LocalClient:
-    """A fresh table for ``fivetowers play``: the last ``bots`` seats are bots."""
+                   hinter: Hinter = compute_hint, advice: bool = True,
+                   keep: Keeper | None = None) -> LocalClient:
+    """A fresh table for ``fivetowers play``: the last ``bots`` seats are bots;
+    ``keep`` keeps it in the store (see :mod:`fivetowers.tables.local`)."""
     problem = players_problem(players)
     if problem is not None:
         raise ValueError(problem)
@@ -216,8 +223,20 @@ def new_local_game(players: int = 3, bots: int = 2, variant: Variant = Variant.B
     seats = [Seat(n, bot=bot_kind if i >= humans else None, connected=i < humans)
              for i, n in enumerate(seat_names)]
     game = Game([s.name for s in seats], variant, seed=seed)
-    table = Table(game, seats, bot_delay=bot_delay, bots=bots_by_seat)
+    return local_client(game, seats, bot_delay, keep(game, seats) if keep else None,
+                        bots_by_seat, hinter, advice)
+
+
+def local_client(game: Game, seats: list[Seat], bot_delay: float = 0.8,
+                 on_action: ActionHook | None = None, bots_by_seat: dict[int, Bot] | None = None,
+                 hinter: Hinter = compute_hint, advice: bool = True) -> LocalClient:
+    """A local table for ``game`` (new, or resumed from the store), its human
+    seats at this terminal; ``on_action`` keeps its moves."""
+    table = Table(game, seats, bot_delay=bot_delay, bots=bots_by_seat, on_action=on_action)
     from fivetowers.games.five_towers.kind import GAME  # it loads our screens lazily
 
     adviser = GAME.make_bot("strong") if advice else None
-    return LocalClient(table, list(range(humans)), hinter, adviser)
+    client = LocalClient(table, [i for i, s in enumerate(seats) if s.bot is None],
+                         hinter, adviser)
+    client.kept = on_action is not None
+    return client

@@ -22,8 +22,8 @@ def stylesheet(name: str = "app.tcss") -> str:
 
 
 class LocalHost:
-    """The table host of ``fivetowers play`` (a :class:`TableHost`): q quits,
-    no chat, and "play again" deals a new game. One per game: a table screen
+    """The table host of ``fivetowers play`` (a :class:`TableHost`): q quits
+    (mid-game after asking), no chat, and "play again" deals a new game. One per game: a table screen
     of a game already replaced shows no end screen."""
 
     offers_chat = False
@@ -49,7 +49,16 @@ class LocalHost:
         await self.app.play_again()
 
     async def leave(self) -> None:
-        self.app.exit()
+        """q: at once once the game is over, else after a yes (it may be kept)."""
+        if self.client.table.over:
+            self.app.exit()
+            return
+        from fivetowers.games.five_towers.tui.screens.leave import LeaveScreen
+        self.app.push_screen(LeaveScreen(self.client.kept), self._answered)
+
+    def _answered(self, leave: bool | None) -> None:
+        if leave:
+            self.app.exit()
 
 
 class FiveTowersApp(App[None]):
