@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import OptionList
 
 from fivetowers.compat.textual import is_closing
@@ -78,6 +79,7 @@ class TableScreen(Screen[None]):
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
         self.redraw_pending = False
+        self.countdown: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -108,8 +110,6 @@ class TableScreen(Screen[None]):
         self.query_one(HintPanel).border_title = "Hints (h)"
         self.client.subscribe(self._on_table_event)
         self.host.hear_chat(self._chat_heard)
-        # "bo is away — a bot plays in 45 s" counts down while a stand-in is due.
-        self.set_interval(1.0, self._count_down)
         await self.refresh_table()
         self.client.start()
 
@@ -130,8 +130,8 @@ class TableScreen(Screen[None]):
         return screen is self or (screen.is_modal and self in self.app.screen_stack)
 
     def _count_down(self) -> None:
-        if any(s.stand_in_at is not None for s in self.client.seats()):
-            self._on_table_event(TableEvent(self.client.version, False))
+        self.countdown = None
+        self._on_table_event(TableEvent(self.client.version, False))
 
     def _on_table_event(self, event: TableEvent) -> None:
         # Moves that come faster than this screen draws are drawn once.
@@ -167,6 +167,11 @@ class TableScreen(Screen[None]):
         away = self.away_text()
         if away is not None:
             turn.append_text(away)
+        if self.countdown is None and any(s.stand_in_at is not None
+                                          for s in self.client.seats()):
+            # "bo is away — a bot plays in 45 s" counts down, a timer only while
+            # one is due (a timer's sleep holds its App's context a while after).
+            self.countdown = self.set_timer(1.0, self._count_down)
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         self.query_one(DisplayRow).show(view.display, picked)
