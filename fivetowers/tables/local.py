@@ -43,7 +43,8 @@ class LocalGame:
         return [Seat(s.name, bot=s.bot, connected=s.bot is None) for s in self.info.seats]
 
 
-def keep_local(store: Store, kind: str, match: Match, seats: Sequence[Seat]) -> Callable[[Match], None]:
+def keep_local(store: Store, kind: str, match: Match,
+               seats: Sequence[Seat]) -> Callable[[Match], None]:
     """Keep a new local game now; its table's ``on_action`` hook, which
     commits every action and, at the end, the result."""
     table_id = store.create_table(

@@ -23,8 +23,8 @@ def stylesheet(name: str = "app.tcss") -> str:
 
 class LocalHost:
     """The table host of ``fivetowers play`` (a :class:`TableHost`): q quits
-    (mid-game after asking), no chat, and "play again" deals a new game. One per game: a table screen
-    of a game already replaced shows no end screen."""
+    (mid-game after asking), no chat, and "play again" deals a new game. One
+    per game: a table screen of a game already replaced shows no end screen."""
 
     offers_chat = False
 
