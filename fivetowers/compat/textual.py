@@ -350,11 +350,15 @@ def translate_footer_keys(widgets: Iterable[Widget],
                           translate: Callable[[str], str]) -> Iterable[Widget]:
     """A Footer's composed widgets with each key's description translated.
 
-    The Footer shows ``Binding.description`` as it is, and bindings are
-    class attributes written once in English; a session reads them in its
-    own language. ``FooterKey`` lives in Textual's private ``_footer``
-    module. Retire it when Footer takes a description formatter (not
-    reported upstream yet)."""
+    Textual's Footer shows ``Binding.description`` exactly as the binding
+    holds it, and bindings are class attributes, written once, in English,
+    when a module is imported; but every SSH session reads its screens in
+    its own language (fivetowers.i18n), so the description has to be
+    translated as the footer composes its keys, per session. The key widget
+    class, ``FooterKey``, lives in Textual's private ``_footer`` module and
+    keeps the description in a plain attribute that its ``render`` reads.
+    Retire it when Footer takes a description formatter (or translates
+    through a hook of its own): not reported upstream yet."""
     for widget in widgets:
         if isinstance(widget, FooterKey) and widget.description:
             widget.description = translate(widget.description)
