@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from textual import events, on
 from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
@@ -118,7 +119,11 @@ class LobbyApp(HostedApp):
                         group="language")
         self._show(LobbyScreen())  # made anew, in the new language
 
-    async def on_mount(self) -> None:
+    @on(events.Mount)
+    async def arrive(self) -> None:
+        """The first screen, in the language this key chose last time (a
+        store read, awaited: the screen must not show in another one first).
+        Before HostedApp's on_mount, as an on_mount of this class would be."""
         remembered = await remembered_language(self.lobby, self.visitor.identity)
         if remembered is not None:
             self.visitor.speech.switch(remembered)

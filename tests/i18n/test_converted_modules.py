@@ -82,3 +82,19 @@ Text.assemble(("Lobby", "bold"), (_("lobby"), "bold"), ("5 Towers", "bold"))
 Static("", id="x")
 ''')
     assert [line for line, _ in found] == [2, 4, 5, 7]
+
+
+def test_the_rules_refuse_with_templates_the_catalog_holds() -> None:
+    """A refusal is an English template and its details, never a built string:
+    a viewer's screen translates the template (fivetowers.i18n.refusal_text)."""
+    from fivetowers.i18n.extract import REFUSAL_KEYWORDS
+
+    built = []
+    for rules in ("games/five_towers/rules", "games/gotown/rules"):
+        for path in sorted((PACKAGE / rules).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if (isinstance(node, ast.Call) and _name(node.func) in REFUSAL_KEYWORDS
+                        and node.args and not (isinstance(node.args[0], ast.Constant)
+                                               and isinstance(node.args[0].value, str))):
+                    built.append(f"{path.name}:{node.lineno}")
+    assert built == []
