@@ -137,3 +137,35 @@ async def test_the_lobby_key_line_fits_80_columns(language: str) -> None:
         line = app.screen.query_one(KeyBar).line
         assert line.cell_len <= 80, line.plain
         assert ("q thoát" if language == "vi" else "q leave") in line.plain
+
+
+async def test_the_screens_a_vietnamese_lobby_opens_speak_vietnamese() -> None:
+    from textual.widgets import Static
+
+    from fivetowers.lobby.my_games_screen import MyGamesScreen
+    from fivetowers.ui.key_footer import KeyFooter
+
+    visitor = Visitor(identity="SHA256:an", name="An", address="127.0.0.1", join_code=None,
+                      term="xterm-256color", colorterm="truecolor", speech=Speech("vi"))
+    app = LobbyApp(_snapshot_lobby(), visitor)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MyGamesScreen)
+        keys = [getattr(key, "description", "") for key in screen.query_one(KeyFooter).children]
+        assert "về sảnh" in keys and "xem lại" in keys  # the footer's keys, translated
+        note = screen.query_one("#history-note", Static).render()
+        assert str(note) == "Máy chủ này không lưu ván nào."
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("t")  # back to English, at once for the whole session
+        await pilot.pause()
+        assert app.language == "en" and visitor.speech.language == "en"
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.pause()
+        assert str(app.screen.query_one("#history-note", Static).render()) == (
+            "This server keeps no games.")
