@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator, Sequence
 
 from fivetowers.games.five_towers.rules.errors import shown  # the rules only (no Textual)
+from fivetowers.i18n import LANGUAGES, _, set_process_language  # standard library only
 from fivetowers.games.five_towers.rules.players import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
@@ -60,9 +61,10 @@ def _read_json(path: str) -> Any:
             raise ValueError(_too_big(where))
         text = data if isinstance(data, str) else data.decode("utf-8")
     except OSError as exc:
-        raise ValueError(f"cannot read {where}: {exc.strerror or exc}") from None
+        raise ValueError(_("cannot read {file}: {error}").format(
+            file=where, error=exc.strerror or exc)) from None
     except UnicodeDecodeError:
-        raise ValueError(f"{where} is not UTF-8 text") from None
+        raise ValueError(_("{file} is not UTF-8 text").format(file=where)) from None
     return _loads(text, where)
 
 
@@ -311,7 +313,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         if not 0 < table_id < 2**63:
             raise ValueError
     except ValueError:
-        return _die(f"{shown(args.game)} is not a game number (see \"my games\" in the lobby)")
+        return _die(_('{game} is not a game number (see "my games" in the lobby)')
+                    .format(game=shown(args.game)))
     try:
         store = open_store(args.data_dir, create=False)
         try:
@@ -323,7 +326,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         record = record_text_of(stored.info.kind, stored.record)
     except ValueError as exc:  # the game's RecordError
-        return _die(f"game {table_id} in the store is damaged: {_cut(str(exc))}")
+        return _die(_("game {number} in the store is damaged: {error}")
+                    .format(number=table_id, error=_cut(str(exc))))
     print(_record_text(record))
     return 0
 
@@ -338,17 +342,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     from fivetowers.games.five_towers.kind import GAME
     from fivetowers.games.five_towers.rules import Game, Variant
 
+    if args.lang is not None:
+        set_process_language(args.lang)
     players = args.players
     bots = players - 1 if args.bots is None else args.bots
     if GAME.players_problem(players) is not None:
-        return _die(f"--players must be {GAME.min_players} to {GAME.max_players}, "
-                    f"not {players}")
+        return _die(_("--players must be {low} to {high}, not {players}").format(
+            low=GAME.min_players, high=GAME.max_players, players=players))
     if not 0 <= bots <= players:
-        return _die(f"--bots must be 0 to {players} for {players} players, not {bots}")
+        return _die(_("--bots must be 0 to {players} for {players} players, not {bots}")
+                    .format(players=players, bots=bots))
     if len(args.names) > players:
-        return _die(f"{len(args.names)} names given for {players} players")
+        return _die(_("{names} names given for {players} players")
+                    .format(names=len(args.names), players=players))
     if not 0 <= args.bot_delay <= 60:  # also refuses nan
-        return _die("--bot-delay must be 0 to 60 seconds")
+        return _die(_("--bot-delay must be 0 to 60 seconds"))
     variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
     from fivetowers.games.five_towers.client import Keeper, local_client, new_local_game
     from fivetowers.games.five_towers.tui.app import create_app
@@ -360,7 +368,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     except StoreError as exc:
         if args.resume:
             return _die(str(exc))
-        print(f"fivetowers: play: this game will not be kept: {exc}", file=sys.stderr)
+        print(_("fivetowers: play: this game will not be kept: {reason}").format(reason=exc),
+              file=sys.stderr)
         store = None
     keep: Keeper | None = None
     if store is not None:
@@ -375,8 +384,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             assert store is not None
             local = last_local(store)
             if local is None or local.kind is not GAME:
-                return _die("there is no unfinished local game to resume "
-                            f"(in {args.data_dir or 'the data directory'})")
+                return _die(_("there is no unfinished local game to resume (in {place})")
+                            .format(place=args.data_dir or _("the data directory")))
             assert isinstance(local.game, Game)  # a 5 Towers game: its kind said so
             first: TableClient = local_client(local.game, local.seats, args.bot_delay,
                                               local_hook(store, local.info.id))
@@ -399,7 +408,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         from fivetowers.games.gotown import tournament as gotown
 
         if args.variant != "base":
-            return _die("--variant is for 5 Towers; GoTown has --floors 4|5")
+            return _die(_("--variant is for 5 Towers; GoTown has --floors 4|5"))
         bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
         try:
             settings: Any = gotown.Settings(bots, args.players, args.games,
@@ -409,7 +418,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             return _die(str(exc))
         return _run_tournament(args, settings, gotown.run, gotown.TournamentError)
     if args.floors is not None:
-        return _die("--floors is for --game gotown")
+        return _die(_("--floors is for --game gotown"))
     from fivetowers.games.five_towers.bots import tournament as towers
     from fivetowers.games.five_towers.rules import Variant
 
@@ -426,7 +435,7 @@ def _run_tournament(args: argparse.Namespace, settings: Any, run: Callable[..., 
                     failure: type[Exception]) -> int:
     """Either game's tournament with a progress bar on stderr, then its summary."""
     if args.workers < 1:
-        return _die(f"--workers must be at least 1, not {args.workers}")
+        return _die(_("--workers must be at least 1, not {workers}").format(workers=args.workers))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
@@ -456,9 +465,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             with open(args.password_file, encoding="utf-8") as f:
                 args.password = f.readline().rstrip("\r\n")
         except (OSError, UnicodeDecodeError) as exc:
-            return _die(f"cannot read the password file {args.password_file}: {exc}")
+            return _die(_("cannot read the password file {file}: {error}")
+                        .format(file=args.password_file, error=exc))
         if not args.password:
-            return _die(f"the password file {args.password_file} is empty")
+            return _die(_("the password file {file} is empty").format(file=args.password_file))
     elif args.password is None and os.environ.get("FIVETOWERS_PASSWORD"):
         args.password = os.environ["FIVETOWERS_PASSWORD"]
     return run_serve(args)
@@ -510,6 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="where games are kept (default: $XDG_DATA_HOME/fivetowers "
                         "or ~/.local/share/fivetowers, the server's store)")
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="the language of the screens (default: from LC_ALL, LC_MESSAGES, LANG)")
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1)")
     p.add_argument("game", metavar="GAME", help="the game's number, as \"my games\" shows it")
@@ -590,7 +602,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # never a traceback for a user; say what broke
-        return _die(f"internal error: {type(exc).__name__}: {exc}")
+        return _die(_("internal error: {kind}: {error}").format(kind=type(exc).__name__,
+                                                                 error=exc))
     return result
 
 

@@ -562,11 +562,12 @@ LAYERS: dict[str, tuple[tuple[str, ...], bool]] = {
     "games/five_towers/solver": (GAME_CODE + ("games.five_towers.solver",), False),
     "games/five_towers/bots": (GAME_CODE + ("games.five_towers.solver",
                                             "games.five_towers.bots"), False),
-    "ui": (("ui", "compat"), False),
+    "ui": (("ui", "compat", "i18n"), False),
+    "i18n": (("i18n", "games.protocol"), False),
     "compat": (("compat",), False),
     "tables": (("tables", "games.protocol", "user_text", "compat",
                 "games.five_towers"), False),  # 5 Towers: workers.py alone, below
-    "server": (("server", "user_text", "tables.store", "ui", "compat"), False),
+    "server": (("server", "user_text", "tables.store", "ui", "compat", "i18n"), False),
 }
 
 

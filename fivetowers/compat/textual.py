@@ -24,7 +24,9 @@ from textual.driver import Driver
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import DataTable
+from textual.widgets._footer import FooterKey
 from textual.widgets._toast import ToastRack
 
 from fivetowers.compat.checked import Workaround
@@ -343,6 +345,26 @@ def data_table_draw_state(table: DataTable[Any]) -> tuple[bool, bool]:
     return table._require_update_dimensions, table._show_hover_cursor
 
 
+
+def translate_footer_keys(widgets: Iterable[Widget],
+                          translate: Callable[[str], str]) -> Iterable[Widget]:
+    """A Footer's composed widgets with each key's description translated.
+
+    Textual's Footer shows ``Binding.description`` exactly as the binding
+    holds it, and bindings are class attributes, written once, in English,
+    when a module is imported; but every SSH session reads its screens in
+    its own language (fivetowers.i18n), so the description has to be
+    translated as the footer composes its keys, per session. The key widget
+    class, ``FooterKey``, lives in Textual's private ``_footer`` module and
+    keeps the description in a plain attribute that its ``render`` reads.
+    Retire it when Footer takes a description formatter (or translates
+    through a hook of its own): not reported upstream yet."""
+    for widget in widgets:
+        if isinstance(widget, FooterKey) and widget.description:
+            widget.description = translate(widget.description)
+        yield widget
+
+
 WORKAROUNDS = (
     _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
               "XTermParser stops caching _parse_extended_key class-wide"),
@@ -361,6 +383,8 @@ WORKAROUNDS = (
               "public switches for screens' tooltips and toast racks"),
     _recorded("OwnDriver", ("_app", "_loop", "_mouse", "_size"),
               "a documented Driver subclass contract"),
+    _recorded("translate_footer_keys", ("textual.widgets._footer",),
+              "Footer takes a description formatter"),
     _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
               "DataTable exposes its pending layout and hover cursor"),
 )

@@ -30,9 +30,36 @@ if TYPE_CHECKING:
     from fivetowers.games.screens import GameScreens
 
 
+class Term(str):
+    """A word of a game (a tower, a card) inside a refusal's details: each
+    viewer reads it in their own language (the catalog has it)."""
+
+    __slots__ = ()
+
+
 class ActionRefused(ValueError):
     """The rules refuse an action; the message is the reason, in words a
-    player understands. Nothing changed."""
+    player understands. Nothing changed.
+
+    The reason is kept as an English ``template`` with ``{name}`` fields and
+    their ``details``, so each viewer's screen can show it in their language
+    (``fivetowers.i18n.refusal_text``); ``str()`` is the English text. The
+    rules only mark templates for the catalog: they run in worker processes
+    and for several viewers at once, so they translate nothing."""
+
+    def __init__(self, template: str = "", /, **details: object) -> None:
+        super().__init__(template.format(**details) if details else template)
+        self.template = template
+        self.details = details
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled to and from worker processes with its template, not its text.
+        return (_refused, (type(self), self.template, self.details))
+
+
+def _refused(kind: type[ActionRefused], template: str,
+             details: dict[str, object]) -> ActionRefused:
+    return kind(template, **details)
 
 
 class NoScreens(LookupError):

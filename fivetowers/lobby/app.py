@@ -15,12 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from textual import events, on
 from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
 
 from fivetowers.games.five_towers.tui.app import stylesheet
+from fivetowers.i18n import LANGUAGES, _, speak
 from fivetowers.lobby.host import LobbyHost
+from fivetowers.lobby.language import remember_language, remembered_language
 from fivetowers.lobby.lobby_screen import LobbyScreen
 from fivetowers.lobby.model import ChatLine, HostedTable, Lobby, LobbyError
 from fivetowers.lobby.new_table_screen import ChatScreen, NewTable
@@ -111,13 +114,40 @@ class LobbyApp(HostedApp):
         here = self.here
         return here is not None and here.started and not here.over and not self.watching
 
-    def on_mount(self) -> None:
+    def on_load(self) -> None:
+        # The App's own task, before any widget's: every task of this App
+        # inherits its session's language from here (fivetowers.i18n).
+        speak(self.visitor.speech)
+
+    @property
+    def language(self) -> str:
+        return self.visitor.speech.language
+
+    def switch_language(self, language: str | None = None) -> None:
+        """Read ``language`` from now on (None: the next one), kept for this key."""
+        speech = self.visitor.speech
+        if language is None:
+            language = LANGUAGES[(LANGUAGES.index(speech.language) + 1) % len(LANGUAGES)]
+        speech.switch(language)
+        self.run_worker(remember_language(self.lobby, self.identity, language),
+                        group="language")
+        self._show(LobbyScreen())  # made anew, in the new language
+
+    @on(events.Mount)
+    async def arrive(self) -> None:
+        """The first screen, in the language this key chose last time (a
+        store read, awaited: the screen must not show in another one first).
+        Before HostedApp's on_mount, as an on_mount of this class would be."""
+        remembered = await remembered_language(self.lobby, self.visitor.identity)
+        if remembered is not None:
+            self.visitor.speech.switch(remembered)
         code = self.visitor.join_code
         resume = self.lobby.resumable(self.visitor.identity) if code is None else None
         if code is not None:
             self.open_table(code, watch=None)
         elif resume is not None:
-            self.notify(f"Welcome back: your seat at {resume.code} was kept.", markup=False)
+            self.notify(_("Welcome back: your seat at {code} was kept.").format(
+                code=resume.code), markup=False)
             self.open_table(resume.code, watch=False)
         if len(self.screen_stack) == 1:  # no table to go to: the lobby
             self.push_screen(LobbyScreen())
@@ -127,7 +157,8 @@ class LobbyApp(HostedApp):
         """Sit at (``watch`` False), watch (True), or sit-else-watch (None) a table."""
         hosted = self.lobby.find(code)
         if hosted is None:
-            self.notify(f"There is no table {code}.", severity="error", markup=False)
+            self.notify(_("There is no table {code}.").format(code=code), severity="error",
+                        markup=False)
             return
         seat: int | None = None
         if not watch:
@@ -139,7 +170,7 @@ class LobbyApp(HostedApp):
                     self.notify(str(exc), severity="error", markup=False)
                     return
         if seat is None and not hosted.started:
-            self.notify("That table has not started yet: sit down, or watch later.",
+            self.notify(_("That table has not started yet: sit down, or watch later."),
                         severity="warning", markup=False)
             return
         self._leave_here()

@@ -65,6 +65,15 @@ class LobbyHost(Protocol):
         """Open the table the new-table form asked for (None: cancelled)."""
         ...
 
+    @property
+    def language(self) -> str:
+        """The language this session reads (``en``, ``vi``)."""
+        ...
+
+    def switch_language(self, language: str | None = None) -> None:
+        """Read ``language`` from now on (None: the next one); kept for this key."""
+        ...
+
     def back_to_lobby(self) -> None:
         """Leave the table (a seat at a running game is kept) for the lobby."""
         ...

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static
 from fivetowers.lobby.archive import Archive
 from fivetowers.ui.styles import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
+from fivetowers.i18n import N_, _
 from fivetowers.tables.store import Rating, StoreError
 from fivetowers.user_text import clean_name
 from fivetowers.ui.key_footer import KeyFooter
@@ -22,27 +23,27 @@ SHOWN = 20
 def who_text(rating: Rating, mine: bool) -> Text:
     """A name as Text (never markup); bots by kind, so nobody passes for one."""
     if rating.identity.startswith("bot:"):
-        return Text(f"{clean_name(rating.name)} bot", style="italic")
+        return Text(_("{name} bot").format(name=clean_name(rating.name)), style="italic")
     out = Text(clean_name(rating.name), style="bold" if mine else "")
     if mine:
-        out.append(" (you)", style="bold #ffd75f")
+        out.append(_(" (you)"), style="bold #ffd75f")
     return out
 
 
 def key_text(identity: str) -> str:
     """The start of a key's fingerprint: two players may share a name, not a key."""
-    kind, _, rest = identity.partition(":")
+    kind, _colon, rest = identity.partition(":")
     if kind == "bot":
-        return "bot"
+        return _("bot")
     return rest.removeprefix("SHA256:")[:8]
 
 
 class LeaderboardScreen(Screen[None]):
     CSS_PATH = HISTORY_CSS
     BINDINGS = [
-        Binding("r", "reload", "refresh"),
-        Binding("escape", "back", "back to the lobby"),
-        Binding("q", "back", "back", show=False),
+        Binding("r", "reload", N_("refresh")),
+        Binding("escape", "back", N_("back to the lobby")),
+        Binding("q", "back", N_("back"), show=False),
     ]
 
     def __init__(self, archive: Archive, identity: str | None = None) -> None:
@@ -52,15 +53,16 @@ class LeaderboardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(
-            ("Leaderboard", "bold"), f" — Elo-style rating from {INITIAL_RATING:.0f}, "
-            "every finished game rated, bots too"), id="history-title", classes="title")
+            (_("Leaderboard"), "bold"), _(" — Elo-style rating from {start}, "
+                                          "every finished game rated, bots too").format(
+                start=f"{INITIAL_RATING:.0f}")), id="history-title", classes="title")
         yield DataTable(id="leaderboard", cursor_type="none", zebra_stripes=True)
-        yield Static("Loading the ratings…", id="history-note", classes="note")
+        yield Static(_("Loading the ratings…"), id="history-note", classes="note")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(" #", "player", "key", "rating", "games", " wins")
+        table.add_columns(" #", _("player"), _("key"), _("rating"), _("games"), _(" wins"))
         self.load()
 
     def action_reload(self) -> None:
@@ -70,12 +72,13 @@ class LeaderboardScreen(Screen[None]):
     async def load(self) -> None:
         note = self.query_one("#history-note", Static)
         if not self.archive.keeps_games:
-            note.update("This server keeps no games, so it rates nobody.")
+            note.update(_("This server keeps no games, so it rates nobody."))
             return
         try:
             ratings = await self.archive.leaderboard(SHOWN)
         except StoreError as exc:
-            note.update(Text(f"Cannot read the ratings: {exc}", style="bold red"))
+            note.update(Text(_("Cannot read the ratings: {error}").format(error=exc),
+                             style="bold red"))
             return
         table = self.query_one(DataTable)
         table.clear()
@@ -84,9 +87,9 @@ class LeaderboardScreen(Screen[None]):
             # Numbers padded to their headings' widths: right-aligned, digits under digits.
             table.add_row(f"{rank:>2}", who_text(r, r.identity == mine), key_text(r.identity),
                           f"{r.rating:>6.0f}", f"{r.games:>5}", f"{r.wins:>5}")
-        note.update("No finished games yet: nobody is rated." if not ratings else
-                    "A game counts as every pair of its players meeting; a win over a "
-                    "higher rating counts more.")
+        note.update(_("No finished games yet: nobody is rated.") if not ratings else
+                    _("A game counts as every pair of its players meeting; a win over a "
+                      "higher rating counts more."))
 
     def action_back(self) -> None:
         self.app.pop_screen()

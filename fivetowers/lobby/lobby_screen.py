@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 
 from fivetowers.compat.textual import data_table_draw_state
 from fivetowers.games import game_kinds
+from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.key_bar import KeyBar
@@ -46,13 +47,15 @@ class TableList(DataTable[Any]):
 
 class LobbyScreen(Screen[None]):
     BINDINGS = [
-        Binding("n", "new_table", "new table"),
-        Binding("enter", "sit", "sit", priority=True),
-        Binding("w", "watch", "watch"),
-        Binding("j", "join", "join by code"),
-        Binding("g", "my_games", "games"),
-        Binding("l", "leaderboard", "ratings"),
-        Binding("q", "quit", "leave"),
+        Binding("n", "new_table", N_("new table")),
+        Binding("enter", "sit", N_("sit"), priority=True),
+        Binding("w", "watch", N_("watch")),
+        Binding("j", "join", N_("join by code")),
+        Binding("g", "my_games", N_("games")),
+        Binding("l", "leaderboard", N_("ratings")),
+        # The key names the language it switches to, in that language.
+        Binding("t", "language", N_("Tiếng Việt")),
+        Binding("q", "quit", N_("leave")),
     ]
 
     def __init__(self) -> None:
@@ -79,13 +82,13 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         app = self.lobby_host
-        title = Text.assemble(("5 Towers", "bold"), " lobby — you are ",
+        title = Text.assemble(("5 Towers", "bold"), _(" lobby — you are "),
                               (app.player_name, "bold"))
         yield Static(title, id="lobby-title")
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")
         yield Static(Text.assemble(
-            "Share a table's code: others type  ", (f"ssh -t -p {app.port} HOST join CODE",
+            _("Share a table's code: others type  "), (f"ssh -t -p {app.port} HOST join CODE",
                                                    "bold")), id="lobby-help")
         # Textual's compact footer drawn as one widget: a FooterKey per key,
         # rebuilt each time focus settled, was about half of a session's start.
@@ -93,8 +96,8 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("code", "table", *(("game",) if self.games_shown else ()),
-                          "rules", "seats", "status")
+        table.add_columns(_("code"), _("table"), *((_("game"),) if self.games_shown else ()),
+                          _("rules"), _("seats"), _("status"))
         self._listen(True)
         self.refresh_tables()
 
@@ -154,7 +157,7 @@ class LobbyScreen(Screen[None]):
         for hosted in app.lobby.listing(app.identity):
             mine = hosted.seat_of(app.identity) is not None
             game = (hosted.kind.title,) if self.games_shown else ()
-            row = (hosted.code, hosted.name + (" (yours)" if mine else ""), *game,
+            row = (hosted.code, hosted.name + (_(" (yours)") if mine else ""), *game,
                    hosted.rules_text, hosted.taken(), hosted.status())
             rows.append(row)
             table.add_row(row[0], Text(row[1]), *row[2:], key=hosted.code)
@@ -162,7 +165,7 @@ class LobbyScreen(Screen[None]):
         if selected is not None and selected in {str(k.value) for k in table.rows}:
             table.move_cursor(row=table.get_row_index(selected))
         self.query_one("#lobby-empty", Static).update(
-            "" if table.row_count else "No tables yet: press n to create one.")
+            "" if table.row_count else _("No tables yet: press n to create one."))
 
     def selected_code(self) -> str | None:
         table = self.query_one(DataTable)
@@ -207,6 +210,9 @@ class LobbyScreen(Screen[None]):
         app = self.lobby_host
         archive = Archive(app.lobby.store, app.lobby.writer)
         self.app.push_screen(LeaderboardScreen(archive, app.identity))
+
+    def action_language(self) -> None:
+        self.lobby_host.switch_language()
 
     def action_quit(self) -> None:
         self.app.exit()

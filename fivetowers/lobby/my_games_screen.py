@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from fivetowers.i18n import N_, _
 from fivetowers.lobby.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.user_text import clean_name
@@ -25,26 +26,31 @@ def date_text(when: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(when))
 
 
+_SUFFIXES = {1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd")}
+
+
 def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    form = N_("{n}th") if 10 <= n % 100 <= 20 else _SUFFIXES.get(n % 10, N_("{n}th"))
+    return _(form).format(n=n)
 
 
 def result_text(info: TableInfo, seat: int | None) -> Text:
     """``won, 52 VP``, ``=2nd of 4, 30 VP``, ``going on`` for an unfinished game,
     ``abandoned`` for one the server closed when nobody came back to it."""
     if info.finished is None:
-        return Text("going on", style="italic")
+        return Text(_("going on"), style="italic")
     if info.scores is None:
-        return Text("abandoned", style="dim italic")
+        return Text(_("abandoned"), style="dim italic")
     if seat is None:
-        return Text("finished", style="dim")
+        return Text(_("finished"), style="dim")
     mine = info.scores[seat]
     rank = 1 + sum(1 for s in info.scores if s > mine)
     tied = sum(1 for s in info.scores if s == mine) > 1
     if info.winners is not None and seat in info.winners:
-        return Text(f"won{' (shared)' if tied else ''}, {mine} VP", style="bold green")
-    return Text(f"{'=' if tied else ''}{ordinal(rank)} of {len(info.scores)}, {mine} VP")
+        won = _("won (shared), {points} VP") if tied else _("won, {points} VP")
+        return Text(won.format(points=mine), style="bold green")
+    return Text(_("{place} of {players}, {points} VP").format(
+        place=("=" if tied else "") + ordinal(rank), players=len(info.scores), points=mine))
 
 
 def players_text(info: TableInfo, seat: int | None) -> Text:
@@ -57,9 +63,9 @@ class MyGamesScreen(Screen[None]):
 
     CSS_PATH = HISTORY_CSS
     BINDINGS = [
-        Binding("enter", "replay", "replay", priority=True),
-        Binding("escape", "back", "back to the lobby"),
-        Binding("q", "back", "back", show=False),
+        Binding("enter", "replay", N_("replay"), priority=True),
+        Binding("escape", "back", N_("back to the lobby")),
+        Binding("q", "back", N_("back"), show=False),
     ]
 
     def __init__(self, archive: Archive, identity: str) -> None:
@@ -70,15 +76,15 @@ class MyGamesScreen(Screen[None]):
         self.help_note: str | Text = ""
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("My games", "bold"), " — newest first; enter replays "
-                                   "a finished one"), id="history-title", classes="title")
+        yield Static(Text.assemble((_("My games"), "bold"), _(" — newest first; enter replays "
+                                   "a finished one")), id="history-title", classes="title")
         yield DataTable(id="my-games", cursor_type="row", zebra_stripes=True)
-        yield Static("Loading your games…", id="history-note", classes="note")
+        yield Static(_("Loading your games…"), id="history-note", classes="note")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("game", "date (UTC)", "rules", "result",
-                                              "with")
+        self.query_one(DataTable).add_columns(_("game"), _("date (UTC)"), _("rules"),
+                                              _("result"), _("with"))
         self.load_games()
 
     def note(self, text: str | Text) -> None:
@@ -87,16 +93,17 @@ class MyGamesScreen(Screen[None]):
     @work(exclusive=True, group="my-games")
     async def load_games(self) -> None:
         if not self.archive.keeps_games:
-            self.note("This server keeps no games.")
+            self.note(_("This server keeps no games."))
             return
         if not is_key(self.identity):
-            self.note("Games are kept by SSH key: you logged in with a password, "
-                      "so none are kept for you.")
+            self.note(_("Games are kept by SSH key: you logged in with a password, "
+                        "so none are kept for you."))
             return
         try:
             games = await self.archive.games_of(self.identity, SHOWN)
         except StoreError as exc:
-            self.note(Text(f"Cannot read the kept games: {exc}", style="bold red"))
+            self.note(Text(_("Cannot read the kept games: {error}").format(error=exc),
+                           style="bold red"))
             return
         table = self.query_one(DataTable)
         table.clear()
@@ -106,12 +113,13 @@ class MyGamesScreen(Screen[None]):
             table.add_row(str(info.id), date_text(info.created),
                           ", ".join(info.options.values()), result_text(info, seat), players_text(info, seat), key=str(info.id))
         if not games:
-            self.note("No games yet: the games you play here are kept, by your key.")
+            self.note(_("No games yet: the games you play here are kept, by your key."))
         else:
             self.help_note = Text.assemble(
-                f"Your newest {SHOWN} games. " if len(games) == SHOWN else "",
-                "The host prints a game's record with  ", ("fivetowers export GAME", "bold"),
-                "  (for fivetowers replay).")
+                _("Your newest {count} games. ").format(count=SHOWN)
+                if len(games) == SHOWN else "",
+                _("The host prints a game's record with  "), ("fivetowers export GAME", "bold"),
+                _("  (for fivetowers replay)."))
             self.note(self.help_note)
 
     def selected(self) -> TableInfo | None:
@@ -130,14 +138,14 @@ class MyGamesScreen(Screen[None]):
         if info is None:
             return
         if info.finished is None:
-            self.app.notify(f"Game {info.id} is still going on: only finished games "
-                            "are replayed.", severity="warning")
+            self.app.notify(_("Game {number} is still going on: only finished games "
+                              "are replayed.").format(number=info.id), severity="warning")
             return
         self.open_game(info.id)
 
     @work(exclusive=True, group="open-game")
     async def open_game(self, table_id: int) -> None:
-        self.note(f"Loading game {table_id}…")
+        self.note(_("Loading game {number}…").format(number=table_id))
         try:
             kept = await self.archive.game(table_id, self.identity)
         except StoreError as exc:

@@ -9,14 +9,15 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from fivetowers.games import game_kinds
+from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
 from fivetowers.lobby.model import HostedTable
 from fivetowers.ui.key_footer import KeyFooter
 
 
 class WaitingScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "leave", "leave the table"),
-                Binding("q", "leave", "leave the table", show=False)]
+    BINDINGS = [Binding("escape", "leave", N_("leave the table")),
+                Binding("q", "leave", N_("leave the table"), show=False)]
 
     def __init__(self, hosted: HostedTable) -> None:
         super().__init__()
@@ -56,16 +57,17 @@ class WaitingScreen(Screen[None]):
         # The game's title only when the server offers more than one.
         rules = hosted.rules_text if len(game_kinds()) == 1 \
             else " ".join(filter(None, (hosted.kind.title, hosted.rules_text)))
-        text = Text.assemble(("Table ", "bold"), (hosted.code, "bold reverse"), "  ",
+        text = Text.assemble((_("Table "), "bold"), (hosted.code, "bold reverse"), "  ",
                              (hosted.name, "bold"), f"  ({rules})\n\n")
         for i, seat in enumerate(hosted.seats):
-            who = seat.name if (seat.identity or seat.bot) else "(free)"
-            text.append(f"  seat {i + 1}: ")
+            who = seat.name if (seat.identity or seat.bot) else _("(free)")
+            text.append(_("  seat {number}: ").format(number=i + 1))
             text.append(who, style="bold" if seat.identity == host.identity else "")
             text.append("\n")
-        text.append(f"\n{hosted.status().capitalize()}. Others join with\n\n")
+        text.append(_("\n{status}. Others join with\n\n").format(
+            status=hosted.status().capitalize()))
         text.append(f"  ssh -t -p {host.port} HOST join {hosted.code}\n", style="bold")
-        text.append("\nThe game starts when every seat is taken. Esc leaves the table.")
+        text.append(_("\nThe game starts when every seat is taken. Esc leaves the table."))
         self.query_one("#waiting", Static).update(text)
 
     def action_leave(self) -> None:

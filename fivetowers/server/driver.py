@@ -37,6 +37,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 from fivetowers.compat.textual import OwnDriver, UncachedXTermParser
+from fivetowers.i18n import N_, _
 from fivetowers.server.colours import downgrade
 from fivetowers.server.input_guard import PASTE_END, Part, PasteGuard, TokenBucket
 
@@ -79,9 +80,9 @@ FLOOD_DECAY = 1024.0
 """A session that has dropped FLOOD_LIMIT characters (less FLOOD_DECAY a
 second since) is disconnected as a flooder."""
 NOTICE_EVERY = 60.0
-INPUT_TOO_FAST = "Input too fast: some keys were dropped."
-FLOOD_GOODBYE = ("fivetowers: disconnected: your terminal sent input much faster "
-                 "than anyone types.")
+INPUT_TOO_FAST = N_("Input too fast: some keys were dropped.")
+FLOOD_GOODBYE = N_("fivetowers: disconnected: your terminal sent input much faster "
+                   "than anyone types.")
 
 
 def clamp_size(width: int, height: int) -> tuple[int, int]:
@@ -336,8 +337,8 @@ class SSHDriver(OwnDriver):
         if self._noticed_at is not None and now - self._noticed_at < NOTICE_EVERY:
             return
         self._noticed_at = now
-        message = (f"Paste too long: only its first {PASTE_CAP} characters were kept."
-                   if cut else INPUT_TOO_FAST)
+        message = (_("Paste too long: only its first {count} characters were kept.")
+                   .format(count=PASTE_CAP) if cut else _(INPUT_TOO_FAST))
         self.app.notify(message, severity="warning", markup=False)
 
     def _flooded(self) -> None:
@@ -390,10 +391,11 @@ class SSHDriver(OwnDriver):
 def too_small_message(width: int, height: int, min_width: int, min_height: int) -> str:
     """A whole-screen message for a terminal below the app's minimum size."""
     lines = [
-        f"Your terminal is {width}x{height}.",
-        f"fivetowers needs at least {min_width}x{min_height}.",
-        "Make the window larger,",
-        "or press q to leave.",
+        _("Your terminal is {width}x{height}.").format(width=width, height=height),
+        _("fivetowers needs at least {width}x{height}.").format(width=min_width,
+                                                                height=min_height),
+        _("Make the window larger,"),
+        _("or press q to leave."),
     ]
     shown = [line[:width] for line in lines[:height]]
     return _CLEAR + "\r\n".join(shown)

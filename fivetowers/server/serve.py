@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 import asyncssh
 
+from fivetowers.i18n import N_
 from fivetowers.server.addresses import address_group
 from fivetowers.server.auth import AuthPolicy, GameSSHServer, disconnect_soon
 from fivetowers.server.collector import QuietCollector
@@ -147,7 +148,7 @@ class GameServer:
         self._collecting = asyncio.create_task(self.collector.run(), name="fivetowers-gc")
         log.info("serving on %s port %d", self.config.host, self.port)
 
-    async def stop(self, message: str = "the server is shutting down") -> None:
+    async def stop(self, message: str = N_("the server is shutting down")) -> None:
         """Tell every player, end their sessions, close connections and the listener."""
         if self._stopping:
             return
@@ -162,12 +163,16 @@ class GameServer:
         log.info("stopping: %d sessions open", len(sessions))
         for session in sessions:
             if session.app is not None and self.config.shutdown_grace > 0:
-                session.app.notify(f"{message.capitalize()}. Thanks for playing!",
-                                   severity="warning", timeout=self.config.shutdown_grace + 5)
+                words = session.words
+                session.app.notify(words.gettext("{message}. Thanks for playing!").format(
+                    message=words.gettext(message).capitalize()),
+                    severity="warning", timeout=self.config.shutdown_grace + 5)
         if sessions and self.config.shutdown_grace > 0:
             await asyncio.sleep(self.config.shutdown_grace)
         for session in sessions:
-            session.stop(f"fivetowers: {message}. Thanks for playing!")
+            session.stop(lambda words: words.gettext(
+                "fivetowers: {message}. Thanks for playing!").format(
+                    message=words.gettext(message)))
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=10)
         for conn in [*self._connections, *self._logins]:
@@ -316,8 +321,10 @@ class GameServer:
             if session.idle_for(now) > limit:
                 minutes = max(1, round(limit / 60))
                 log.info("session of %s (%s) idle, closing", session.name, session.address)
-                session.stop(f"fivetowers: closed after {minutes} idle minute"
-                             f"{'s' if minutes != 1 else ''}; connect again any time.")
+                session.stop(lambda words: words.ngettext(
+                    "fivetowers: closed after {minutes} idle minute; connect again any time.",
+                    "fivetowers: closed after {minutes} idle minutes; connect again any time.",
+                    minutes).format(minutes=minutes))
 
 
 def configure_logging(stream: TextIO) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol, TextIO
 
 import asyncssh
@@ -21,6 +21,7 @@ from rich.console import Console
 from textual.app import App
 
 from fivetowers.compat.textual import keep_process_output
+from fivetowers.i18n import Speech, Translator, language_from_env, speak
 from fivetowers.server.colours import client_color_system, render_console
 from fivetowers.server.driver import SessionTerminal, clamp_size
 from fivetowers.server.hosted import HostedApp
@@ -45,9 +46,14 @@ class Visitor:
     colorterm: str
     port: int = 2222
     """The server's port, for telling players how to connect."""
+    speech: Speech = field(default_factory=Speech)
+    """The session's language: first what the client's locale asks for
+    (LC_ALL, LC_MESSAGES, LANG), then what the player chooses in the lobby."""
 
 
 AppFactory = Callable[[Visitor], App[Any]]
+Goodbye = Callable[[Translator], str]
+"""A session's last line, written in the language its player reads."""
 
 
 class ExportRefused(ValueError):
@@ -101,6 +107,18 @@ def prepare_app(app: App[Any], terminal: SessionTerminal, visitor: Visitor,
     return errors
 
 
+def _locale_env(process: asyncssh.SSHServerProcess[bytes]) -> dict[str, str]:
+    """The locale variables the client sent (OpenSSH sends LANG and LC_* by
+    default on Debian and Ubuntu); asyncssh keeps every variable asked for."""
+    env: dict[str, str] = {}
+    for key, value in (process.env or {}).items():
+        name = key.decode("utf-8", "replace") if isinstance(key, bytes) else str(key)
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        if name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+            env[name] = text
+    return env
+
+
 def say(process: asyncssh.SSHServerProcess[bytes], line: str, error: bool = False) -> None:
     """Write one line to a client, pty or not (``error``: to its stderr)."""
     try:
@@ -123,8 +141,10 @@ class Session:
         self.address = str(peer[0])
         self.app: App[Any] | None = None
         self.terminal: SessionTerminal | None = None
-        self.goodbye: str | None = None
+        self.goodbye: Goodbye | None = None
         """A last line for the player, written after the App has left the screen."""
+        self.speech = Speech(language_from_env(_locale_env(process)))
+        """What the client's locale asks for; the lobby may switch it later."""
 
     async def run(self) -> None:
         status = 1
@@ -132,8 +152,8 @@ class Session:
             status = await self._run()
         except Exception:
             log.exception("session of %s (%s) failed", self.name, self.address)
-            say(self.process, "fivetowers: something went wrong on the server; "
-                "the error is logged. Sorry!")
+            say(self.process, self.words.gettext(
+                "fivetowers: something went wrong on the server; the error is logged. Sorry!"))
         finally:
             self.app = None
             self.terminal = None
@@ -143,6 +163,8 @@ class Session:
                 pass
 
     async def _run(self) -> int:
+        # This task's language, and so that of the App and driver it starts.
+        speak(self.speech)
         process = self.process
         join_code = None
         if process.command is not None:
@@ -151,14 +173,17 @@ class Session:
             if export is not None:
                 return await self._export(export)
             if join_code is None:
-                say(process, f"fivetowers: the only commands are: {COMMANDS}")
+                say(process, self.words.gettext("fivetowers: the only commands are: {commands}")
+                    .format(commands=COMMANDS))
                 return 2
         if process.term_type is None:
-            say(process, "fivetowers needs a terminal: connect with ssh -t "
-                f"(for example: ssh -t -p {self.host.port} HOST)")
+            say(process, self.words.gettext(
+                "fivetowers needs a terminal: connect with ssh -t "
+                "(for example: ssh -t -p {port} HOST)").format(port=self.host.port))
             return 1
         if not self.host.session_started(self):
-            say(process, "fivetowers: the server is full right now; please try again later.")
+            say(process, self.words.gettext(
+                "fivetowers: the server is full right now; please try again later."))
             return 1
         try:
             return await self._play(join_code)
@@ -192,7 +217,8 @@ class Session:
         size = clamp_size(width or 80, height or 24)
         visitor = Visitor(identity=self.identity, name=self.name, address=self.address,
                           join_code=join_code, term=process.term_type or "xterm",
-                          colorterm=process.env.get("COLORTERM", ""), port=self.host.port)
+                          colorterm=process.env.get("COLORTERM", ""), port=self.host.port,
+                          speech=self.speech)
         terminal = self.terminal = SessionTerminal(process, size, self.host.min_size,
                                                    name=self.name, address=self.address)
         app = self.app = self.host.app_factory(visitor)
@@ -208,20 +234,27 @@ class Session:
         report = errors.getvalue().strip()
         if report:
             log.error("the app of %s (%s) crashed:\n%s", self.name, self.address, report)
-            say(process, "fivetowers: something went wrong on the server; "
-                "the error is logged. Sorry!")
+            say(process, self.words.gettext(
+                "fivetowers: something went wrong on the server; the error is logged. Sorry!"))
             return 1
         log.info("session of %s (%s) ends", self.name, self.address)
         if terminal.goodbye:  # the driver ended it: an input flood
             wait = self.host.flooded(self.address)
-            say(process, f"{terminal.goodbye} You may connect again in {math.ceil(wait)} s.")
+            say(process, self.words.gettext(terminal.goodbye) + " " + self.words.gettext(
+                "You may connect again in {seconds} s.").format(seconds=math.ceil(wait)))
             return 1
         if self.goodbye:
-            say(process, self.goodbye)
+            say(process, self.goodbye(self.words))
         return app.return_code or 0
 
-    def stop(self, goodbye: str) -> None:
-        """End the session: the App exits and the player reads ``goodbye``."""
+    @property
+    def words(self) -> Translator:
+        """This client's language, for the lines written outside the App."""
+        return self.speech.translator
+
+    def stop(self, goodbye: Goodbye) -> None:
+        """End the session: the App exits and the player reads ``goodbye``
+        (made in their language)."""
         self.goodbye = goodbye
         if self.app is not None:
             self.app.exit()

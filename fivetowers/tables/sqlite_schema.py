@@ -31,7 +31,7 @@ from fivetowers.games import UnknownGame, game_kind
 from fivetowers.tables.ratings import INITIAL_RATING, Result, rating_changes
 
 APPLICATION_ID = 0x46355457  # "F5TW"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 LEGACY_KIND = "fivetowers"
 """The game every row of a version 1 or 2 store holds."""
 LEGACY_FORMAT = "fivetowers-record/1"
@@ -98,6 +98,15 @@ CREATE TABLE games_v3 (
 """
 
 _V3_INDEX = "CREATE UNIQUE INDEX games_live_code ON games(code) WHERE finished IS NULL"
+
+_V4 = """
+CREATE TABLE preferences (
+    identity TEXT NOT NULL,  -- an SSH key's fingerprint (SHA256:...)
+    name     TEXT NOT NULL,  -- what is chosen: language, ...
+    value    TEXT NOT NULL,
+    PRIMARY KEY (identity, name)
+) WITHOUT ROWID;
+"""
 
 
 def compact(data: object) -> str:
@@ -230,6 +239,10 @@ def _to_v3(conn: sqlite3.Connection) -> None:
                                      "references to games")
 
 
+def _to_v4(conn: sqlite3.Connection) -> None:
+    _run(conn, _V4)  # a new table only: every older row stays as it was
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     # executescript() would COMMIT the open migration transaction first, so
     # run the statements one by one inside it.
@@ -239,7 +252,7 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3, _to_v4]
 
 
 def migrate(conn: sqlite3.Connection, start: int, target: int = SCHEMA_VERSION) -> None:

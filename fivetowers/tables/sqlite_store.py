@@ -49,7 +49,8 @@ from fivetowers.tables.store import (
 )
 
 _TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "ratings"},
-           3: {"games", "seats", "actions", "ratings"}}
+           3: {"games", "seats", "actions", "ratings"},
+           4: {"games", "seats", "actions", "ratings", "preferences"}}
 """The tables a store of each schema version must hold."""
 
 _GAME_COLUMNS = "id, code, name, kind, private, setup, created, finished, scores, winners"
@@ -321,6 +322,18 @@ class SqliteStore:
                                 "ORDER BY rating DESC, games DESC, identity LIMIT ?",
                                 (limit,)).fetchall()
         return [Rating(*row) for row in rows]
+
+    def preference(self, identity: str, name: str) -> str | None:
+        with self._transaction(write=False) as conn:
+            row = conn.execute("SELECT value FROM preferences WHERE identity = ? AND name = ?",
+                               (identity, name)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_preference(self, identity: str, name: str, value: str) -> None:
+        with self._transaction(write=True) as conn:
+            conn.execute("INSERT INTO preferences (identity, name, value) VALUES (?, ?, ?) "
+                         "ON CONFLICT (identity, name) DO UPDATE SET value = excluded.value",
+                         (identity, name, value))
 
     def close(self) -> None:
         with self._lock:

@@ -207,6 +207,15 @@ class Store(Protocol):
     def close(self) -> None:
         ...
 
+    def preference(self, identity: str, name: str) -> str | None:
+        """What a player chose for ``name`` (``language``: ``en``, ``vi``),
+        kept by their SSH key's fingerprint; None if never chosen."""
+        ...
+
+    def set_preference(self, identity: str, name: str, value: str) -> None:
+        """Keep a player's choice (replacing an earlier one)."""
+        ...
+
     def abandon_table(self, table_id: int) -> bool:
         """Mark an unfinished game abandoned (nobody came back to it): it ends
         where it stopped, without scores or rating changes, is no longer among

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from fivetowers.i18n import current
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 _DIM = Style(dim=True)  # a key the screen shows but cannot take now
@@ -51,6 +52,7 @@ class KeyBar(Widget):
         key_style = self.get_component_rich_style("key-bar--key")
         description_style = self.get_component_rich_style("key-bar--description")
         line, spots, seen = Text(), [], set()
+        words = current()  # descriptions are marked N_ in BINDINGS, shown translated
         for _, binding, enabled, _ in screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
@@ -58,7 +60,7 @@ class KeyBar(Widget):
             start = len(line)
             style = key_style if enabled else key_style + _DIM
             line.append(self.app.get_key_display(binding), style=style)
-            line.append(f" {binding.description}",
+            line.append(f" {words.gettext(binding.description)}",
                         style=description_style if enabled else description_style + _DIM)
             spots.append((start, len(line), binding.key, enabled))
             line.append(" ")

@@ -27,7 +27,8 @@ from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, Lea
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        drop_closed_watchers, has_toast_rack, is_closing,
                                        keep_process_output, release_strip_caches,
-                                       share_parsed_css, strip_caches_filled, watchers_of)
+                                       share_parsed_css, strip_caches_filled,
+                                       translate_footer_keys, watchers_of)
 
 KITTY = "\x1b[1;5A\x1b[1;2B"  # ctrl+up, shift+down: the parser's extended-key path
 
@@ -339,3 +340,31 @@ async def test_a_data_table_s_draw_state() -> None:
         await pilot.hover(DataTable, offset=(2, 1))
         await pilot.pause()
         assert data_table_draw_state(table)[1]
+
+
+# -- the footer's descriptions, per session's language ------------------------------
+
+async def test_footer_keys_take_a_translated_description() -> None:
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding as KeyBinding
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    class Translated(Footer):
+        def compose(self) -> ComposeResult:
+            yield from translate_footer_keys(super().compose(), str.upper)
+
+    class Keys(App[None]):
+        ENABLE_COMMAND_PALETTE = False
+        BINDINGS = [KeyBinding("q", "quit", "leave")]
+
+        def compose(self) -> ComposeResult:
+            yield Translated()
+
+    app = Keys()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        keys = list(app.query(FooterKey))
+        assert [key.description for key in keys] == ["LEAVE"], (
+            "re-check compat/textual.py: translate_footer_keys (Footer composes otherwise)")
+        assert "LEAVE" in keys[0].render().plain  # what it draws is the description

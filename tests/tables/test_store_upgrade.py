@@ -73,7 +73,7 @@ def test_every_table_reads_as_the_release_kept_it(data: Path) -> None:
     assert pragma(path, "user_version") == 2 and "variant" in columns(path, "games")
     ratings = old_ratings(path)
     store = SqliteStore(path)
-    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION == 3
+    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION == 4
     assert columns(path, "games") == ["id", "code", "name", "kind", "private", "setup",
                                       "created", "finished", "scores", "winners"]
     for table in TABLES:
@@ -171,7 +171,7 @@ def test_a_failed_migration_leaves_the_release_store_as_it_was(
     conn.close()
     monkeypatch.setattr(sqlite_schema, "legacy_setup", real)
     store = SqliteStore(path)
-    assert pragma(path, "user_version") == 3 and len(store.unfinished_tables()) == 2
+    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION and len(store.unfinished_tables()) == 2
     store.close()
 
 
@@ -182,7 +182,7 @@ def test_a_damaged_row_is_carried_over_and_set_aside_not_a_failed_upgrade(data: 
     conn.commit()
     conn.close()
     store = SqliteStore(path)  # the upgrade goes through all the same
-    assert pragma(path, "user_version") == 3
+    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION
     report = restore(store)
     assert [r.info.id for r in report.live] == [2]
     [(table_id, reason)] = report.broken

@@ -21,7 +21,8 @@ from fivetowers.games.five_towers.rules.errors import IllegalBuild
 from fivetowers.games.five_towers.rules.search import (
     BOTTOM_END, NO_END, TOP_END, can_place_all, pairs_of,
 )
-from fivetowers.games.five_towers.rules.towers import can_place, can_place_under, why_not_onto, why_not_under
+from fivetowers.games.five_towers.rules.towers import can_place, can_place_under, onto_refusal, under_refusal
+from fivetowers.games.protocol import Term
 
 
 @dataclass
@@ -88,13 +89,17 @@ class BuildSession:
         if pay and not self.powers:
             raise IllegalBuild("paying with tree cards is a Great Powers rule")
         if len(take) + pay != self.bid:
-            what = f"{len(take)} cards" + (f" and {pay} tree cards paid" if pay else "")
-            raise IllegalBuild(f"your bid is {self.bid}, so take exactly {self.bid - pay} "
-                               f"cards, not {what}")
+            if pay:
+                raise IllegalBuild("your bid is {bid}, so take exactly {want} cards, not "
+                                   "{taken} cards and {pay} tree cards paid",
+                                   bid=self.bid, want=self.bid - pay, taken=len(take), pay=pay)
+            raise IllegalBuild("your bid is {bid}, so take exactly {want} cards, not {taken}",
+                               bid=self.bid, want=self.bid, taken=len(take))
         rest = multiset_minus(self.display, take)
         if rest is None:
             missing = sorted((Counter(take) - Counter(self.display)).elements())
-            raise IllegalBuild(f"{', '.join(map(str, missing))} is not in the display")
+            raise IllegalBuild("{cards} is not in the display",
+                               cards=", ".join(map(str, missing)))
         board = self.board.clone()
         paid: list[Card] = []
         torn: Card | None = None
@@ -103,8 +108,8 @@ class BuildSession:
             if tree and tree[-1] == TOWER_TOP:
                 raise IllegalBuild("your tree tower has a tower top, so it cannot pay")
             if pay > len(tree):
-                raise IllegalBuild(f"you cannot pay {pay} tree cards: your tree tower "
-                                   f"has {len(tree)}")
+                raise IllegalBuild("you cannot pay {pay} tree cards: your tree tower "
+                                   "has {height}", pay=pay, height=len(tree))
             if any(c.type is TowerType.TREE for c in take):
                 raise IllegalBuild("a player who pays with tree cards takes no tree card "
                                    "from the display this round")
@@ -113,16 +118,20 @@ class BuildSession:
         if teardown is not None:
             tower = board.towers[teardown]
             if not tower:
-                raise IllegalBuild(f"you have no {teardown} tower to tear down")
+                raise IllegalBuild("you have no {tower} tower to tear down",
+                                   tower=Term(teardown.value))
             if tower[-1] == TOWER_TOP:
-                raise IllegalBuild(f"{teardown}-0 is a tower top and cannot be torn down")
+                raise IllegalBuild("{card} is a tower top and cannot be torn down",
+                                   card=f"{teardown}-0")
             torn = Card(teardown, tower.pop())
             board.teardown.append(torn)
         if check and not can_place_all(board.towers_key(), pairs_of(take), board.pile_key(),
                                        False, NO_END, self.powers):
             names = ", ".join(map(str, take))
-            how = f" after tearing down {teardown}" if teardown else " without a teardown"
-            raise IllegalBuild(f"{names} cannot all be built{how}")
+            if teardown:
+                raise IllegalBuild("{cards} cannot all be built after tearing down {tower}",
+                                   cards=names, tower=Term(teardown.value))
+            raise IllegalBuild("{cards} cannot all be built without a teardown", cards=names)
         self.board, self.paid, self.take = board, paid, list(take)
         self.pay, self.teardown, self.hand = pay, teardown, list(take)
         self.torn = torn
@@ -193,46 +202,52 @@ class BuildSession:
     def place(self, step: Step) -> None:
         reason = self._reason(step)
         if reason is not None:
-            raise IllegalBuild(reason)
+            raise reason
         self._apply(step)
 
-    def _reason(self, step: Step) -> str | None:
+    def _reason(self, step: Step) -> IllegalBuild | None:
+        """Why ``step`` is refused now (the refusal, not raised), or None."""
         if not self.chosen:
-            return "choose your cards before placing them"
+            return IllegalBuild("choose your cards before placing them")
         card = step.card
         if step.source is Source.TEARDOWN:
             if not self.powers:
-                return "rebuilding from the teardown pile is a Great Powers (scrap) rule"
+                return IllegalBuild(
+                    "rebuilding from the teardown pile is a Great Powers (scrap) rule")
             if not self._trigger:
-                return ("a card comes back from the teardown pile only right after a scrap "
-                        "card is added to the scrap tower")
+                return IllegalBuild("a card comes back from the teardown pile only right after "
+                                    "a scrap card is added to the scrap tower")
             if card not in self.board.teardown:
-                return f"{card} is not in your teardown pile"
+                return IllegalBuild("{card} is not in your teardown pile", card=str(card))
         elif card not in self.hand:
             if card in self.take:
-                return f"{card} is already placed"
-            return f"{card} is not in your hand"
+                return IllegalBuild("{card} is already placed", card=str(card))
+            return IllegalBuild("{card} is not in your hand", card=str(card))
         tower = self.board.towers[card.type]
         t = card.type.value
         sand = self.powers and card.type is TowerType.SAND
         if step.end is End.BOTTOM:
             if not sand:
-                return "only the sand tower takes cards at the bottom (Great Powers)"
+                return IllegalBuild("only the sand tower takes cards at the bottom "
+                                    "(Great Powers)")
             if not tower:
-                return f"{card} starts your sand tower: place it on top"
+                return IllegalBuild("{card} starts your sand tower: place it on top",
+                                    card=str(card))
             if tower[-1] == TOWER_TOP:
-                return "your sand tower has a tower top: neither end takes cards"
+                return IllegalBuild("your sand tower has a tower top: neither end takes cards")
             if self._sand_end == TOP_END:
-                return "this round you added to the top of the sand tower, so not the bottom"
+                return IllegalBuild("this round you added to the top of the sand tower, "
+                                    "so not the bottom")
             if not can_place_under(card.value, tower[0]):
-                return why_not_under(t, card.value, tower[0])
+                return under_refusal(t, card.value, tower[0])
             return None
         if not tower:
             return None
         if sand and self._sand_end == BOTTOM_END:
-            return "this round you added to the bottom of the sand tower, so not the top"
+            return IllegalBuild("this round you added to the bottom of the sand tower, "
+                                "so not the top")
         if not can_place(card.value, tower[-1]):
-            return why_not_onto(t, card.value, tower[-1])
+            return onto_refusal(t, card.value, tower[-1])
         return None
 
     def _apply(self, step: Step) -> None:
@@ -285,6 +300,6 @@ class BuildSession:
         if not self.chosen:
             raise IllegalBuild("choose your cards first")
         if self.hand:
-            raise IllegalBuild(f"{', '.join(map(str, self.hand))} taken but not placed: "
-                               "every taken card must be built")
+            raise IllegalBuild("{cards} taken but not placed: every taken card must be built",
+                               cards=", ".join(map(str, self.hand)))
         return Build(seat, tuple(self.take), tuple(self.steps), self.pay, self.teardown)

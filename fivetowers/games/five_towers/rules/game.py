@@ -282,32 +282,36 @@ class Game:
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if action.seat != self.to_move:
-            raise NotYourTurn(self._whose_turn(action.seat))
+            raise self._whose_turn(action.seat)
         if isinstance(action, Build):
             self._apply_build(action)
         elif self.phase is not Phase.BID:
-            raise NotYourTurn(f"{self.players[action.seat].name} must build now, not bid")
+            raise NotYourTurn("{player} must build now, not bid",
+                              player=self.players[action.seat].name)
         elif isinstance(action, Bid):
             self._apply_bid(action)
         else:
             self._apply_pass(action)
         self.actions.append(action)
 
-    def _whose_turn(self, seat: int) -> str:
+    def _whose_turn(self, seat: int) -> NotYourTurn:
         if not 0 <= seat < self.player_count:
-            return f"there is no seat {seat} at this table"
+            return NotYourTurn("there is no seat {seat} at this table", seat=seat)
         assert self.to_move is not None
-        doing = "bid" if self.phase is Phase.BID else "build"
-        return f"it is {self.players[self.to_move].name}'s turn to {doing}"
+        player = self.players[self.to_move].name
+        if self.phase is Phase.BID:
+            return NotYourTurn("it is {player}'s turn to bid", player=player)
+        return NotYourTurn("it is {player}'s turn to build", player=player)
 
     def _apply_bid(self, bid: Bid) -> None:
         low = 0 if self.high_bid is None else self.high_bid + 1
         if bid.amount < low:
-            raise IllegalBid(f"a bid must raise the current bid of {self.high_bid}")
+            raise IllegalBid("a bid must raise the current bid of {bid}", bid=self.high_bid)
         top = self.max_bid(bid.seat)
         if bid.amount > top:
-            raise IllegalBid(f"bid not buildable: {self.players[bid.seat].name} can build "
-                             f"at most {top} of these cards, so cannot bid {bid.amount}")
+            raise IllegalBid("bid not buildable: {player} can build at most {top} of these "
+                             "cards, so cannot bid {bid}", player=self.players[bid.seat].name,
+                             top=top, bid=bid.amount)
         self.high_bid, self.high_seat = bid.amount, bid.seat
         self.bids.append(BidEvent(bid.seat, bid.amount))
         self._log("bid", bid.seat, f"{self.players[bid.seat].name}: bid {bid.amount}")
@@ -346,14 +350,15 @@ class Game:
 
     def _apply_build(self, build: Build) -> None:
         if self.phase is not Phase.BUILD:
-            raise NotYourTurn(f"{self.players[build.seat].name} must bid now, not build")
+            raise NotYourTurn("{player} must bid now, not build",
+                              player=self.players[build.seat].name)
         session = self.build_session()
         session.choose(build.take, build.pay, build.teardown, check=False)
         for step in build.steps:
             session.place(step)
         if not session.done:
-            raise IllegalBuild(f"{', '.join(map(str, session.hand))} taken but not placed: "
-                               "every taken card must be built")
+            raise IllegalBuild("{cards} taken but not placed: every taken card must be built",
+                               cards=", ".join(map(str, session.hand)))
         seat = build.seat
         self.players[seat].board = session.board
         self.discard.extend(session.paid)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fivetowers.games.five_towers.rules.cards import TOWER_TOP
+from fivetowers.games.five_towers.rules.errors import IllegalBuild
 
 Tower = tuple[int, ...]
 
@@ -23,21 +24,36 @@ def can_place_under(value: int, lowest: int) -> bool:
     return can_place(lowest, value)
 
 
-def why_not_onto(type_name: str, value: int, onto: int) -> str:
-    """A player's explanation of why ``value`` cannot go onto ``onto``."""
-    here = f"{type_name}-{value} cannot go onto {type_name}-{onto}"
+def onto_refusal(type_name: str, value: int, onto: int) -> IllegalBuild:
+    """Why ``value`` cannot go onto ``onto``, as a refusal (not raised)."""
+    card, below = f"{type_name}-{value}", f"{type_name}-{onto}"
     if onto == TOWER_TOP:
-        return f"{here}: a 0 is a tower top and ends the tower"
+        return IllegalBuild("{card} cannot go onto {onto}: a 0 is a tower top and ends the "
+                            "tower", card=card, onto=below)
     if value == onto:
-        return f"{here}: equal values only stack onto an 8 or as a 9 onto a 9"
-    return f"{here}: only a lower value, a 9, or anything onto an 8 may be placed"
+        return IllegalBuild("{card} cannot go onto {onto}: equal values only stack onto an 8 "
+                            "or as a 9 onto a 9", card=card, onto=below)
+    return IllegalBuild("{card} cannot go onto {onto}: only a lower value, a 9, or anything "
+                        "onto an 8 may be placed", card=card, onto=below)
+
+
+def why_not_onto(type_name: str, value: int, onto: int) -> str:
+    """A player's explanation of why ``value`` cannot go onto ``onto`` (English)."""
+    return str(onto_refusal(type_name, value, onto))
+
+
+def under_refusal(type_name: str, value: int, lowest: int) -> IllegalBuild:
+    """Why ``value`` cannot go under ``lowest``, as a refusal (not raised)."""
+    card, above = f"{type_name}-{value}", f"{type_name}-{lowest}"
+    if value == TOWER_TOP:
+        return IllegalBuild("{card} cannot go under {under}: nothing may go onto a 0, so a 0 "
+                            "never goes under", card=card, under=above)
+    return IllegalBuild("{card} cannot go under {under}: {under} could not be placed onto it",
+                        card=card, under=above)
 
 
 def why_not_under(type_name: str, value: int, lowest: int) -> str:
-    here = f"{type_name}-{value} cannot go under {type_name}-{lowest}"
-    if value == TOWER_TOP:
-        return f"{here}: nothing may go onto a 0, so a 0 never goes under"
-    return f"{here}: {type_name}-{lowest} could not be placed onto it"
+    return str(under_refusal(type_name, value, lowest))
 
 
 def has_tower_top(tower: Sequence[int]) -> bool:

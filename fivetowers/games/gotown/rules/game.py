@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from fivetowers.games.protocol import Result
+from fivetowers.games.protocol import Result, Term
 
 from fivetowers.games.gotown.rules.actions import (
     Action, Bone, Build, Dog, DonutTruck, End, Jackhammer, Milkshake, Steal, SuperThief,
@@ -163,11 +163,11 @@ class Game:
         if self.over:
             raise GameOver("the game is over")
         if not 0 <= action.seat < self.player_count:
-            raise NotYourTurn(f"there is no seat {action.seat} at this table")
+            raise NotYourTurn("there is no seat {seat} at this table", seat=action.seat)
         if action.seat != self.to_move:
             assert self.to_move is not None
-            raise NotYourTurn(f"it is {self.name(self.to_move)}'s turn, not "
-                              f"{self.name(action.seat)}'s")
+            raise NotYourTurn("it is {player}'s turn, not {other}'s",
+                              player=self.name(self.to_move), other=self.name(action.seat))
         me = self.players[action.seat]
         if isinstance(action, End):
             return
@@ -179,92 +179,108 @@ class Game:
             return
         card = _CARD_OF[type(action)]
         if me.hand[card] < 1:
-            raise IllegalPlay(f"{me.name} holds no {card}")
+            raise IllegalPlay("{player} holds no {card}", player=me.name, card=Term(card.value))
         if isinstance(action, (Thief, SuperThief)) and action.took is not None \
                 and not recorded:
-            raise IllegalPlay(f"{card.words}'s card is drawn at random: play it without "
-                              "naming the card")
+            raise IllegalPlay("the card {card} takes is drawn at random: play it without "
+                              "naming the card", card=Term(card.words))
         if isinstance(action, Dog):
             if not 0 <= action.floor < len(me.floors):
-                raise IllegalPlay(f"{me.name}'s tower has no floor {action.floor}: a dog "
-                                  "guards a floor of your own tower"
-                                  + (f" (0 to {len(me.floors) - 1})" if me.floors else ""))
+                if me.floors:
+                    raise IllegalPlay("{player}'s tower has no floor {floor}: a dog guards a "
+                                      "floor of your own tower (0 to {top})", player=me.name,
+                                      floor=action.floor, top=len(me.floors) - 1)
+                raise IllegalPlay("{player}'s tower has no floor {floor}: a dog guards a "
+                                  "floor of your own tower", player=me.name, floor=action.floor)
             if action.floor in me.dogs:
-                raise IllegalPlay(f"floor {action.floor} of {me.name}'s tower already has "
-                                  "a dog: one dog per floor")
+                raise IllegalPlay("floor {floor} of {player}'s tower already has a dog: one "
+                                  "dog per floor", floor=action.floor, player=me.name)
         elif isinstance(action, Bone):
-            them = self._opponent(action.seat, action.target, "a bone")
+            them = self._opponent(action.seat, action.target, Card.BONE)
             if not 0 <= action.floor < len(them.floors):
-                raise IllegalPlay(f"{them.name}'s tower has no floor {action.floor}")
+                raise IllegalPlay("{player}'s tower has no floor {floor}", player=them.name,
+                                  floor=action.floor)
             if action.floor not in them.dogs:
-                raise IllegalPlay(f"floor {action.floor} of {them.name}'s tower has no dog "
-                                  "for a bone to lure away")
+                raise IllegalPlay("floor {floor} of {player}'s tower has no dog for a bone to "
+                                  "lure away", floor=action.floor, player=them.name)
         elif isinstance(action, (Jackhammer, WreckingBall)):
-            tool = "a jackhammer" if isinstance(action, Jackhammer) else "a wrecking ball"
+            tool = Card.JACKHAMMER if isinstance(action, Jackhammer) else Card.WRECKING_BALL
             them = self._opponent(action.seat, action.target, tool)
             if not them.floors:
-                raise IllegalPlay(f"{them.name}'s tower has no floor for {tool} to hit")
+                raise IllegalPlay("{player}'s tower has no floor for {card} to hit",
+                                  player=them.name, card=Term(tool.words))
             if isinstance(action, Jackhammer) and them.top_has_dog():
-                raise IllegalPlay(f"the top floor of {them.name}'s tower has a dog: a "
-                                  "jackhammer cannot touch it")
+                raise IllegalPlay("the top floor of {player}'s tower has a dog: a jackhammer "
+                                  "cannot touch it", player=them.name)
         elif isinstance(action, Milkshake):
-            self._opponent(action.seat, action.target, "a milkshake")
+            self._opponent(action.seat, action.target, Card.MILKSHAKE)
         elif isinstance(action, Thief):
-            them = self._opponent(action.seat, action.target, "a thief")
+            them = self._opponent(action.seat, action.target, Card.THIEF)
             if them.hand_size == 0:
-                raise IllegalPlay(f"{them.name} holds no card for a thief to take")
+                raise IllegalPlay("{player} holds no card for a thief to take", player=them.name)
             if action.took is not None and them.hand[action.took] < 1:
-                raise IllegalPlay(f"{them.name} holds no {action.took} for the thief to take")
+                raise IllegalPlay("{player} holds no {card} for the thief to take",
+                                  player=them.name, card=Term(action.took.value))
         elif isinstance(action, SuperThief) and action.took is not None:
             holders = {s for s in self.opponents(action.seat) if self.players[s].hand_size}
             named = [s for s, _ in action.took]
             if len(set(named)) != len(named) or set(named) != holders:
+                if not holders:
+                    raise IllegalPlay("a super thief takes one card from each opponent that "
+                                      "holds one: nobody does")
                 raise IllegalPlay("a super thief takes one card from each opponent that "
-                                  "holds one: "
-                                  + (", ".join(self.name(s) for s in sorted(holders))
-                                     or "nobody does"))
+                                  "holds one: {players}",
+                                  players=", ".join(self.name(s) for s in sorted(holders)))
             for s, took in action.took:
                 if self.players[s].hand[took] < 1:
-                    raise IllegalPlay(f"{self.name(s)} holds no {took} for the super thief "
-                                      "to take")
+                    raise IllegalPlay("{player} holds no {card} for the super thief to take",
+                                      player=self.name(s), card=Term(took.value))
 
     def _check_build(self, me: Player, cards: tuple[Card, Card]) -> None:
         a, b = cards
         for card in cards:
             if not card.builds:
-                raise IllegalPlay(f"{card.words} is not a floor card: floors are built "
-                                  "from 1 to 8 and wilds")
+                raise IllegalPlay("{card} is not a floor card: floors are built from 1 to 8 "
+                                  "and wilds", card=Term(card.words))
         if Counter(cards) - me.hand:
-            raise IllegalPlay(f"{me.name} does not hold {a} and {b}")
+            raise IllegalPlay("{player} does not hold {card} and {other}", player=me.name,
+                              card=Term(a.value), other=Term(b.value))
         if a is Card.WILD and b is Card.WILD:
             raise IllegalPlay("two wilds never make a floor: a wild pairs with a 1 to 8")
         if a.number is not None and b.number is not None and a.number + b.number != FLOOR_SUM:
-            raise IllegalPlay(f"{a} and {b} make {a.number + b.number}, not {FLOOR_SUM}: "
-                              "a floor is 1+8, 2+7, 3+6 or 4+5")
+            raise IllegalPlay("{card} and {other} make {sum}, not {floor}: a floor is 1+8, "
+                              "2+7, 3+6 or 4+5", card=str(a), other=str(b),
+                              sum=a.number + b.number, floor=FLOOR_SUM)
 
     def _check_steal(self, me: Player, action: Steal) -> None:
         card = action.card
         if card is Card.WILD:
             raise IllegalPlay("a wild cannot steal: steal with a 1 to 8 from your hand")
         if card.number is None:
-            raise IllegalPlay(f"{card.words} cannot steal: steal with a 1 to 8 from your hand")
+            raise IllegalPlay("{card} cannot steal: steal with a 1 to 8 from your hand",
+                              card=Term(card.words))
         if me.hand[card] < 1:
-            raise IllegalPlay(f"{me.name} holds no {card}")
-        them = self._opponent(action.seat, action.target, "a steal")
+            raise IllegalPlay("{player} holds no {card}", player=me.name, card=Term(card.value))
+        them = self._opponent(action.seat, action.target, None)
         if not them.floors:
-            raise IllegalPlay(f"{them.name}'s tower has no floor to steal from")
+            raise IllegalPlay("{player}'s tower has no floor to steal from", player=them.name)
         if them.top_has_dog():
-            raise IllegalPlay(f"the top floor of {them.name}'s tower has a dog: it cannot "
-                              "be stolen from")
+            raise IllegalPlay("the top floor of {player}'s tower has a dog: it cannot be "
+                              "stolen from", player=them.name)
         if _match(them.floors[-1], card.number) is None:
-            raise IllegalPlay(f"the top floor of {them.name}'s tower, {them.floors[-1]}, "
-                              f"has no {FLOOR_SUM - card.number} to go with {card.words}")
+            raise IllegalPlay("the top floor of {player}'s tower, {floor}, has no {number} to "
+                              "go with {card}", player=them.name, floor=str(them.floors[-1]),
+                              number=FLOOR_SUM - card.number, card=Term(card.words))
 
-    def _opponent(self, seat: int, target: int, what: str) -> Player:
+    def _opponent(self, seat: int, target: int, card: Card | None) -> Player:
+        """The opponent ``card`` (None: a steal) is played against."""
         if not 0 <= target < self.player_count:
-            raise IllegalPlay(f"there is no seat {target} at this table")
+            raise IllegalPlay("there is no seat {seat} at this table", seat=target)
         if target == seat:
-            raise IllegalPlay(f"{what} is played against an opponent, not yourself")
+            if card is None:
+                raise IllegalPlay("a steal is played against an opponent, not yourself")
+            raise IllegalPlay("{card} is played against an opponent, not yourself",
+                              card=Term(card.words))
         return self.players[target]
 
     def is_legal(self, action: Action) -> bool:
