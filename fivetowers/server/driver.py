@@ -17,8 +17,9 @@ Two of DESIGN.md's three traps are handled here:
 
 All sessions share one loop, so the input one client may make the server
 parse is budgeted (:mod:`fivetowers.server.input_guard`): the excess is
-dropped unparsed, the client is told, and a client that keeps flooding is
-disconnected. A bracketed paste is capped at PASTE_CAP characters.
+dropped unparsed (keys that arrive together beyond the budget, whole), the
+client is told, and a client that keeps flooding is disconnected. A
+bracketed paste is capped at PASTE_CAP characters.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from textual.message import Message
 
 from fivetowers.compat.textual import OwnDriver, UncachedXTermParser
 from fivetowers.server.colours import downgrade
-from fivetowers.server.input_guard import PASTE_END, Part, PasteGuard, TokenBucket
+from fivetowers.server.input_guard import PASTE_END, Part, PasteGuard, TokenBucket, key_events
 
 log = logging.getLogger("fivetowers.server")
 
@@ -299,6 +300,13 @@ class SSHDriver(OwnDriver):
                 self._paste.refuse_paste()
                 dropped += len(chunk)
                 continue
+            if part is Part.KEYS and not self._fits(chunk, now):
+                # More keys at once than the budget takes is no one typing
+                # (a flood, an unbracketed paste): parsing its first keys
+                # cost the loop more than a session's start, and would run
+                # a pasted text's letters as commands.
+                dropped += len(chunk)
+                continue
             # Paste text makes no events until its end: larger slices cost the same.
             size = int(SLICE / CHAR_COST) if part is Part.PASTE else SLICE
             parsed = await self._parse(chunk, part is Part.END, size)
@@ -312,6 +320,12 @@ class SSHDriver(OwnDriver):
             self._flood.charge(dropped, now)
         if dropped or cut:
             self._notice(now, cut=not dropped)
+
+    def _fits(self, keys: str, now: float) -> bool:
+        """Whether the parse budget takes all of ``keys`` (a cheap look first)."""
+        budget = self._parse_budget.available(now)
+        cost = len(keys) * CHAR_COST
+        return cost <= budget and cost + key_events(keys) <= budget
 
     async def _parse(self, text: str, always: bool = False, size: int = SLICE) -> int:
         """Parse ``text`` in slices of ``size`` while the budget lasts (to the

@@ -137,6 +137,44 @@ async def test_a_burst_over_the_budget_is_dropped_and_the_client_told(
         assert await screen.wait_closed() == 0
 
 
+async def test_more_keys_at_once_than_the_budget_takes_are_dropped_whole(
+        start_server: StartServer, parsed: Counter[int]) -> None:
+    """A read the budget cannot take whole is no one typing: parsing its first
+    keys cost a flood as much as a session start (and would type a pasted
+    text's letters as commands). Nothing of it reaches the parser."""
+    server = await _lobby_server(start_server)
+    async with await connect(server, username="eager") as conn:
+        screen = await Screen.open(conn, 90, 28)
+        await screen.wait_for("lobby")
+        parser = _parser_of(server, "eager")
+        before = parsed[id(parser)]
+        screen.press(b"n" * 4 * int(PARSE_BURST))  # one read: n would open the form
+        await screen.wait_for("Input too fast: some keys were dropped.")
+        await asyncio.sleep(0.3)
+        assert parsed[id(parser)] == before
+        assert "New table" not in screen.text
+        # What fits the budget is still typed.
+        screen.press(b"n")
+        await screen.wait_for("New table")
+        screen.press(b"\x1b")
+        await screen.wait_until(lambda: "New table" not in screen.text, "left the form")
+        screen.press(b"q")
+        assert await screen.wait_closed() == 0
+
+
+async def test_a_flood_in_large_reads_is_cut_off_unparsed(
+        start_server: StartServer, parsed: Counter[int]) -> None:
+    server = await _lobby_server(start_server)
+    async with await connect(server, username="flood") as conn:
+        flooder = await Screen.open(conn, 90, 28)
+        await flooder.wait_for("lobby")
+        parser = _parser_of(server, "flood")
+        before = parsed[id(parser)]
+        flooder.press(b"x" * 102400)
+        assert await flooder.wait_closed(timeout=30) == 1
+        assert parsed[id(parser)] == before  # not one key of it parsed
+
+
 def _held_paste(parser: SessionParser) -> int:
     """Characters the parser holds in its current bracketed paste."""
     frame = parser._gen.gi_frame
