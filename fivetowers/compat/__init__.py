@@ -28,6 +28,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``OwnDriver``: the Driver state Textual's drivers share privately
   (``_app``, ``_loop``, ``_mouse``, ``_size``).
 - ``data_table_draw_state``: a DataTable's pending layout and hover cursor.
+- ``CoveredScreen``: a screen not laid out while an opaque one covers it
+  (``Screen._refresh_layout``; Textual lays out the screen under the top one).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 
