@@ -27,7 +27,9 @@ Each figure is the median over its repetitions, with the mean beside it.
 how many Python function calls it made: its CPU figures are then inflated,
 but the call counts are the same on a quiet machine and a busy one, so
 before/after ratios of them are not noise. The profiles are kept (their
-directory is printed) for ``python -m pstats``.
+directory is printed) for ``python -m pstats``; their clock counts calls and
+returns (a "second" is a million of them), so where a start's work goes
+reads the same on any machine.
 ``--compare FILE`` prints ratios to an earlier run's ``--json FILE``.
 """
 
@@ -94,7 +96,12 @@ async def serve(data_dir: Path, profiles: Path | None) -> None:
                 name = line[5:].decode()
                 if name != "-":
                     import cProfile
-                    profiling = profilers.setdefault(name, cProfile.Profile())
+                    import itertools
+                    # Its clock counts calls and returns: cumulative "times"
+                    # in pstats are then the same on a busy machine.
+                    ticks = itertools.count()
+                    profiling = profilers.setdefault(
+                        name, cProfile.Profile(lambda: next(ticks), 1e-6))
                     profiling.enable()
 
     loop.add_reader(sys.stdin.fileno(), command)

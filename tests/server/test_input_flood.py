@@ -22,7 +22,7 @@ from fivetowers.server import driver
 from fivetowers.server.driver import (CHAR_COST, PARSE_BURST, PARSE_RATE, PASTE_CAP, SLICE,
                                       SessionParser)
 from fivetowers.lobby.model import Lobby
-from fivetowers.lobby.app import lobby_factory
+from fivetowers.lobby.app import LobbyApp, lobby_factory
 from fivetowers.server.serve import GameServer
 
 from tests.server.server_helpers import LogCapture, Screen, StartServer, connect
@@ -163,7 +163,16 @@ async def test_more_keys_at_once_than_the_budget_takes_are_dropped_whole(
 
 
 async def test_a_flood_in_large_reads_is_cut_off_unparsed(
-        start_server: StartServer, parsed: Counter[int]) -> None:
+        start_server: StartServer, parsed: Counter[int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[str] = []
+    notify = LobbyApp.notify
+
+    def telling(app: LobbyApp, message: str, *args: Any, **kwargs: Any) -> None:
+        told.append(message)
+        notify(app, message, *args, **kwargs)
+
+    monkeypatch.setattr(LobbyApp, "notify", telling)
     server = await _lobby_server(start_server)
     async with await connect(server, username="flood") as conn:
         flooder = await Screen.open(conn, 90, 28)
@@ -173,6 +182,8 @@ async def test_a_flood_in_large_reads_is_cut_off_unparsed(
         flooder.press(b"x" * 102400)
         assert await flooder.wait_closed(timeout=30) == 1
         assert parsed[id(parser)] == before  # not one key of it parsed
+    # Cut off before its "input too fast" notice was due: no toast for it.
+    assert driver.INPUT_TOO_FAST not in told
 
 
 def _held_paste(parser: SessionParser) -> int:
