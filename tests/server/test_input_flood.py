@@ -12,7 +12,8 @@ import random
 import time
 import weakref
 from collections import Counter
-from typing import Any, Iterator
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Iterator
 
 import asyncssh
 import pytest
@@ -137,16 +138,22 @@ async def test_a_burst_over_the_budget_is_dropped_and_the_client_told(
         assert await screen.wait_closed() == 0
 
 
+@asynccontextmanager
+async def _on_the_lobby(server: GameServer, name: str
+                        ) -> AsyncIterator[tuple[Screen, SessionParser]]:
+    """A session of ``name`` on the lobby, and its parser on the server."""
+    async with await connect(server, username=name) as conn:
+        screen = await Screen.open(conn, 90, 28)
+        await screen.wait_for("lobby")
+        yield screen, _parser_of(server, name)
+
+
 async def test_more_keys_at_once_than_the_budget_takes_are_dropped_whole(
         start_server: StartServer, parsed: Counter[int]) -> None:
     """A read the budget cannot take whole is no one typing: parsing its first
     keys cost a flood as much as a session start (and would type a pasted
     text's letters as commands). Nothing of it reaches the parser."""
-    server = await _lobby_server(start_server)
-    async with await connect(server, username="eager") as conn:
-        screen = await Screen.open(conn, 90, 28)
-        await screen.wait_for("lobby")
-        parser = _parser_of(server, "eager")
+    async with _on_the_lobby(await _lobby_server(start_server), "eager") as (screen, parser):
         before = parsed[id(parser)]
         screen.press(b"n" * 4 * int(PARSE_BURST))  # one read: n would open the form
         await screen.wait_for("Input too fast: some keys were dropped.")
@@ -173,11 +180,7 @@ async def test_a_flood_in_large_reads_is_cut_off_unparsed(
         notify(app, message, *args, **kwargs)
 
     monkeypatch.setattr(LobbyApp, "notify", telling)
-    server = await _lobby_server(start_server)
-    async with await connect(server, username="flood") as conn:
-        flooder = await Screen.open(conn, 90, 28)
-        await flooder.wait_for("lobby")
-        parser = _parser_of(server, "flood")
+    async with _on_the_lobby(await _lobby_server(start_server), "flood") as (flooder, parser):
         before = parsed[id(parser)]
         flooder.press(b"x" * 102400)
         assert await flooder.wait_closed(timeout=30) == 1
