@@ -354,8 +354,8 @@ class CoveredScreen(Screen[Any]):
     screen gets lays that one out again too, and its new layout's dirty
     regions make the top screen draw again in full. Under the lobby sits
     Textual's default screen, empty: during a session's start it had the
-    lobby drawn and sent three times in full rather than twice, about a
-    sixth of the start. This screen's private ``_refresh_layout`` does
+    lobby drawn and sent three times in full rather than twice (a ninth of
+    the start's Python calls, ``scripts/bench_start_cost.py --calls``). This screen's private ``_refresh_layout`` does
     nothing while the screen right above it is opaque (Textual's own test for
     what shows through); a layout it skipped runs when it is shown again.
     Retire it when Textual lays out only the screens that can be seen: not
