@@ -30,6 +30,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``data_table_draw_state``: a DataTable's pending layout and hover cursor.
 - ``translate_footer_keys``: the Footer's keys (``textual.widgets._footer``)
   with their descriptions in the session's language.
+- ``CoveredScreen``: a screen not laid out while an opaque one covers it
+  (``Screen._refresh_layout``; Textual lays out the screen under the top one).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 

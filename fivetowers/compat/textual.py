@@ -21,6 +21,7 @@ from textual.app import App, ScreenStackError
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.geometry import Size
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.strip import Strip
@@ -365,6 +366,51 @@ def translate_footer_keys(widgets: Iterable[Widget],
         yield widget
 
 
+# -- 9. a screen under another is not laid out ----------------------------------
+
+class CoveredScreen(Screen[Any]):
+    """A screen that is not laid out while an opaque screen covers it.
+
+    Textual counts the screen just under the top one as visible whatever the
+    top one's opacity (``App._background_screens``): every resize the top
+    screen gets lays that one out again too, and its new layout's dirty
+    regions make the top screen draw again in full. Under the lobby sits
+    Textual's default screen, empty: during a session's start it had the
+    lobby drawn and sent three times in full rather than twice (a ninth of
+    the start's Python calls, ``scripts/bench_start_cost.py --calls``). This screen's private ``_refresh_layout`` does
+    nothing while the screen right above it is opaque (Textual's own test for
+    what shows through); a layout it skipped runs when it is shown again.
+    Retire it when Textual lays out only the screens that can be seen: not
+    reported upstream yet.
+    """
+
+    skipped_layout = False
+    """A layout was asked for while covered: it runs once the screen is seen."""
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        if is_covered(self):
+            self.skipped_layout = True
+            return
+        super()._refresh_layout(size, scroll)
+
+    def on_screen_resume(self) -> None:
+        if self.skipped_layout:
+            self.skipped_layout = False
+            self.refresh(layout=True)
+
+
+def covered_default_screen() -> CoveredScreen:
+    """An App's default screen (empty, as Textual's) that is not laid out while covered."""
+    return CoveredScreen(id="_default")
+
+
+def is_covered(screen: Screen[Any]) -> bool:
+    """Whether an opaque screen lies right on top of ``screen``."""
+    stack = screen.app.screen_stack
+    above = next((upper for lower, upper in zip(stack, stack[1:]) if lower is screen), None)
+    return above is not None and above.styles.background.a == 1
+
+
 WORKAROUNDS = (
     _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
               "XTermParser stops caching _parse_extended_key class-wide"),
@@ -387,4 +433,6 @@ WORKAROUNDS = (
               "Footer takes a description formatter"),
     _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
               "DataTable exposes its pending layout and hover cursor"),
+    _recorded("CoveredScreen", ("Screen._refresh_layout", "App._background_screens"),
+              "Textual lays out only the screens that can be seen"),
 )

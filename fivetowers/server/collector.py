@@ -22,6 +22,12 @@ half hour (for cycles that die old in running sessions, about 2 MiB a minute
 at 100 sessions; the renders the screens share are freed without one, see
 ``ui/shared_lines.py``). With 100 sessions that one collection takes about
 a second, so it is kept rare.
+
+While no session is live nothing is frozen: what is alive then may be a
+finished session's App that something still holds for a moment (a
+cancelled timer keeps the context it was made in, the App's, until its
+time comes); frozen, it would stay until the next reclaim, which on an
+empty server may never come.
 """
 
 from __future__ import annotations
@@ -30,13 +36,22 @@ import asyncio
 import gc
 import logging
 import time
+from typing import Callable
 
 log = logging.getLogger("fivetowers.server")
 
 
 class QuietCollector:
     def __init__(self, every: float = 5.0, reclaim_after: float = 1800.0,
-                 reclaim_sessions: int = 10, when_empty: float = 1.0) -> None:
+                 reclaim_sessions: int = 10, when_empty: float = 1.0,
+                 live: Callable[[], int] | None = None) -> None:
+        self.live = live
+        """How many sessions are live (None: not known, settles always freeze)."""
+        self.empty_collected = False
+        """A settle collected everything while no session was live, and no
+        session started or ended since: there is nothing new to collect."""
+        self.walked = False
+        """A full collection ran since the last reclaim: young ones will do."""
         self.every = every
         """Seconds between settles (collect what is new, freeze what survives)."""
         self.reclaim_after = reclaim_after
@@ -66,11 +81,18 @@ class QuietCollector:
         in the last few seconds took 200-500 ms to walk in full. Cycles that
         die older than that wait for a reclaim. Right after one, this is
         the full collection that frees what was unfrozen."""
+        empty = self.live is not None and self.live() == 0
+        if empty and self.empty_collected:
+            return
         start = time.perf_counter()
         # (gc.get_freeze_count() walks every frozen object: never asked here.)
-        collected = gc.collect(1 if self.frozen else 2)
-        gc.freeze()
-        self.frozen = True
+        full = not (self.frozen or self.walked)
+        collected = gc.collect(2 if full else 1)
+        self.walked = self.walked or full
+        self.empty_collected = empty
+        if not empty:  # (see the module's docstring)
+            gc.freeze()
+            self.frozen = True
         pause = time.perf_counter() - start
         if pause > 0.1:
             log.info("collected %d objects in %.0f ms", collected, pause * 1000)
@@ -78,10 +100,12 @@ class QuietCollector:
     def app_started(self) -> None:
         """A session's App drew its first screen: settle what its start made,
         so that later collections do not walk it again."""
+        self.empty_collected = False
         self.settle()
 
     def session_ended(self, live: int) -> None:
         """A session ended; ``live`` are still running."""
+        self.empty_collected = False
         self.ended += 1
         now = time.monotonic()
         if live == 0 or (self.ended >= max(self.reclaim_sessions, live // 2)
@@ -99,6 +123,6 @@ class QuietCollector:
         """Everything frozen is collectable again (the next settle or the
         interpreter's own next full collection frees what is garbage)."""
         gc.unfreeze()
-        self.frozen = False
+        self.frozen = self.walked = False
         self.ended = 0
         self.last_reclaim = time.monotonic()

@@ -17,8 +17,9 @@ Two of DESIGN.md's three traps are handled here:
 
 All sessions share one loop, so the input one client may make the server
 parse is budgeted (:mod:`fivetowers.server.input_guard`): the excess is
-dropped unparsed, the client is told, and a client that keeps flooding is
-disconnected. A bracketed paste is capped at PASTE_CAP characters.
+dropped unparsed (keys that arrive together beyond the budget, whole), the
+client is told, and a client that keeps flooding is disconnected. A
+bracketed paste is capped at PASTE_CAP characters.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from textual.message import Message
 from fivetowers.compat.textual import OwnDriver, UncachedXTermParser
 from fivetowers.i18n import N_, _
 from fivetowers.server.colours import downgrade
-from fivetowers.server.input_guard import PASTE_END, Part, PasteGuard, TokenBucket
+from fivetowers.server.input_guard import PASTE_END, Part, PasteGuard, TokenBucket, key_events
 
 log = logging.getLogger("fivetowers.server")
 
@@ -80,6 +81,10 @@ FLOOD_DECAY = 1024.0
 """A session that has dropped FLOOD_LIMIT characters (less FLOOD_DECAY a
 second since) is disconnected as a flooder."""
 NOTICE_EVERY = 60.0
+NOTICE_DELAY = 0.25
+"""Seconds a notice about dropped input waits: a flooder is cut off before
+then, and its notice (a toast rack mounted, styled and drawn: half of what
+a flood costs the server) is never shown."""
 INPUT_TOO_FAST = N_("Input too fast: some keys were dropped.")
 FLOOD_GOODBYE = N_("fivetowers: disconnected: your terminal sent input much faster "
                    "than anyone types.")
@@ -168,6 +173,7 @@ class SSHDriver(OwnDriver):
         self._paste = PasteGuard(PASTE_CAP)
         self._paste_handle: asyncio.TimerHandle | None = None
         self._noticed_at: float | None = None
+        self._notice_handle: asyncio.TimerHandle | None = None
 
     # -- output --------------------------------------------------------------
     def write(self, data: str) -> None:
@@ -202,6 +208,9 @@ class SSHDriver(OwnDriver):
             self._hang_up("the client stopped reading")
 
     def _hang_up(self, reason: str) -> None:
+        if self._notice_handle is not None:
+            self._notice_handle.cancel()
+            self._notice_handle = None
         if not self._terminal.hung_up:
             self._terminal.hung_up = True
             log.info("%s: %s", self._terminal.name, reason)
@@ -244,6 +253,9 @@ class SSHDriver(OwnDriver):
                 pass
         self._reader = None
         self._cancel_timers()
+        if self._notice_handle is not None:
+            self._notice_handle.cancel()
+            self._notice_handle = None
 
     # -- input ---------------------------------------------------------------
     def send_message(self, message: Message) -> None:
@@ -300,6 +312,13 @@ class SSHDriver(OwnDriver):
                 self._paste.refuse_paste()
                 dropped += len(chunk)
                 continue
+            if part is Part.KEYS and not self._fits(chunk, now):
+                # More keys at once than the budget takes is no one typing
+                # (a flood, an unbracketed paste): parsing its first keys
+                # cost the loop more than a session's start, and would run
+                # a pasted text's letters as commands.
+                dropped += len(chunk)
+                continue
             # Paste text makes no events until its end: larger slices cost the same.
             size = int(SLICE / CHAR_COST) if part is Part.PASTE else SLICE
             parsed = await self._parse(chunk, part is Part.END, size)
@@ -313,6 +332,12 @@ class SSHDriver(OwnDriver):
             self._flood.charge(dropped, now)
         if dropped or cut:
             self._notice(now, cut=not dropped)
+
+    def _fits(self, keys: str, now: float) -> bool:
+        """Whether the parse budget takes all of ``keys`` (a cheap look first)."""
+        budget = self._parse_budget.available(now)
+        cost = len(keys) * CHAR_COST
+        return cost <= budget and cost + key_events(keys) <= budget
 
     async def _parse(self, text: str, always: bool = False, size: int = SLICE) -> int:
         """Parse ``text`` in slices of ``size`` while the budget lasts (to the
@@ -339,6 +364,10 @@ class SSHDriver(OwnDriver):
         self._noticed_at = now
         message = (_("Paste too long: only its first {count} characters were kept.")
                    .format(count=PASTE_CAP) if cut else _(INPUT_TOO_FAST))
+        self._notice_handle = self.loop.call_later(NOTICE_DELAY, self._show_notice, message)
+
+    def _show_notice(self, message: str) -> None:
+        self._notice_handle = None
         self.app.notify(message, severity="warning", markup=False)
 
     def _flooded(self) -> None:

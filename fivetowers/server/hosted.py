@@ -9,7 +9,10 @@ Every screen Textual composes gets a tooltip and a toast rack (notifications'
 container) as widgets of their own: styled, laid out and drawn in each
 session's start, about a sixth of it. Hosted apps show no tooltips, and a screen
 gets its toast rack only when there is a notification to show
-(:class:`fivetowers.compat.textual.LeanScreensApp`).
+(:class:`fivetowers.compat.textual.LeanScreensApp`). Textual's default
+screen, under the lobby, is not laid out again while covered
+(:class:`fivetowers.compat.textual.CoveredScreen`): each time it was, the
+lobby was drawn again in full.
 
 Apps also start a couple at a time. Starting one (composing, styling and drawing
 its first screen) is tens of milliseconds of Python that Textual runs in a
@@ -29,7 +32,7 @@ from typing import Any, Callable, Iterable
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from fivetowers.compat.textual import LeanScreensApp, share_parsed_css
+from fivetowers.compat.textual import LeanScreensApp, covered_default_screen, share_parsed_css
 
 STARTING = 2
 """Apps starting at once: two, so one computes while the other awaits a frame."""
@@ -91,6 +94,9 @@ class HostedApp(LeanScreensApp):
         turn, self._turn = self._turn, None
         if turn is not None:
             turn.release()
+
+    def get_default_screen(self) -> Screen[Any]:
+        return covered_default_screen()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         return ()

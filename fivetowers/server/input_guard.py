@@ -13,10 +13,14 @@ would take the loop from every other player (issue 18), so the driver
 * :class:`PasteGuard` - a bracketed paste holds at most ``cap`` characters;
   the rest is dropped and the paste ends there, so a start marker without an
   end cannot make the parser hold megabytes.
+* :func:`key_events` - how many events some keys text would make at most,
+  known before parsing it: a read that the budget cannot take whole is no
+  one typing, and is dropped whole rather than parsed up to the budget.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterator
@@ -51,10 +55,26 @@ class TokenBucket:
         self._refill(now)
         self.tokens -= amount
 
+    def available(self, now: float) -> float:
+        """Tokens saved now (negative while in debt)."""
+        self._refill(now)
+        return self.tokens
+
     def wait_for(self, amount: float, now: float) -> float:
         """Seconds until ``amount`` tokens are saved (0 if they are)."""
         self._refill(now)
         return max(0.0, (amount - self.tokens) / self.rate)
+
+
+# One event each: a CSI sequence (arrows, function keys, mouse reports) or an
+# SS3 one (keypad); any other character is an event of its own at the most.
+_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.)")
+
+
+def key_events(text: str) -> int:
+    """The events parsing ``text`` (keys, not a paste) makes, at the most."""
+    plain, sequences = _SEQUENCE.subn("", text)
+    return len(plain) + sequences
 
 
 class Part(Enum):

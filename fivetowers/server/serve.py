@@ -117,7 +117,7 @@ class GameServer:
         self._evictions_logged_at = -1e9
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._watchdog: asyncio.Task[None] | None = None
-        self.collector = QuietCollector()
+        self.collector = QuietCollector(live=lambda: len(self.sessions))
         self._collecting: asyncio.Task[None] | None = None
         self._stopping = False
 

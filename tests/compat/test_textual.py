@@ -16,14 +16,15 @@ from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
 from textual.driver import Driver
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable, Static, Tooltip
 from textual.widgets._toast import Toast, ToastRack
 
 import fivetowers.compat.textual as compat
-from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, LeanScreensApp,
+from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, CoveredScreen,
+                                       LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        drop_closed_watchers, has_toast_rack, is_closing,
                                        keep_process_output, release_strip_caches,
@@ -368,3 +369,76 @@ async def test_footer_keys_take_a_translated_description() -> None:
         assert [key.description for key in keys] == ["LEAVE"], (
             "re-check compat/textual.py: translate_footer_keys (Footer composes otherwise)")
         assert "LEAVE" in keys[0].render().plain  # what it draws is the description
+
+
+# -- a screen under another is not laid out ----------------------------------------
+
+class Opaque(Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("on top")
+
+
+class SeeThrough(ModalScreen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("a dialog")
+
+
+class Layered(App[None]):
+    def __init__(self, covered: bool) -> None:
+        super().__init__()
+        self.covered = covered
+
+    def get_default_screen(self) -> Screen[Any]:
+        class Base(CoveredScreen if self.covered else Screen):  # type: ignore[misc]
+            def compose(self) -> ComposeResult:
+                yield Static("under", id="under")
+
+        return Base(id="_default")
+
+
+async def _layouts_while_covered(covered: bool, top: Screen[None],
+                                 monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """Layouts the default screen made while ``top`` covered it and the app was
+    resized; and the width of its widget once it is on top again."""
+    app = Layered(covered)
+    layouts: list[Screen[Any]] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counting(screen: Screen[Any], *args: Any, **kwargs: Any) -> None:
+        layouts.append(screen)
+        refresh_layout(screen, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counting)
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        base = app.screen
+        await app.push_screen(top)
+        await pilot.pause()
+        layouts.clear()
+        await pilot.resize_terminal(60, 12)
+        await pilot.pause()
+        under = sum(screen is base for screen in layouts)
+        app.pop_screen()
+        await pilot.pause()
+        await pilot.pause()
+        return under, base.query_one("#under").size.width
+
+
+async def test_textual_still_lays_out_a_screen_under_an_opaque_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    layouts, width = await _layouts_while_covered(False, Opaque(), monkeypatch)
+    assert layouts > 0, "re-check compat/textual.py: CoveredScreen (Textual stopped)"
+    assert width == 60
+
+
+async def test_a_covered_screen_is_laid_out_only_once_seen_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    layouts, width = await _layouts_while_covered(True, Opaque(), monkeypatch)
+    assert layouts == 0
+    assert width == 60  # the layout it skipped ran when it was shown again
+
+
+async def test_a_screen_seen_through_the_one_on_top_is_laid_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    layouts, width = await _layouts_while_covered(True, SeeThrough(), monkeypatch)
+    assert layouts > 0 and width == 60

@@ -100,3 +100,26 @@ async def test_the_full_collection_after_the_last_session_runs_soon() -> None:
         if collector.frozen:
             break
     assert collector.frozen and ref() is None
+
+
+async def test_an_app_still_held_when_the_last_session_ended_is_not_frozen() -> None:
+    """Something may hold a finished session's App a moment longer than its
+    session (a cancelled timer keeps the App's context until its time). The
+    collection after the last session must not freeze it for good: on an
+    empty server no reclaim would ever come to free it."""
+    sessions: list[Node] = []
+    collector = QuietCollector(every=3600, when_empty=0.01, live=lambda: len(sessions))
+    sessions.append(Node())
+    collector.app_started()  # the session's App, frozen while it plays
+    app = sessions.pop()
+    ref = weakref.ref(app)
+    collector.session_ended(live=0)
+    for _ in range(100):  # the collection a moment after the last session ended
+        await asyncio.sleep(0.01)
+        if collector.empty_collected:
+            break
+    assert collector.empty_collected
+    collector.settle()  # and the periodic ones, while nobody plays
+    del app  # what held it lets go
+    gc.collect()
+    assert ref() is None

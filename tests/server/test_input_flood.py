@@ -12,7 +12,8 @@ import random
 import time
 import weakref
 from collections import Counter
-from typing import Any, Iterator
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Iterator
 
 import asyncssh
 import pytest
@@ -22,7 +23,7 @@ from fivetowers.server import driver
 from fivetowers.server.driver import (CHAR_COST, PARSE_BURST, PARSE_RATE, PASTE_CAP, SLICE,
                                       SessionParser)
 from fivetowers.lobby.model import Lobby
-from fivetowers.lobby.app import lobby_factory
+from fivetowers.lobby.app import LobbyApp, lobby_factory
 from fivetowers.server.serve import GameServer
 
 from tests.server.server_helpers import LogCapture, Screen, StartServer, connect
@@ -135,6 +136,57 @@ async def test_a_burst_over_the_budget_is_dropped_and_the_client_told(
         await screen.wait_until(lambda: "New table" not in screen.text, "left the form")
         screen.press(b"q")
         assert await screen.wait_closed() == 0
+
+
+@asynccontextmanager
+async def _on_the_lobby(server: GameServer, name: str
+                        ) -> AsyncIterator[tuple[Screen, SessionParser]]:
+    """A session of ``name`` on the lobby, and its parser on the server."""
+    async with await connect(server, username=name) as conn:
+        screen = await Screen.open(conn, 90, 28)
+        await screen.wait_for("lobby")
+        yield screen, _parser_of(server, name)
+
+
+async def test_more_keys_at_once_than_the_budget_takes_are_dropped_whole(
+        start_server: StartServer, parsed: Counter[int]) -> None:
+    """A read the budget cannot take whole is no one typing: parsing its first
+    keys cost a flood as much as a session start (and would type a pasted
+    text's letters as commands). Nothing of it reaches the parser."""
+    async with _on_the_lobby(await _lobby_server(start_server), "eager") as (screen, parser):
+        before = parsed[id(parser)]
+        screen.press(b"n" * 4 * int(PARSE_BURST))  # one read: n would open the form
+        await screen.wait_for("Input too fast: some keys were dropped.")
+        await asyncio.sleep(0.3)
+        assert parsed[id(parser)] == before
+        assert "New table" not in screen.text
+        # What fits the budget is still typed.
+        screen.press(b"n")
+        await screen.wait_for("New table")
+        screen.press(b"\x1b")
+        await screen.wait_until(lambda: "New table" not in screen.text, "left the form")
+        screen.press(b"q")
+        assert await screen.wait_closed() == 0
+
+
+async def test_a_flood_in_large_reads_is_cut_off_unparsed(
+        start_server: StartServer, parsed: Counter[int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[str] = []
+    notify = LobbyApp.notify
+
+    def telling(app: LobbyApp, message: str, *args: Any, **kwargs: Any) -> None:
+        told.append(message)
+        notify(app, message, *args, **kwargs)
+
+    monkeypatch.setattr(LobbyApp, "notify", telling)
+    async with _on_the_lobby(await _lobby_server(start_server), "flood") as (flooder, parser):
+        before = parsed[id(parser)]
+        flooder.press(b"x" * 102400)
+        assert await flooder.wait_closed(timeout=30) == 1
+        assert parsed[id(parser)] == before  # not one key of it parsed
+    # Cut off before its "input too fast" notice was due: no toast for it.
+    assert driver.INPUT_TOO_FAST not in told
 
 
 def _held_paste(parser: SessionParser) -> int:

@@ -6,7 +6,7 @@ import pytest
 
 from fivetowers.server.driver import SessionParser
 from fivetowers.server.input_guard import (PASTE_END, PASTE_START, Part, PasteGuard,
-                                           TokenBucket)
+                                           TokenBucket, key_events)
 
 
 def _pieces(guard: PasteGuard, *chunks: str) -> list[tuple[str, str]]:
@@ -67,3 +67,19 @@ def test_token_bucket_refills_at_its_rate_up_to_its_burst() -> None:
     bucket.charge(10, 0.2)  # into debt
     assert bucket.wait_for(1, 0.2) == pytest.approx(1.1)
     assert bucket.take(100, 100.0) == 20
+
+
+@pytest.mark.parametrize("keys", [
+    "x", "hello", "\x1b[A", "\x1b[1;5B", "\x1b[<0;12;7M\x1b[<0;12;7m", "\x1bOP",
+    "\x1bx", "\x1b", "a\x1b[Bb\x1b[200~", "\x1b[15~\x1b[2;3R", "\x1b[", "\x1b[<0;",
+])
+def test_key_events_is_at_least_what_the_parser_makes(keys: str) -> None:
+    parser = SessionParser()
+    made = list(parser.feed(keys)) + list(parser.tick())
+    assert len(made) <= key_events(keys)
+
+
+def test_key_events_counts_a_sequence_as_one() -> None:
+    assert key_events("x" * 300) == 300
+    assert key_events("\x1b[<0;12;7M" * 30) == 30  # a drag: 360 characters, 30 events
+    assert key_events("\x1b[A\x1bOPq") == 3

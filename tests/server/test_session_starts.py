@@ -241,3 +241,27 @@ async def test_a_notification_as_the_session_ends_is_dropped_quietly() -> None:
         for _ in range(3):
             await pilot.pause()
         assert app.return_value is None and not app._exception
+
+
+async def test_the_screen_under_the_lobby_is_not_laid_out_with_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each layout of the (empty) default screen under the lobby had the lobby
+    drawn again in full: three full frames in a session's start, not two."""
+    layouts: list[TextualScreen[Any]] = []
+    refresh_layout = TextualScreen._refresh_layout
+
+    def counting(screen: TextualScreen[Any], *args: Any, **kwargs: Any) -> None:
+        layouts.append(screen)
+        refresh_layout(screen, *args, **kwargs)
+
+    monkeypatch.setattr(TextualScreen, "_refresh_layout", counting)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        under = app.screen_stack[0]
+        layouts.clear()
+        await pilot.resize_terminal(90, 30)
+        await pilot.pause()
+        assert under not in layouts
+        assert app.screen in layouts
