@@ -73,7 +73,7 @@ def test_every_table_reads_as_the_release_kept_it(data: Path) -> None:
     assert pragma(path, "user_version") == 2 and "variant" in columns(path, "games")
     ratings = old_ratings(path)
     store = SqliteStore(path)
-    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION == 3
+    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION == 4
     assert columns(path, "games") == ["id", "code", "name", "kind", "private", "setup",
                                       "created", "finished", "scores", "winners"]
     for table in TABLES:
@@ -95,6 +95,9 @@ def test_every_table_reads_as_the_release_kept_it(data: Path) -> None:
     assert sorted(t.info.id for t in store.unfinished_tables()) == [2, 3]
     assert [(r.identity, r.name, r.rating, r.games, r.wins)
             for r in sorted(store.leaderboard(), key=lambda r: r.identity)] == ratings
+    # Every rating of that release was won at 5 Towers: they are 5 Towers' now.
+    assert {r.kind for r in store.leaderboard()} == {"fivetowers"}
+    assert store.leaderboard(kind="gotown") == []
     assert len(ratings) == 3  # two keys and the bot; the guest is not rated
     assert [i.id for i in store.games_of("SHA256:anni")] == [3, 2, 1]
     # Each old row's setup is exactly what the game writes for it now.
@@ -171,7 +174,7 @@ def test_a_failed_migration_leaves_the_release_store_as_it_was(
     conn.close()
     monkeypatch.setattr(sqlite_schema, "legacy_setup", real)
     store = SqliteStore(path)
-    assert pragma(path, "user_version") == 3 and len(store.unfinished_tables()) == 2
+    assert pragma(path, "user_version") == 4 and len(store.unfinished_tables()) == 2
     store.close()
 
 
@@ -182,7 +185,7 @@ def test_a_damaged_row_is_carried_over_and_set_aside_not_a_failed_upgrade(data: 
     conn.commit()
     conn.close()
     store = SqliteStore(path)  # the upgrade goes through all the same
-    assert pragma(path, "user_version") == 3
+    assert pragma(path, "user_version") == 4
     report = restore(store)
     assert [r.info.id for r in report.live] == [2]
     [(table_id, reason)] = report.broken

@@ -180,10 +180,6 @@ class Game:
         card = _CARD_OF[type(action)]
         if me.hand[card] < 1:
             raise IllegalPlay(f"{me.name} holds no {card}")
-        if isinstance(action, (Thief, SuperThief)) and action.took is not None \
-                and not recorded:
-            raise IllegalPlay(f"{card.words}'s card is drawn at random: play it without "
-                              "naming the card")
         if isinstance(action, Dog):
             if not 0 <= action.floor < len(me.floors):
                 raise IllegalPlay(f"{me.name}'s tower has no floor {action.floor}: a dog "
@@ -227,6 +223,13 @@ class Game:
                 if self.players[s].hand[took] < 1:
                     raise IllegalPlay(f"{self.name(s)} holds no {took} for the super thief "
                                       "to take")
+        if isinstance(action, (Thief, SuperThief)) and action.took is not None \
+                and not recorded and action.took != self._drawn(action):
+            # Naming the very card the draw gives is the same play: that is
+            # how the platform's replay loop (action_from_json, then apply)
+            # plays a kept game again, restarts and replays included.
+            raise IllegalPlay(f"{card.words}'s card is drawn at random: play it without "
+                              "naming the card")
 
     def _check_build(self, me: Player, cards: tuple[Card, Card]) -> None:
         a, b = cards
@@ -408,10 +411,7 @@ class Game:
             self._take(me, action.target, took)
             return Thief(action.seat, action.target, took)
         elif isinstance(action, SuperThief):
-            picks = action.took
-            if picks is None:
-                picks = tuple((s, self._pick(s, s)) for s in self.opponents(action.seat)
-                              if self.players[s].hand_size)
+            picks = action.took if action.took is not None else self._super_picks(action.seat)
             for s, took in picks:
                 self._take(me, s, took)
             return SuperThief(action.seat, picks)
@@ -425,6 +425,17 @@ class Game:
     def _take(self, me: Player, seat: int, card: Card) -> None:
         self._play(self.players[seat], card)
         me.hand[card] += 1
+
+    def _drawn(self, action: Thief | SuperThief) -> Card | tuple[tuple[int, Card], ...]:
+        """What a thief (or a super thief) played now takes."""
+        if isinstance(action, Thief):
+            return self._pick(action.target, 0)
+        return self._super_picks(action.seat)
+
+    def _super_picks(self, seat: int) -> tuple[tuple[int, Card], ...]:
+        """A super thief's catch: a card from each opponent that holds one."""
+        return tuple((s, self._pick(s, s)) for s in self.opponents(seat)
+                     if self.players[s].hand_size)
 
     def _pick(self, seat: int, salt: int) -> Card:
         """A card drawn at random from ``seat``'s hand, by the seed and the moment."""
