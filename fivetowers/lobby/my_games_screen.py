@@ -11,6 +11,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from fivetowers.games import UnknownGame, game_kind, game_kinds
+from fivetowers.games.protocol import GameKind
 from fivetowers.lobby.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.user_text import clean_name
@@ -30,9 +32,10 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def result_text(info: TableInfo, seat: int | None) -> Text:
+def result_text(info: TableInfo, seat: int | None, unit: str = "VP") -> Text:
     """``won, 52 VP``, ``=2nd of 4, 30 VP``, ``going on`` for an unfinished game,
-    ``abandoned`` for one the server closed when nobody came back to it."""
+    ``abandoned`` for one the server closed when nobody came back to it.
+    ``unit``: what its game's scores count (``GameKind.score_unit``)."""
     if info.finished is None:
         return Text("going on", style="italic")
     if info.scores is None:
@@ -43,8 +46,16 @@ def result_text(info: TableInfo, seat: int | None) -> Text:
     rank = 1 + sum(1 for s in info.scores if s > mine)
     tied = sum(1 for s in info.scores if s == mine) > 1
     if info.winners is not None and seat in info.winners:
-        return Text(f"won{' (shared)' if tied else ''}, {mine} VP", style="bold green")
-    return Text(f"{'=' if tied else ''}{ordinal(rank)} of {len(info.scores)}, {mine} VP")
+        return Text(f"won{' (shared)' if tied else ''}, {mine} {unit}", style="bold green")
+    return Text(f"{'=' if tied else ''}{ordinal(rank)} of {len(info.scores)}, {mine} {unit}")
+
+
+def known_game(kind: str) -> GameKind | None:
+    """The game a kept table played; None for one this server does not know."""
+    try:
+        return game_kind(kind)
+    except UnknownGame:
+        return None
 
 
 def players_text(info: TableInfo, seat: int | None) -> Text:
@@ -68,6 +79,8 @@ class MyGamesScreen(Screen[None]):
         self.identity = identity
         self.games: dict[int, TableInfo] = {}
         self.help_note: str | Text = ""
+        self.games_shown = len(game_kinds()) > 1
+        """Whether the list says each game's game: only when there is a choice."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("My games", "bold"), " — newest first; enter replays "
@@ -77,8 +90,8 @@ class MyGamesScreen(Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("game", "date (UTC)", "rules", "result",
-                                              "with")
+        self.query_one(DataTable).add_columns("game", *(("of",) if self.games_shown else ()),
+                                              "date (UTC)", "rules", "result", "with")
         self.load_games()
 
     def note(self, text: str | Text) -> None:
@@ -103,8 +116,12 @@ class MyGamesScreen(Screen[None]):
         self.games = {info.id: info for info in games}
         for info in games:
             seat = seat_of(info, self.identity)
-            table.add_row(str(info.id), date_text(info.created),
-                          ", ".join(info.options.values()), result_text(info, seat), players_text(info, seat), key=str(info.id))
+            game = known_game(info.kind)
+            of = (game.title if game else info.kind,) if self.games_shown else ()
+            table.add_row(str(info.id), *of, date_text(info.created),
+                          ", ".join(info.options.values()),
+                          result_text(info, seat, game.score_unit if game else "points"),
+                          players_text(info, seat), key=str(info.id))
         if not games:
             self.note("No games yet: the games you play here are kept, by your key.")
         else:

@@ -34,6 +34,7 @@ class Numbers:
     record_format = "numbers-record/1"
     min_players = 2
     max_players = 3
+    score_unit = "points"
     options = (GameOption("goal", "Goal", (("10", "to ten"), ("20", "to twenty"),
                                           ("50", "to fifty"))),
                GameOption("speed", "Speed", (("slow", "slow"), ("fast", "Fast play"))))

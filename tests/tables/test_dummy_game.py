@@ -112,6 +112,7 @@ class CountKind:
     title = "Count"
     record_format = FORMAT
     min_players = max_players = 2
+    score_unit = "points"
     options = (GameOption("target", "Target", (("10", "ten"), ("15", "fifteen"))),)
     bot_kinds = ("cautious", "canny")
     late_bot = "cautious"

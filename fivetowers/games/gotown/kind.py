@@ -29,6 +29,7 @@ class GoTown:
     record_format: str = RECORD_FORMAT
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
+    score_unit: str = "floors"
     options: tuple[GameOption, ...] = (
         GameOption("floors", "Floors to win", (("5", "5 floors"),
                                                 ("4", "4 floors (short game)"))),
