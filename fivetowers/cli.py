@@ -11,13 +11,10 @@ import io
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator, Sequence
+from typing import Any, BinaryIO, Callable, Iterator, Sequence
 
 from fivetowers.games.five_towers.rules.errors import shown  # the rules only (no Textual)
 from fivetowers.games.five_towers.rules.players import MAX_PLAYERS, MIN_PLAYERS
-
-if TYPE_CHECKING:
-    from fivetowers.games.five_towers.client import TableClient
 
 
 MAX_INPUT_BYTES = 1 << 20
@@ -341,32 +338,47 @@ def _record_text(data: dict[str, Any]) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from fivetowers.games.five_towers.kind import GAME
-    from fivetowers.games.five_towers.rules import Variant
-
+    if args.game == "gotown":
+        from fivetowers.games.gotown.kind import GAME as kind
+    else:
+        from fivetowers.games.five_towers.kind import GAME as kind
     players = args.players
     bots = players - 1 if args.bots is None else args.bots
-    if GAME.players_problem(players) is not None:
-        return _die(f"--players must be {GAME.min_players} to {GAME.max_players}, "
-                    f"not {players}")
+    if kind.players_problem(players) is not None:
+        return _die(f"--players must be {kind.min_players} to {kind.max_players}"
+                    + (" for GoTown" if args.game == "gotown" else "") + f", not {players}")
     if not 0 <= bots <= players:
         return _die(f"--bots must be 0 to {players} for {players} players, not {bots}")
     if len(args.names) > players:
         return _die(f"{len(args.names)} names given for {players} players")
     if not 0 <= args.bot_delay <= 60:  # also refuses nan
         return _die("--bot-delay must be 0 to 60 seconds")
-    variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
-    from fivetowers.games.five_towers.client import new_local_game
-    from fivetowers.games.five_towers.tui.app import create_app
+    if args.game == "gotown":
+        if args.variant != "base":
+            return _die("--variant is for 5 Towers; GoTown has --short")
+        from fivetowers.games.gotown.client import new_local_game as new_gotown
+        from fivetowers.games.gotown.tui.app import GoTownApp
 
-    def new_game(seed: int | None = args.seed) -> "TableClient":
-        return new_local_game(players, bots, variant, seed, args.names, args.bot,
+        def deal(seed: int | None) -> Any:
+            return new_gotown(players, bots, args.short, seed, args.names, args.bot,
                               args.bot_delay)
+        make_app: Callable[[Any, Callable[[], Any]], Any] = \
+            lambda first, again: GoTownApp(first, again, hints=not args.no_hints)
+    else:
+        if args.short:
+            return _die("--short is for --game gotown (4 floors to win)")
+        from fivetowers.games.five_towers.rules import Variant
+        from fivetowers.games.five_towers.client import new_local_game
+        from fivetowers.games.five_towers.tui.app import create_app
+        variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
+
+        def deal(seed: int | None) -> Any:
+            return new_local_game(players, bots, variant, seed, args.names, args.bot,
+                                  args.bot_delay)
+        make_app = lambda first, again: create_app(first, again, hints=not args.no_hints)
 
     seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
-    app = create_app(new_game(), lambda: new_game(next(seeds) if seeds else None),
-                     hints=not args.no_hints)
-    app.run()
+    make_app(deal(args.seed), lambda: deal(next(seeds) if seeds else None)).run()
     return 0
 
 
@@ -467,7 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("play", help="play a game at this terminal, against bots or hot-seat")
     p.add_argument("--players", type=int, default=3, metavar="N",
-                   help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 3)")
+                   help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (GoTown 2-4; default 3)")
     p.add_argument("--bots", type=int, default=None, metavar="M",
                    help="how many of the last seats bots play (default: all but one)")
     p.add_argument("--variant", choices=["base", "great-powers"], default="base",
@@ -481,6 +493,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                    help="pause before each bot move so you can follow it (default 0.8)")
     p.add_argument("--no-hints", action="store_true", help="start with the hints hidden")
+    p.add_argument("--game", choices=["fivetowers", "gotown"], default="fivetowers",
+                   help="which game (default fivetowers); GoTown is for 2-4 players")
+    p.add_argument("--short", action="store_true",
+                   help="GoTown: the short game, 4 floors to win")
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1)")
     p.add_argument("game", metavar="GAME", help="the game's number, as \"my games\" shows it")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from fivetowers.games.protocol import (
-    Bot, GameKind, GameOption, NoScreens, RecordError, check_options,
+    Bot, GameKind, GameOption, RecordError, check_options,
 )
 from fivetowers.games.gotown.rules import (
     Action, FormatError, Game, MalformedAction, Record, action_from_json, replay,
@@ -66,7 +66,8 @@ class GoTown:
         return bot
 
     def screens(self) -> GameScreens:
-        raise NoScreens("GoTown cannot be played on a screen yet: its table is issue 14")
+        from fivetowers.games.gotown.tui.game_screens import SCREENS
+        return SCREENS
 
     def options_of(self, setup: Mapping[str, Any]) -> dict[str, str]:
         floors = setup.get("floors_to_win", 5)
