@@ -1,7 +1,7 @@
 """GoTown as the platform sees it: the game's :class:`GameKind`.
 
-Not yet in :data:`fivetowers.games.PACKAGES` (the lobby cannot show it until
-issue 14); ``fivetowers.games.register(GAME)`` adds it.
+Registered in :data:`fivetowers.games.PACKAGES`: the lobby hosts GoTown
+tables beside 5 Towers ones (issue 14).
 """
 
 from __future__ import annotations
