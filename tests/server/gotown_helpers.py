@@ -1,27 +1,13 @@
-"""GoTown at hosted tables, for the server tests: the game registered, and a
-player that plays a seat through the table as a screen would submit."""
+"""GoTown at hosted tables, for the server tests: a player that plays a seat
+through the table as a screen would submit."""
 
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from typing import Any
 
-import pytest
-
-from fivetowers.games import game_kinds, register, unregister
 from fivetowers.games.gotown.bots import make_bot
-from fivetowers.games.gotown.kind import GAME as GOTOWN
 from fivetowers.tables.table import Table
-
-
-@pytest.fixture
-def gotown() -> Iterator[None]:
-    """GoTown as the registry lists it (whether or not PACKAGES does)."""
-    known = GOTOWN in game_kinds()
-    register(GOTOWN)
-    yield
-    if not known:
-        unregister(GOTOWN.name)
 
 
 async def play_turns(table: Table[Any], seats: set[int], rng: random.Random,

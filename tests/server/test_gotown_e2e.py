@@ -118,12 +118,14 @@ async def test_two_players_a_bot_and_a_spectator_play_gotown_to_the_end(
         while not hosted.status().endswith("1 away"):
             assert time.monotonic() < deadline, hosted.status()
             await asyncio.sleep(0.02)
-        turn = hosted.table.game.turn
+        turn, away = hosted.table.game.turn, hosted.table.game.action_count()
         deadline = time.monotonic() + 30
         while not hosted.over and hosted.table.game.turn < turn + 4:
             if not await act(bob, players[id(bob)]):
                 await asyncio.sleep(0.05)
             assert time.monotonic() < deadline, bob.text
+        # ann's seat moved while she was away: her stand-in played it.
+        assert any(a.seat == 0 for a in hosted.table.game.actions[away:])
 
         # The same key comes back to the same seat, mid-game (unless it ended).
         ann_conn = await connect(server, ann_key, username="ann")

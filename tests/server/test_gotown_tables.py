@@ -1,6 +1,6 @@
 """GoTown tables hosted like 5 Towers tables: created in the lobby with their
 options, kept move by move, served again after a restart, finished, rated on
-GoTown's own leaderboard, exported, and listed in "my games"."""
+GoTown's own leaderboard, exported, listed in "my games" and replayed there."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from fivetowers.games.gotown.kind import GAME as GOTOWN
+from fivetowers.games.gotown.tui.screens.replay import GoTownReplayScreen
 from fivetowers.lobby.archive import Archive
 from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
 from fivetowers.lobby.model import Lobby
@@ -21,14 +22,14 @@ from fivetowers.lobby.my_games_screen import MyGamesScreen
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import STORE_FILE
 
-from tests.server.gotown_helpers import gotown, play_turns  # noqa: F401  (a fixture)
+from tests.server.gotown_helpers import play_turns
 from tests.server.history_helpers import ScreenHost, settle
 
 ANN, BOB = "SHA256:annGoTown", "SHA256:bobGoTown"
 
 
 async def test_a_gotown_table_is_kept_served_again_finished_rated_and_exported(
-        gotown: None, tmp_path: Path) -> None:
+        tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
     lobby = Lobby(bot_kind="greedy", bot_delay=0.0, hints=False, rng=random.Random(3),
@@ -99,6 +100,22 @@ async def test_a_gotown_table_is_kept_served_again_finished_rated_and_exported(
             assert row[0] == str(table_id) and row[1] == "GoTown" and row[3] == "4"
             assert row[4].endswith(f"{result.scores[0]} floors")
             assert row[5] == "bob, Hedda (bot)"
+            # enter replays it in GoTown's own replay viewer, from ann's side
+            await pilot.press("enter")
+            await settle(pilot)
+            replay = app.screen
+            assert isinstance(replay, GoTownReplayScreen)
+            assert replay.game_id == table_id and replay.seat == 0
+            assert replay.last == len(record["actions"])
+            await pilot.press("end")
+            await settle(pilot)
+            assert f"step {replay.last}/{replay.last}" in str(
+                replay.query_one("#replay-status").render())
+            step = str(replay.query_one("#replay-step").render())
+            assert "win" in step  # the last step: the winner
+            await pilot.press("escape")
+            await settle(pilot)
+            assert isinstance(app.screen, MyGamesScreen)
         # The leaderboard shows one game at a time: g goes to the next.
         app = ScreenHost(lambda: LeaderboardScreen(Archive(store), ANN))
         async with app.run_test(size=(100, 24)) as pilot:

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from fivetowers.games import game_kinds, register, unregister
 from fivetowers.games.gotown.bots import make_bot
 from fivetowers.games.gotown.kind import GAME as GOTOWN
 from fivetowers.games.gotown.rules import Game as GoTownGame
@@ -23,16 +21,6 @@ from tests.tables.random_play import play_to_end
 
 ANN = StoredSeat("ann", fingerprint="SHA256:ann")
 GREEDY = StoredSeat("Hedda (bot)", bot="greedy")
-
-
-@pytest.fixture(autouse=True)
-def gotown_registered() -> Iterator[None]:
-    """GoTown as the registry lists it (whether or not PACKAGES does yet)."""
-    known = GOTOWN in game_kinds()
-    register(GOTOWN)
-    yield
-    if not known:
-        unregister(GOTOWN.name)
 
 
 def reshuffling_game() -> tuple[GoTownGame, int]:
