@@ -32,6 +32,7 @@ from fivetowers.games.gotown.tui.widgets.hand_row import HandRow
 from fivetowers.games.gotown.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.gotown.tui.widgets.piles import PilesLine
 from fivetowers.games.gotown.tui.widgets.play_panel import PlayPanel
+from fivetowers.games.gotown.tui.widgets.threat_line import ThreatLine
 from fivetowers.games.gotown.tui.widgets.status_bar import StatusBar, turn_text
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.protocol import ActionRefused
@@ -92,6 +93,7 @@ class GoTownTableScreen(Screen[None]):
                 yield PilesLine(id="piles")
                 with Vertical(id="hand-box"):
                     yield HandRow()
+                yield ThreatLine(id="threats")
             with Vertical(id="right"):
                 yield PlayPanel()
                 yield HintPanel(id="hints")
@@ -224,8 +226,8 @@ class GoTownTableScreen(Screen[None]):
         if self.show_hints:
             current = self.hint_version == self.client.version
             hint = self.hint if current else self.client.known_hint()
-            panel.show(view, hint, hint is None, self.advice if current else None,
-                       threats(view))
+            panel.show(view, hint, hint is None, self.advice if current else None)
+        self.query_one(ThreatLine).show(threats(view) if self.show_hints else "")
 
     @work(exclusive=True, group="hint")
     async def load_hint(self, version: int) -> None:
