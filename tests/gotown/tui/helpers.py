@@ -16,6 +16,7 @@ from fivetowers.games.gotown.client import LocalClient, new_local_game
 from fivetowers.games.gotown.kind import GAME
 from fivetowers.games.gotown.rules import Game
 from fivetowers.games.gotown.tui.app import GoTownApp
+from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 
@@ -84,6 +85,13 @@ class ScreenApp(App[None]):
 
 def app_for(client: LocalClient) -> GoTownApp:
     return GoTownApp(client)
+
+
+def table_screen(app: App[Any]) -> GoTownTableScreen:
+    """The app's screen, which must be the table."""
+    screen = app.screen
+    assert isinstance(screen, GoTownTableScreen)
+    return screen
 
 
 def played_until(seed: int, players: int, stop: Callable[[Game, Chronicle], bool],

@@ -13,7 +13,7 @@ from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from fivetowers.games.gotown.tui.widgets.hand_row import HandRow
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
-from tests.gotown.tui.helpers import client_for, played_until, settle
+from tests.gotown.tui.helpers import app_for, client_for, played_until, settle, table_screen
 
 
 def can_steal(game: object) -> bool:
@@ -24,14 +24,12 @@ async def test_a_click_on_a_card_then_on_a_tower_steals() -> None:
     game = played_until(2, 3, lambda g, _: can_steal(g))
     steal = next(a for a in game.legal_actions() if isinstance(a, Steal))
     client = client_for(game)
-    app = GoTownApp(client)
+    app = app_for(client)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, GoTownTableScreen)
-        hand = screen.query_one(HandRow)
+        screen = table_screen(app)
         index = client.view().hand.index(steal.card)
-        start, _ = hand.spots[index]
+        start, _ = screen.query_one(HandRow).spots[index]
         await pilot.click(HandRow, offset=(start + 1, 0))
         assert screen.picked == index
         target = screen.query_one(f"#tower{steal.target}", TowerBoard)
@@ -49,17 +47,15 @@ async def test_a_refused_click_shows_the_engines_reason_and_changes_nothing() ->
     game.players[1].floors = [Floor(Piece(1), Piece(8))]
     game.players[1].dogs = {0}
     client = client_for(game)
-    app = GoTownApp(client)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app_for(client).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, GoTownTableScreen)
         index = next(i for i, c in enumerate(client.view().hand) if c.number)
         await pilot.press(str(index + 1))
         version = client.version
         await pilot.click("#tower1", offset=(3, game.floors_to_win))  # floor 1
         await settle(pilot)
         assert client.version == version
+        screen = table_screen(pilot.app)
         assert screen.notice_bad and "has a dog" in screen.notice
         assert "has a dog" in str(screen.query_one("#play-text").render())
 
