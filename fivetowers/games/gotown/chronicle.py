@@ -18,6 +18,9 @@ from fivetowers.games.gotown.rules import (
 )
 from fivetowers.games.gotown.rules.game import REFILL_TO
 
+YOU = "You"
+"""Local play's name for its one human: the log says "You build", "your tower"."""
+
 
 def floor_text(floor: Floor) -> str:
     """A floor in words: ``[3 ?6]``."""
@@ -67,6 +70,23 @@ class Chronicle:
     def _name(self, seat: int) -> str:
         return self._game.players[seat].name
 
+    def _does(self, seat: int, verb: str) -> str:
+        """``Ann builds``; ``You build`` (local play's default name)."""
+        name = self._name(seat)
+        return f"{name} {verb}" if name == YOU else f"{name} {verb}s"
+
+    def _them(self, seat: int) -> str:
+        """``Ann``; ``you`` in the middle of a sentence."""
+        name = self._name(seat)
+        return "you" if name == YOU else name
+
+    def _of(self, seat: int, start: bool = False) -> str:
+        """``Ann's``; ``your`` (``Your`` to start a sentence)."""
+        name = self._name(seat)
+        if name == YOU:
+            return "Your" if start else "your"
+        return f"{name}'s"
+
     def _tell(self, game: Game, action: Action) -> None:
         before_milk = [p.milkshakes for p in game.players]
         before_hands = [p.hand_size for p in game.players]
@@ -75,20 +95,21 @@ class Chronicle:
         floors = [list(p.floors) for p in game.players]
         told = len(self.entries)
         game.apply(action, recorded=True)
-        who = self._name(action.seat)
+        who = action.seat
         if isinstance(action, End):
             # The draw up to 3 (a donut truck's extra turn may draw one more).
             drawn = min(game.players[action.seat].hand_size - before_hands[action.seat],
                         REFILL_TO - before_hands[action.seat])
-            self._add("turn", f"{who} ends the turn" + (f", draws {drawn}" if drawn > 0 else ""))
+            self._add("turn", f"{self._does(who, 'end')} the turn"
+                      + (f", draws {drawn}" if drawn > 0 else ""))
             self.reason = ""
             if truck:
-                self._add("tempo", f"Donut truck: {who} takes another turn")
+                self._add("tempo", f"Donut truck: {self._does(who, 'take')} another turn")
                 self.reason = "another turn: donut truck"
             for seat, (was, now) in enumerate(zip(before_milk, (p.milkshakes for p in game.players))):
                 if now < was:
                     lost = was - now
-                    self._add("tempo", f"{self._name(seat)} drinks a milkshake: "
+                    self._add("tempo", f"{self._does(seat, 'drink')} a milkshake: "
                                        + ("turn lost" if lost == 1 else f"{lost} turns lost"))
                     if not truck:
                         self.reason = f"{self._name(seat)} drank a milkshake"
@@ -98,41 +119,47 @@ class Chronicle:
             self._add("turn", "The discard pile is shuffled into a new draw pile")
         if game.over:
             names = " and ".join(self._name(s) for s in game.winners)
-            self._add("end", f"{names} win{'s' if len(game.winners) == 1 else ''}!")
+            alone = len(game.winners) == 1 and names != YOU
+            self._add("end", f"{names} win{'s' if alone else ''}!")
         index = len(game.actions) - 1
         self.entries[told:] = [replace(e, action=index) for e in self.entries[told:]]
 
     def _add(self, kind: str, text: str) -> None:
         self.entries.append(Entry(kind, text))
 
-    def _play(self, game: Game, action: Action, floors: list[list[Floor]], who: str) -> Entry:
+    def _play(self, game: Game, action: Action, floors: list[list[Floor]], who: int) -> Entry:
         built = game.players[action.seat].floors[-1] if game.players[action.seat].floors else None
         if isinstance(action, Build) and built is not None:
-            return Entry("play", f"{who} builds {floor_text(built)}")
+            return Entry("play", f"{self._does(who, 'build')} {floor_text(built)}")
         if isinstance(action, Steal) and built is not None:
-            return Entry("attack", f"{who} steals from {self._name(action.target)}'s top floor "
+            return Entry("attack", f"{self._does(who, 'steal')} from "
+                                   f"{self._of(action.target)} top floor "
                                    f"{floor_text(floors[action.target][-1])} and builds "
                                    f"{floor_text(built)}")
         if isinstance(action, Dog):
-            return Entry("play", f"{who} puts a dog on floor {action.floor + 1}")
+            return Entry("play", f"{self._does(who, 'put')} a dog on floor {action.floor + 1}")
         if isinstance(action, Bone):
-            return Entry("attack", f"{who}'s bone lures away the dog on "
-                                   f"{self._name(action.target)}'s floor {action.floor + 1}")
+            return Entry("attack", f"{self._of(who, True)} bone lures away the dog on "
+                                   f"{self._of(action.target)} floor {action.floor + 1}")
         if isinstance(action, (Jackhammer, WreckingBall)):
             tool = "jackhammer" if isinstance(action, Jackhammer) else "wrecking ball"
-            return Entry("attack", f"{who}'s {tool} knocks down {self._name(action.target)}'s "
+            return Entry("attack", f"{self._of(who, True)} {tool} knocks down "
+                                   f"{self._of(action.target)} "
                                    f"top floor {floor_text(floors[action.target][-1])}")
         if isinstance(action, Milkshake):
-            return Entry("tempo", f"{who} gives {self._name(action.target)} a milkshake")
+            return Entry("tempo",
+                         f"{self._does(who, 'give')} {self._them(action.target)} a milkshake")
         if isinstance(action, DonutTruck):
-            return Entry("tempo", f"{who} plays the donut truck: another turn follows")
+            return Entry("tempo", f"{self._does(who, 'play')} the donut truck: another turn follows")
         recorded = game.actions[-1]
         if isinstance(recorded, Thief) and recorded.took is not None:
-            return Entry("attack", f"{who}'s thief takes ", ((recorded.target, recorded.took),),
-                         action.seat, (f" from {self._name(recorded.target)}",))
+            return Entry("attack", f"{self._of(who, True)} thief takes ",
+                         ((recorded.target, recorded.took),),
+                         action.seat, (f" from {self._them(recorded.target)}",))
         assert isinstance(recorded, SuperThief) and recorded.took is not None
         if not recorded.took:
-            return Entry("attack", f"{who}'s super thief finds no card to take")
-        after = tuple(f" from {self._name(s)}" + (" and " if n < len(recorded.took) - 1 else "")
+            return Entry("attack", f"{self._of(who, True)} super thief finds no card to take")
+        after = tuple(f" from {self._them(s)}" + (" and " if n < len(recorded.took) - 1 else "")
                       for n, (s, _) in enumerate(recorded.took))
-        return Entry("attack", f"{who}'s super thief takes ", recorded.took, action.seat, after)
+        return Entry("attack", f"{self._of(who, True)} super thief takes ", recorded.took,
+                     action.seat, after)

@@ -3,18 +3,24 @@ answer at once, the exact hint in threads, no pacing delays."""
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from typing import Any, Callable
 
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 
+from fivetowers.games.gotown.bots import make_bot
+from fivetowers.games.gotown.chronicle import Chronicle
 from fivetowers.games.gotown.client import LocalClient, new_local_game
 from fivetowers.games.gotown.kind import GAME
 from fivetowers.games.gotown.rules import Game
 from fivetowers.games.gotown.tui.app import GoTownApp
+from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
+
+NAMES = ["You", "Hedda (bot)", "Peter (bot)", "Anni (bot)"]
 
 
 def local(seed: int, players: int = 3, bots: int = 2, short: bool = False,
@@ -79,3 +85,45 @@ class ScreenApp(App[None]):
 
 def app_for(client: LocalClient) -> GoTownApp:
     return GoTownApp(client)
+
+
+def table_screen(app: App[Any]) -> GoTownTableScreen:
+    """The app's screen, which must be the table."""
+    screen = app.screen
+    assert isinstance(screen, GoTownTableScreen)
+    return screen
+
+
+def played_until(seed: int, players: int, stop: Callable[[Game, Chronicle], bool],
+                 limit: int = 3000) -> Game:
+    """Greedy bots play every seat from ``seed`` until ``stop`` holds with
+    seat 0 to move (the human's turn in the tests)."""
+    game = Game([NAMES[i] for i in range(players)], seed=seed)
+    chronicle = Chronicle(game)
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    for _ in range(limit):
+        chronicle.follow(game)
+        if game.over:
+            break
+        if game.to_move == 0 and stop(game, chronicle):
+            return game
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    raise AssertionError(f"seed {seed}: the position never came")
+
+
+def client_for(game: Game) -> LocalClient:
+    """Seat 0 a human at this terminal, the others greedy bots; the advice
+    from the greedy bot (quick and the same every run, unlike the strong
+    bot's clock)."""
+    table = table_of(game, {i: "greedy" for i in range(1, game.player_count)})
+    return LocalClient(table, [0], adviser=make_bot("greedy"))
+
+
+def finished(seed: int, players: int = 3) -> LocalClient:
+    """A game greedy bots played to its end, seen by the human at seat 0."""
+    game = Game([NAMES[i] for i in range(players)], seed=seed)
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    while not game.over:
+        assert game.to_move is not None
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    return client_for(game)

@@ -8,13 +8,6 @@ from textual.message import Message
 
 
 @dataclass
-class TableChanged(Message):
-    """The table moved on to ``version``: read the view again."""
-
-    version: int
-
-
-@dataclass
 class HandCardClicked(Message):
     """The player clicked card ``index`` of their hand."""
 

@@ -24,34 +24,27 @@ def unseen(view: PlayerView) -> Counter[Card]:
     return Counter({c: n - seen[c] for c, n in COUNTS.items() if n > seen[c]})
 
 
-def threats(view: PlayerView) -> list[str]:
-    """Who could take the viewer's top floor, and with what (lines for the hint panel)."""
+def threats(view: PlayerView) -> str:
+    """Who could take the viewer's top floor, and with what unseen cards."""
     if view.seat is None:
-        return []
+        return ""
     mine = view.seats[view.seat]
     holders = [s for s in opponents(view) if view.seats[s].hand_size]
     if not mine.floors:
-        return ["No floor of yours to lose yet."]
+        return "Threats: none yet, your tower has no floor."
     if not holders:
-        return ["Nobody else holds a card: your tower is safe."]
+        return "Threats: none, nobody else holds a card."
     hidden = unseen(view)
     top = mine.floors[-1]
     guarded = len(mine.floors) - 1 in mine.dogs
-    lines = [f"Your top {floor_text(top)}" + (" has a dog:" if guarded else ":")]
-
-    def some(card: Card, words: str) -> str | None:
-        return f"{words} ({hidden[card]} unseen)" if hidden[card] else None
-
     if guarded:
-        attacks = [some(Card.WRECKING_BALL, "wrecking ball"),
-                   some(Card.BONE, "bone, then a steal or jackhammer")]
+        attacks = [(Card.WRECKING_BALL, "wrecking ball"), (Card.BONE, "a bone, then more")]
     else:
-        matches = sorted({9 - p.value for p in top.pieces})
-        attacks = [some(floor_card(v), f"steal with a {v}") for v in matches]
-        attacks += [some(Card.JACKHAMMER, "jackhammer"), some(Card.WRECKING_BALL, "wrecking ball")]
-    named = [a for a in attacks if a is not None]
-    lines += [f" {a}" for a in named] or [" nothing unseen can take it"]
-    if named:
-        lines.append(" by " + ", ".join(f"{view.seats[s].name} ({view.seats[s].hand_size})"
-                                        for s in holders))
-    return lines
+        attacks = [(floor_card(v), f"a {v} steals") for v in sorted({9 - p.value for p in top.pieces})]
+        attacks += [(Card.JACKHAMMER, "jackhammer"), (Card.WRECKING_BALL, "wrecking ball")]
+    named = [f"{words} ({hidden[card]} unseen)" for card, words in attacks if hidden[card]]
+    head = f"Threats to your top {floor_text(top)}" + (" (dog)" if guarded else "") + ": "
+    if not named:
+        return head + "none, every card that could take it is seen."
+    who = ", ".join(f"{view.seats[s].name} ({view.seats[s].hand_size} cards)" for s in holders)
+    return head + "; ".join(named) + f". Held by {who}?"

@@ -8,24 +8,20 @@ c chats, and shows the end screen."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import OptionList
 
-from fivetowers.compat.textual import is_closing
-from fivetowers.games.five_towers.rules import TYPES, Action, Phase, PlayerView, SeatView
+from fivetowers.games.five_towers.rules import TYPES, Phase, PlayerView, SeatView
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
-from fivetowers.tables.table import TableEvent
 from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 from fivetowers.games.five_towers.tui.look import name_text
-from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPicked, TableChanged
+from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPicked
 from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
@@ -34,11 +30,12 @@ from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
+from fivetowers.ui.live_table import LiveTableScreen
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
 
 
-class TableScreen(Screen[None]):
+class TableScreen(LiveTableScreen[TableClient]):
     BINDINGS = [
         Binding("0", "digit(0)", "bid / pick", key_display="0-9"),
         *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
@@ -61,20 +58,12 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
-        super().__init__()
-        self.client = client
+        super().__init__(client, hints)
         self.host = host
-        self.show_hints = hints
         self.show_breakdown = False
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
         self.bid_digits = ""
-        self.hint: Hint | None = None
-        self.hint_version = -1
-        self.advice: Action | None = None
-        self.ended = False
-        self.binding_keys: tuple[object, ...] = ()
-        self.redraw_pending = False
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -114,16 +103,6 @@ class TableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
-
-    def _on_table_event(self, event: TableEvent) -> None:
-        # Moves that come faster than this screen draws are drawn once.
-        if not self.redraw_pending:
-            self.redraw_pending = True
-            self.post_message(TableChanged(event.version))
-
-    async def on_table_changed(self, message: TableChanged) -> None:
-        self.redraw_pending = False
-        await self.refresh_table()
 
     # -- drawing ------------------------------------------------------------
     def names(self) -> list[str]:
@@ -224,34 +203,20 @@ class TableScreen(Screen[None]):
         """The hint for the table as it is now, if known: an older position's
         hint is not this one's (the panel says "thinking…" until it comes)."""
         if self.hint_version == self.client.version:
-            return self.hint
+            known: Hint | None = self.hint
+            return known
         return self.client.known_hint()  # the same position, or another viewer asked
 
-    @work(exclusive=True, group="hint")
-    async def load_hint(self, version: int) -> None:
-        try:
-            hint = await self.client.hint()
-        except Exception:  # the workers failed it: the next change of the table asks again
-            return
+    def draw_hint(self) -> None:
         panel = self.hint_panel()
-        if version != self.client.version or panel is None:
-            return
-        self.hint, self.hint_version, self.advice = hint, version, None
-        view = self.client.view()
-        panel.show(view, self.client.seat, self.names(), hint, False)
-        try:
-            advice = await self.client.advice()  # the strong bot thinks for a while
-        except Exception:
-            return
-        panel = self.hint_panel()
-        if advice is not None and version == self.client.version and panel is not None:
-            self.advice = advice
-            panel.show(view, self.client.seat, self.names(), hint, False, advice)
+        if panel is not None:
+            panel.show(self.client.view(), self.client.seat, self.names(), self.hint, False,
+                       self.advice)
 
     def hint_panel(self) -> HintPanel | None:
         """The hint panel, or None once the screen is closing: a hint or advice
         that comes back from the workers after that has nowhere to go."""
-        if not self.is_attached or is_closing(self):
+        if not self.showing():
             return None
         try:
             return self.query_one(HintPanel)

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Markdown
-
-from fivetowers.ui.key_footer import KeyFooter
+from fivetowers.ui.help_page import HelpPage
 
 HELP = """\
 # GoTown — the rules in short
@@ -62,17 +56,5 @@ table, `q` quits.
 """
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [
-        Binding("escape", "close", "close"),
-        Binding("question_mark", "close", "close", key_display="?", show=False),
-        Binding("q", "close", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
-            yield Markdown(HELP)
-        yield KeyFooter(compact=True)
-
-    def action_close(self) -> None:
-        self.dismiss()
+class HelpScreen(HelpPage):
+    TEXT = HELP

@@ -9,40 +9,35 @@ tower floor); ``e`` ends the turn. Whatever hosts the table comes in as a
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Static
 
-from fivetowers.compat.textual import is_closing
 from fivetowers.games.gotown.client import GoTownClient
 from fivetowers.games.gotown.hint import Hint
 from fivetowers.games.gotown.rules import Action, End, PlayerView
 from fivetowers.games.gotown.tui.choices import Choice, choice_at, choices_for
 from fivetowers.games.gotown.tui.look import GOTOWN_CSS, label
-from fivetowers.games.gotown.tui.messages import (
-    ChoicePicked, FloorClicked, HandCardClicked, TableChanged,
-)
+from fivetowers.games.gotown.tui.messages import ChoicePicked, FloorClicked, HandCardClicked
 from fivetowers.games.gotown.tui.threats import threats
 from fivetowers.games.gotown.tui.widgets.game_log import GameLog
 from fivetowers.games.gotown.tui.widgets.hand_row import HandRow
 from fivetowers.games.gotown.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.gotown.tui.widgets.piles import PilesLine
 from fivetowers.games.gotown.tui.widgets.play_panel import PlayPanel
+from fivetowers.games.gotown.tui.widgets.threat_line import ThreatLine
 from fivetowers.games.gotown.tui.widgets.status_bar import StatusBar, turn_text
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.screens import TableHost
-from fivetowers.tables.table import TableEvent
 from fivetowers.ui.key_bar import KeyBar
+from fivetowers.ui.live_table import LiveTableScreen
 
 MIN_SIZE = (80, 24)
 
 
-class GoTownTableScreen(Screen[None]):
+class GoTownTableScreen(LiveTableScreen[GoTownClient]):
     CSS_PATH = GOTOWN_CSS
     BINDINGS = [
         Binding("1", "digit(1)", "pick", key_display="1-9"),
@@ -63,22 +58,14 @@ class GoTownTableScreen(Screen[None]):
     ]
 
     def __init__(self, client: GoTownClient, host: TableHost, hints: bool = True) -> None:
-        super().__init__(classes="gotown")
-        self.client = client
+        super().__init__(client, hints, classes="gotown")
         self.host = host
-        self.show_hints = hints
         self.picked: int | None = None
         self.picked_hand: tuple[object, ...] = ()
         self.cursor = 0
         self.choices: list[Choice] = []
         self.notice = ""
         self.notice_bad = False
-        self.hint: Hint | None = None
-        self.hint_version = -1
-        self.advice: Action | None = None
-        self.ended = False
-        self.binding_keys: tuple[object, ...] = ()
-        self.redraw_pending = False
 
     def compose(self) -> ComposeResult:
         view = self.client.view()
@@ -92,6 +79,7 @@ class GoTownTableScreen(Screen[None]):
                 yield PilesLine(id="piles")
                 with Vertical(id="hand-box"):
                     yield HandRow()
+                yield ThreatLine(id="threats")
             with Vertical(id="right"):
                 yield PlayPanel()
                 yield HintPanel(id="hints")
@@ -124,16 +112,6 @@ class GoTownTableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
-
-    def _on_table_event(self, event: TableEvent) -> None:
-        # Moves that come faster than this screen draws are drawn once.
-        if not self.redraw_pending:
-            self.redraw_pending = True
-            self.post_message(TableChanged(event.version))
-
-    async def on_table_changed(self, message: TableChanged) -> None:
-        self.redraw_pending = False
-        await self.refresh_table()
 
     # -- drawing ------------------------------------------------------------
     async def refresh_table(self) -> None:
@@ -223,37 +201,13 @@ class GoTownTableScreen(Screen[None]):
         panel.display = self.show_hints
         if self.show_hints:
             current = self.hint_version == self.client.version
-            hint = self.hint if current else self.client.known_hint()
-            panel.show(view, hint, hint is None, self.advice if current else None,
-                       threats(view))
+            hint: Hint | None = self.hint if current else self.client.known_hint()
+            panel.show(view, hint, hint is None, self.advice if current else None)
+        self.query_one(ThreatLine).show(threats(view) if self.show_hints else "")
 
-    @work(exclusive=True, group="hint")
-    async def load_hint(self, version: int) -> None:
-        try:
-            hint = await self.client.hint()
-        except Exception:  # the workers failed it: the next change of the table asks again
-            return
-        if version != self.client.version or self.hint_panel() is None:
-            return
-        self.hint, self.hint_version, self.advice = hint, version, None
-        self.draw_hints(self.client.view())
-        try:
-            advice = await self.client.advice()  # the strong bot thinks for a while
-        except Exception:
-            return
-        if advice is not None and version == self.client.version \
-                and self.hint_panel() is not None:
-            self.advice = advice
+    def draw_hint(self) -> None:
+        if self.showing():
             self.draw_hints(self.client.view())
-
-    def hint_panel(self) -> HintPanel | None:
-        """The hint panel, or None once the screen is closing."""
-        if not self.is_attached or is_closing(self):
-            return None
-        try:
-            return self.query_one(HintPanel)
-        except NoMatches:
-            return None
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -39,7 +39,7 @@ class HintPanel(Static):
     shown: Text | None = None
 
     def show(self, view: PlayerView, hint: Hint | None, thinking: bool,
-             advice: Action | None, threats: list[str]) -> None:
+             advice: Action | None) -> None:
         out = Text()
         if view.seat is None or view.over:
             out.append("Hints are for a seat's turn.", style="dim")
@@ -49,20 +49,16 @@ class HintPanel(Static):
             out.append("thinking…", style="italic dim")
         else:
             now = len(view.seats[view.seat].floors)
-            out.append(f"Best this turn: {hint.floors} floor{'s' * (hint.floors != 1)}",
-                       style="bold")
+            out.append(f"Best: {hint.floors} floor{'s' * (hint.floors != 1)}", style="bold")
             out.append(f" (+{hint.floors - now})" + (" WINS" if hint.wins else ""),
                        style="bold green" if hint.floors > now else "dim")
             for step in plan_lines(hint, view):
                 out.append(f"\n · {step}")
-            out.append("\nStrong bot: ", style="bold")
+            out.append("\nBot: ", style="bold")
             if advice is None:
                 out.append("thinking…", style="italic dim")
             else:
                 out.append(describe(advice, view))
-        for line in threats:
-            out.append("\n")
-            out.append(line, style="#ff8787" if line.startswith(" ") else "bold")
         if out != self.shown:
             self.shown = out
             self.update(out)

@@ -45,9 +45,8 @@ class PlayPanel(Vertical):
         if card is not None:
             out.append("\n" if out.plain else "")
             out.append_text(card_words(card))
-            out.append(": " + ("pick what it does (digit, ↑↓ enter, click)" if choices
-                               else "it has nothing to do now"))
-            out.append("  esc", style="bold green")
+            out.append(": what does it do?" if choices else ": nothing to do now")
+            out.append(" esc", style="bold green")
             out.append(" back")
         if notice:
             out.append("\n" if out.plain else "")
