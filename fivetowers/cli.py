@@ -498,7 +498,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--short", action="store_true",
                    help="GoTown: the short game, 4 floors to win")
     p.set_defaults(func=cmd_play)
-    p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1)")
+    p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1 or "
+                                      "gotown-record/1)")
     p.add_argument("game", metavar="GAME", help="the game's number, as \"my games\" shows it")
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="where the server keeps its store (default: $XDG_DATA_HOME/fivetowers "
