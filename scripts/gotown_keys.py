@@ -6,7 +6,11 @@ would: a hand card by its digit, then the play panel's first option when it
 is marked legal (the panel lists legal options first, with a ✓), else
 backspace and the next card; ``e`` ends the turn once no card in hand has a
 legal play. The keys are the table screen's own (see
-fivetowers/games/gotown/tui/screens/table.py).
+fivetowers/games/gotown/tui/screens/table.py), and so are the words read:
+the status bar's "YOUR TURN", the play panel's "Pick a card", "what does it
+do?", "nothing to do now" and its options "1 ✓ …", the hand's "Your hand (N)"
+(scripts/load_gotown.py reads the same in raw bytes); a change of them shows
+as a failing tests/server/test_gotown_e2e.py.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 
 HAND = re.compile(r"Your hand \((\d+)\)")
 FIRST_LEGAL = re.compile(r"(?<!\S)1 ✓ ")
-PICKED = ("pick what it does", "it has nothing to do now")
+PICKED = ("what does it do?", "nothing to do now")
 BACK = "\x7f"  # backspace: unbinds the picked card (escape would wait for a sequence)
 
 

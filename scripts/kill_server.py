@@ -204,9 +204,11 @@ async def new_table(player: Player) -> None:
     player.press(b"n")
     if not await wait_for(player, "New table", 5):
         return
-    # The form opens on its game drop-down (5 Towers first), then the name.
-    keys: tuple[bytes, ...] = (b"\r", b"\x1b[B", b"\r") if player.game == "gotown" else ()
-    keys += (b"\t", b"\t", b"\x7f", b"3", b"\t", b"\x7f", b"2")
+    # The form opens on the name; the game's drop-down (5 Towers first) is
+    # above it (shift+tab, enter, down, enter, then tab back to the name).
+    keys: tuple[bytes, ...] = (b"\x1b[Z", b"\r", b"\x1b[B", b"\r", b"\t") \
+        if player.game == "gotown" else ()
+    keys += (b"\t", b"\x7f", b"3", b"\t", b"\x7f", b"2")
     if player.game == "gotown":
         keys += (b"\t", b" ", b"\x1b[Z")  # the short game on, back to the bots field
     for key in (*keys, b"\r"):

@@ -66,10 +66,12 @@ async def test_two_players_a_bot_and_a_spectator_play_gotown_to_the_end(
     ann_conn = await connect(server, ann_key, username="ann")
     ann = await Screen.open(ann_conn, 80, 24)
     await ann.wait_for("lobby — you are ann")
-    # The new-table form: the game first (a drop-down: enter, down, enter),
-    # then a name; 3 seats with 1 bot are the form's defaults; the short game.
+    # The new-table form opens on the name; the game's drop-down is above it
+    # (shift+tab, enter, down, enter); 3 seats with 1 bot are the defaults.
     ann.press(b"n")
     await ann.wait_for("New table")
+    ann.press(b"\x1b[Z")
+    await asyncio.sleep(0.2)
     ann.press(b"\r")
     await asyncio.sleep(0.3)
     ann.press(b"\x1b[B")
