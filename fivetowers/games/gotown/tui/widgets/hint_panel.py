@@ -54,7 +54,7 @@ class HintPanel(Static):
                        style="bold green" if hint.floors > now else "dim")
             for step in plan_lines(hint, view):
                 out.append(f"\n · {step}")
-            out.append("\nBot: ", style="bold")
+            out.append("\nStrong bot: ", style="bold")
             if advice is None:
                 out.append("thinking…", style="italic dim")
             else:
