@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from textual import work
+from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
@@ -22,6 +23,28 @@ from fivetowers.compat.textual import is_closing
 class TableEventLike(Protocol):
     @property
     def version(self) -> int: ...
+
+
+class HostLike(Protocol):
+    """What the screen asks of whatever hosts it (a game's TableHost)."""
+
+    @property
+    def offers_chat(self) -> bool: ...
+
+    def chat(self) -> None: ...
+
+    def show_end(self) -> None: ...
+
+    async def leave(self) -> None: ...
+
+
+TABLE_KEYS = [
+    Binding("h", "toggle_hints", "hints"),
+    Binding("question_mark", "help", "help", key_display="?"),
+    Binding("q", "quit", "quit"),
+    Binding("c", "chat", "chat"),
+]
+"""The keys every table screen ends its bindings with (c: only if the host chats)."""
 
 
 class LiveClient(Protocol):
@@ -48,9 +71,11 @@ class TableChanged(Message):
 class LiveTableScreen(Screen[None], Generic[C]):
     """A table screen over a live table's client ``client``."""
 
-    def __init__(self, client: C, show_hints: bool, classes: str | None = None) -> None:
+    def __init__(self, client: C, host: HostLike, show_hints: bool,
+                 classes: str | None = None) -> None:
         super().__init__(classes=classes)
         self.client = client
+        self.host = host
         self.show_hints = show_hints
         self.hint: Any = None
         self.hint_version = -1
@@ -88,6 +113,24 @@ class LiveTableScreen(Screen[None], Generic[C]):
         except NoMatches:
             return False
         return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return self.host.offers_chat
+        return True
+
+    async def action_toggle_hints(self) -> None:
+        self.show_hints = not self.show_hints
+        await self.refresh_table()
+
+    def action_results(self) -> None:
+        self.host.show_end()
+
+    async def action_quit(self) -> None:
+        await self.host.leave()
+
+    def action_chat(self) -> None:
+        self.host.chat()
 
     @work(exclusive=True, group="hint")
     async def load_hint(self, version: int) -> None:

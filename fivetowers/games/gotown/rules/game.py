@@ -180,6 +180,12 @@ class Game:
         card = _CARD_OF[type(action)]
         if me.hand[card] < 1:
             raise IllegalPlay(f"{me.name} holds no {card}")
+        if isinstance(action, (Thief, SuperThief)) and action.took is not None \
+                and not recorded and action.took != self._would_take(action):
+            # A kept game's thief, replayed play by play (a restart, a replay
+            # viewer), names the card the game drew; a player may name no other.
+            raise IllegalPlay(f"{card.words}'s card is drawn at random: play it without "
+                              "naming the card")
         if isinstance(action, Dog):
             if not 0 <= action.floor < len(me.floors):
                 raise IllegalPlay(f"{me.name}'s tower has no floor {action.floor}: a dog "
@@ -223,13 +229,6 @@ class Game:
                 if self.players[s].hand[took] < 1:
                     raise IllegalPlay(f"{self.name(s)} holds no {took} for the super thief "
                                       "to take")
-        if isinstance(action, (Thief, SuperThief)) and action.took is not None \
-                and not recorded and action.took != self._drawn(action):
-            # Naming the very card the draw gives is the same play: that is
-            # how the platform's replay loop (action_from_json, then apply)
-            # plays a kept game again, restarts and replays included.
-            raise IllegalPlay(f"{card.words}'s card is drawn at random: play it without "
-                              "naming the card")
 
     def _check_build(self, me: Player, cards: tuple[Card, Card]) -> None:
         a, b = cards
@@ -411,7 +410,10 @@ class Game:
             self._take(me, action.target, took)
             return Thief(action.seat, action.target, took)
         elif isinstance(action, SuperThief):
-            picks = action.took if action.took is not None else self._super_picks(action.seat)
+            picks = action.took
+            if picks is None:
+                picks = tuple((s, self._pick(s, s)) for s in self.opponents(action.seat)
+                              if self.players[s].hand_size)
             for s, took in picks:
                 self._take(me, s, took)
             return SuperThief(action.seat, picks)
@@ -422,20 +424,20 @@ class Game:
         if not me.hand[card]:
             del me.hand[card]
 
+    def _would_take(self, action: Thief | SuperThief) -> object:
+        """What the game would draw for ``action`` now (None: nothing to draw)."""
+        if isinstance(action, Thief):
+            target = action.target
+            if target == action.seat or not 0 <= target < self.player_count \
+                    or not self.players[target].hand_size:
+                return None
+            return self._pick(target, 0)
+        return tuple((s, self._pick(s, s)) for s in self.opponents(action.seat)
+                     if self.players[s].hand_size)
+
     def _take(self, me: Player, seat: int, card: Card) -> None:
         self._play(self.players[seat], card)
         me.hand[card] += 1
-
-    def _drawn(self, action: Thief | SuperThief) -> Card | tuple[tuple[int, Card], ...]:
-        """What a thief (or a super thief) played now takes."""
-        if isinstance(action, Thief):
-            return self._pick(action.target, 0)
-        return self._super_picks(action.seat)
-
-    def _super_picks(self, seat: int) -> tuple[tuple[int, Card], ...]:
-        """A super thief's catch: a card from each opponent that holds one."""
-        return tuple((s, self._pick(s, s)) for s in self.opponents(seat)
-                     if self.players[s].hand_size)
 
     def _pick(self, seat: int, salt: int) -> Card:
         """A card drawn at random from ``seat``'s hand, by the seed and the moment."""

@@ -7,10 +7,10 @@ from typing import Any, Mapping, Sequence
 from textual.screen import Screen
 
 from fivetowers.games.gotown.client import GoTownClient
+from fivetowers.games.gotown.tui.history import GoTownHistory
 from fivetowers.games.gotown.tui.screens.end import GoTownEndScreen
 from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from fivetowers.games.screens import Replay, TableHost
-from fivetowers.tables.history import GameHistory
 from fivetowers.tables.table import Table
 
 
@@ -25,14 +25,12 @@ class GoTownScreens:
     def end_screen(self, table: Table[Any], seat: int | None, host: TableHost) -> Screen[None]:
         return GoTownEndScreen(GoTownClient(table, seat), host)
 
-    def replay(self, record: Mapping[str, Any]) -> GameHistory:
-        from fivetowers.games.gotown.kind import GAME  # it imports us lazily
-
-        return GameHistory(GAME, record)
+    def replay(self, record: Mapping[str, Any]) -> GoTownHistory:
+        return GoTownHistory(record)
 
     def replay_screen(self, replay: Replay, game_id: int, names: Sequence[str],
                       seat: int | None) -> Screen[None]:
-        if not isinstance(replay, GameHistory):
+        if not isinstance(replay, GoTownHistory):
             raise TypeError(f"not a GoTown replay: {type(replay).__name__}")
         from fivetowers.games.gotown.tui.screens.replay import GoTownReplayScreen
 

@@ -30,7 +30,7 @@ from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
-from fivetowers.ui.live_table import LiveTableScreen
+from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
 
@@ -58,8 +58,7 @@ class TableScreen(LiveTableScreen[TableClient]):
     ]
 
     def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
-        super().__init__(client, hints)
-        self.host = host
+        super().__init__(client, host, hints)
         self.show_breakdown = False
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
@@ -225,8 +224,6 @@ class TableScreen(LiveTableScreen[TableClient]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "chat":
-            return self.host.offers_chat
         if action == "confirm" and self.bid_digits:
             return True
         if action in BUILD_ACTIONS:
@@ -241,7 +238,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             # Listed all through the bidding, so the footer stays put from bid
             # to bid; a pass the rules refuse says why in the bidding panel.
             return self.client.view().phase is Phase.BID
-        return True
+        return super().check_action(action, parameters)
 
     async def action_digit(self, n: int) -> None:
         view = self.client.view()
@@ -364,10 +361,6 @@ class TableScreen(LiveTableScreen[TableClient]):
             self.guide.undo()
             await self.refresh_table()
 
-    async def action_toggle_hints(self) -> None:
-        self.show_hints = not self.show_hints
-        await self.refresh_table()
-
     async def action_toggle_scores(self) -> None:
         self.show_breakdown = not self.show_breakdown
         await self.refresh_table()
@@ -380,15 +373,6 @@ class TableScreen(LiveTableScreen[TableClient]):
         else:
             area.scroll_page_down(animate=False)
 
-    def action_results(self) -> None:
-        self.host.show_end()
-
     def action_help(self) -> None:
         from fivetowers.games.five_towers.tui.screens.help import HelpScreen
         self.app.push_screen(HelpScreen())
-
-    async def action_quit(self) -> None:
-        await self.host.leave()
-
-    def action_chat(self) -> None:
-        self.host.chat()

@@ -13,12 +13,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from fivetowers.games.gotown.chronicle import Chronicle
-from fivetowers.games.gotown.rules import Game, PlayerView
+from fivetowers.games.gotown.tui.history import GoTownHistory
+from fivetowers.games.gotown.rules import PlayerView
 from fivetowers.games.gotown.tui.look import GOTOWN_CSS
 from fivetowers.games.gotown.tui.widgets.game_log import STYLE
 from fivetowers.games.gotown.tui.widgets.piles import PilesLine
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
-from fivetowers.tables.history import GameHistory
 from fivetowers.ui.key_footer import KeyFooter
 from fivetowers.ui.text import safe
 
@@ -36,7 +36,7 @@ class GoTownReplayScreen(Screen[None]):
         Binding("q", "back", show=False),
     ]
 
-    def __init__(self, history: GameHistory, game_id: int, names: Sequence[str],
+    def __init__(self, history: GoTownHistory, game_id: int, names: Sequence[str],
                  seat: int | None) -> None:
         super().__init__(classes="gotown")
         self.history = history
@@ -46,7 +46,6 @@ class GoTownReplayScreen(Screen[None]):
         self.seat = seat
         self.position = 0
         last = history.game(len(history) - 1)
-        assert isinstance(last, Game)
         chronicle = Chronicle(last)
         chronicle.follow(last)
         self.entries = chronicle.entries

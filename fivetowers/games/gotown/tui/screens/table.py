@@ -32,7 +32,7 @@ from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.screens import TableHost
 from fivetowers.ui.key_bar import KeyBar
-from fivetowers.ui.live_table import LiveTableScreen
+from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen
 
 MIN_SIZE = (80, 24)
 
@@ -51,15 +51,11 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         Binding("backspace", "back", show=False),
         Binding("e", "end_turn", "end turn"),
         Binding("r", "results", "results"),
-        Binding("h", "toggle_hints", "hints"),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "quit", "quit"),
-        Binding("c", "chat", "chat"),
+        *TABLE_KEYS,
     ]
 
     def __init__(self, client: GoTownClient, host: TableHost, hints: bool = True) -> None:
-        super().__init__(client, hints, classes="gotown")
-        self.host = host
+        super().__init__(client, host, hints, classes="gotown")
         self.picked: int | None = None
         self.picked_hand: tuple[object, ...] = ()
         self.cursor = 0
@@ -211,15 +207,13 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "chat":
-            return self.host.offers_chat
         if action == "results":
             return self.client.view().over
         if action == "end_turn":
             return None if not self.client.my_turn() else True
         if action == "back":
             return self.picked is not None
-        return True
+        return super().check_action(action, parameters)
 
     def say(self, notice: str, bad: bool = False) -> None:
         self.notice, self.notice_bad = notice, bad
@@ -327,19 +321,6 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         if 0 <= message.index < len(self.choices):
             await self.choose(self.choices[message.index])
 
-    async def action_toggle_hints(self) -> None:
-        self.show_hints = not self.show_hints
-        await self.refresh_table()
-
-    def action_results(self) -> None:
-        self.host.show_end()
-
     def action_help(self) -> None:
         from fivetowers.games.gotown.tui.screens.help import HelpScreen
         self.app.push_screen(HelpScreen())
-
-    async def action_quit(self) -> None:
-        await self.host.leave()
-
-    def action_chat(self) -> None:
-        self.host.chat()

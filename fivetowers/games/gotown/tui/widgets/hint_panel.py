@@ -52,9 +52,11 @@ class HintPanel(Static):
             out.append(f"Best: {hint.floors} floor{'s' * (hint.floors != 1)}", style="bold")
             out.append(f" (+{hint.floors - now})" + (" WINS" if hint.wins else ""),
                        style="bold green" if hint.floors > now else "dim")
-            for step in plan_lines(hint, view):
-                out.append(f"\n · {step}")
-            out.append("\nBot: ", style="bold")
+            steps = plan_lines(hint, view)
+            if steps:  # one line: the whole plan at 80 columns, cut with "…" if long
+                out.append("\nPlan: ", style="bold")
+                out.append(", ".join(steps))
+            out.append("\nStrong bot: ", style="bold")
             if advice is None:
                 out.append("thinking…", style="italic dim")
             else:
