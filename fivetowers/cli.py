@@ -11,14 +11,11 @@ import io
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator, Sequence
+from typing import Any, BinaryIO, Callable, Iterator, Sequence
 
 from fivetowers.games.five_towers.rules.errors import shown  # the rules only (no Textual)
 from fivetowers.i18n import LANGUAGES, _, set_process_language  # standard library only
 from fivetowers.games.five_towers.rules.players import MAX_PLAYERS, MIN_PLAYERS
-
-if TYPE_CHECKING:
-    from fivetowers.games.five_towers.client import TableClient
 
 
 MAX_INPUT_BYTES = 1 << 20
@@ -339,16 +336,18 @@ def _record_text(data: dict[str, Any]) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from fivetowers.games.five_towers.kind import GAME
-    from fivetowers.games.five_towers.rules import Game, Variant
-
     if args.lang is not None:
         set_process_language(args.lang)
+    if args.game == "gotown":
+        from fivetowers.games.gotown.kind import GAME as kind
+    else:
+        from fivetowers.games.five_towers.kind import GAME as kind
     players = args.players
     bots = players - 1 if args.bots is None else args.bots
-    if GAME.players_problem(players) is not None:
-        return _die(_("--players must be {low} to {high}, not {players}").format(
-            low=GAME.min_players, high=GAME.max_players, players=players))
+    if kind.players_problem(players) is not None:
+        wording = (_("--players must be {low} to {high} for GoTown, not {players}")
+                   if args.game == "gotown" else _("--players must be {low} to {high}, not {players}"))
+        return _die(wording.format(low=kind.min_players, high=kind.max_players, players=players))
     if not 0 <= bots <= players:
         return _die(_("--bots must be 0 to {players} for {players} players, not {bots}")
                     .format(players=players, bots=bots))
@@ -357,12 +356,41 @@ def cmd_play(args: argparse.Namespace) -> int:
                     .format(names=len(args.names), players=players))
     if not 0 <= args.bot_delay <= 60:  # also refuses nan
         return _die(_("--bot-delay must be 0 to 60 seconds"))
-    variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
-    from fivetowers.games.five_towers.client import Keeper, local_client, new_local_game
+    if args.game == "gotown":
+        return _play_gotown(args, players, bots)
+    if args.short:
+        return _die(_("--short is for --game gotown (4 floors to win)"))
+    return _play_five_towers(args, players, bots)
+
+
+def _play_gotown(args: argparse.Namespace, players: int, bots: int) -> int:
+    if args.variant != "base":
+        return _die(_("--variant is for 5 Towers; GoTown has --short"))
+    if args.resume:
+        return _die(_("--resume is for 5 Towers games; GoTown's local games are not kept yet"))
+    from fivetowers.games.gotown.client import new_local_game as new_gotown
+    from fivetowers.games.gotown.tui.app import GoTownApp
+
+    def deal(seed: int | None) -> Any:
+        return new_gotown(players, bots, args.short, seed, args.names, args.bot,
+                          args.bot_delay)
+
+    seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
+    GoTownApp(deal(args.seed), lambda: deal(next(seeds) if seeds else None),
+              hints=not args.no_hints).run()
+    return 0
+
+
+def _play_five_towers(args: argparse.Namespace, players: int, bots: int) -> int:
+    from fivetowers.games.five_towers.client import (Keeper, TableClient, local_client,
+                                                     new_local_game)
+    from fivetowers.games.five_towers.kind import GAME
+    from fivetowers.games.five_towers.rules import Game, Variant
     from fivetowers.games.five_towers.tui.app import create_app
     from fivetowers.tables.local import keep_local, last_local, local_hook
     from fivetowers.tables.store import StoreError, open_store
 
+    variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
     try:  # the server's store: a closed terminal or a q is not a lost game
         store = open_store(args.data_dir)
     except StoreError as exc:
@@ -501,7 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("play", help="play a game at this terminal, against bots or hot-seat")
     p.add_argument("--players", type=int, default=3, metavar="N",
-                   help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 3)")
+                   help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (GoTown 2-4; default 3)")
     p.add_argument("--bots", type=int, default=None, metavar="M",
                    help="how many of the last seats bots play (default: all but one)")
     p.add_argument("--variant", choices=["base", "great-powers"], default="base",
@@ -522,8 +550,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "or ~/.local/share/fivetowers, the server's store)")
     p.add_argument("--lang", choices=LANGUAGES, default=None,
                    help="the language of the screens (default: from LC_ALL, LC_MESSAGES, LANG)")
+    p.add_argument("--game", choices=["fivetowers", "gotown"], default="fivetowers",
+                   help="which game (default fivetowers); GoTown is for 2-4 players")
+    p.add_argument("--short", action="store_true",
+                   help="GoTown: the short game, 4 floors to win")
     p.set_defaults(func=cmd_play)
-    p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1)")
+    p = sub.add_parser("export", help="print a kept game's record (fivetowers-record/1 or "
+                                      "gotown-record/1)")
     p.add_argument("game", metavar="GAME", help="the game's number, as \"my games\" shows it")
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="where the server keeps its store (default: $XDG_DATA_HOME/fivetowers "

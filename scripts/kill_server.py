@@ -2,15 +2,17 @@
 
 Starts the real server as a subprocess on a free port with a data directory,
 connects SSH clients (a pty read into a pyte screen, as a player's terminal),
-each playing its own table against two bots by pressing keys, then SIGKILLs
+each playing its own table against two bots by pressing keys (every other
+client a GoTown table, the others 5 Towers: see scripts/gotown_keys.py for
+GoTown's keys), then SIGKILLs
 the server at a random moment (a seeded RNG), sometimes right after a
 client's key press, reads the store, restarts the server and reconnects every
 client with the same key. Checked each time (issue 7, "Resume"):
 
 * every screen a client read is a state of its table's stored record: the turn
-  banner, the clock line and the bottom of the game log are those of some
-  prefix of the stored actions, so an action whose effect any screen showed
-  is in the store (nothing shown is lost);
+  banner, the clock line (GoTown: the turn count) and the bottom of the game
+  log are those of some prefix of the stored actions, so an action whose
+  effect any screen showed is in the store (nothing shown is lost);
 * the stored record replays with no error (no half-written action) and the
   server serves every table again (no "cannot be served again" in its log);
 * the first screen after the restart is at or after the stored state (the
@@ -47,8 +49,14 @@ from fivetowers.games.five_towers.rules import Game, Phase, Record  # noqa: E402
 from fivetowers.games.five_towers.rules.actions import action_from_json  # noqa: E402
 from fivetowers.tables.store import open_store  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "scripts"))
+from gotown_keys import GoTownKeys, my_turn  # noqa: E402
+
 CLOCK = re.compile(r"Round \d+ · (?:game over|deck \d+ · pass \d/2(?: · LAST ROUND| · reshuffle next)?)")
 BANNER = re.compile(r"YOUR TURN to (?:bid|build)|\S.*? is (?:bidding|building)…|game over")
+GOTOWN_CLOCK = re.compile(r"turn \d+ of at most \d+")
+GOTOWN_BANNER = re.compile(r"YOUR TURN(?: \(.*?\))?|\S.*? is playing…(?: \(.*?\))?|game over")
+"""GoTown's top line: whose turn, with why when it is not plain rotation."""
 WIDTH, HEIGHT = 120, 40
 
 
@@ -74,6 +82,8 @@ class Player:
     name: str
     key: asyncssh.SSHKey
     rng: random.Random
+    game: str = "fivetowers"
+    """The game of the tables it opens: fivetowers or gotown."""
     conn: asyncssh.SSHClientConnection | None = None
     process: asyncssh.SSHClientProcess[bytes] | None = None
     screen: pyte.Screen = field(default_factory=lambda: pyte.Screen(WIDTH, HEIGHT))
@@ -83,6 +93,8 @@ class Player:
     """Its table's stored actions at the last kill."""
     table_id: int | None = None
     pressed: int = 0
+    keys: GoTownKeys = field(default_factory=GoTownKeys)
+    """Its next key at a GoTown table."""
 
     @property
     def fingerprint(self) -> str:
@@ -103,8 +115,13 @@ class Player:
         """The table screen's state, or None if another screen is up."""
         lines = self.screen.display
         top = lines[0]
-        clock, banner = CLOCK.search(top), BANNER.search(top)
-        if clock is None or banner is None or " — your towers" not in self.text():
+        if self.game == "gotown":
+            clock, banner = GOTOWN_CLOCK.search(top), GOTOWN_BANNER.search(top)
+            table_shown = "Your hand (" in self.text()
+        else:
+            clock, banner = CLOCK.search(top), BANNER.search(top)
+            table_shown = " — your towers" in self.text()
+        if clock is None or banner is None or not table_shown:
             return None
         log_rows: list[str] | None = []
         for row, line in enumerate(lines):
@@ -182,14 +199,22 @@ async def wait_for(player: Player, needle: str, timeout: float) -> bool:
 
 
 async def new_table(player: Player) -> None:
-    """From the lobby: a table of three seats, two of them bots (it starts at once)."""
+    """From the lobby: a table of three seats, two of them bots (it starts at
+    once): the player's game, GoTown's short game."""
     player.press(b"n")
     if not await wait_for(player, "New table", 5):
         return
-    for key in (b"\t", b"\x7f", b"3", b"\t", b"\x7f", b"2", b"\r"):
+    # The form opens on the name; the game's drop-down (5 Towers first) is
+    # above it (shift+tab, enter, down, enter, then tab back to the name).
+    keys: tuple[bytes, ...] = (b"\x1b[Z", b"\r", b"\x1b[B", b"\r", b"\t") \
+        if player.game == "gotown" else ()
+    keys += (b"\t", b"\x7f", b"3", b"\t", b"\x7f", b"2")
+    if player.game == "gotown":
+        keys += (b"\t", b" ", b"\x1b[Z")  # the short game on, back to the bots field
+    for key in (*keys, b"\r"):
         player.press(key)
         await asyncio.sleep(0.2)
-    await wait_for(player, " — your towers", 5)
+    await wait_for(player, "Your hand (" if player.game == "gotown" else " — your towers", 5)
 
 
 async def play(player: Player, until: float) -> None:
@@ -204,6 +229,11 @@ async def play(player: Player, until: float) -> None:
         elif "The game is over" in text:
             if now - last_action > 1:
                 player.press(b"n")  # play again: back to the lobby
+                last_action = now
+        elif player.game == "gotown":
+            key = player.keys.key(player.screen.display)
+            if key is not None and now - last_action > 0.3:
+                player.press(key.encode())
                 last_action = now
         elif "YOUR TURN to bid" in top and now - last_action > 0.6:
             bids = re.search(r"You may bid ([0-9 ]+)", text)
@@ -246,6 +276,45 @@ def _state(game: Game, seat: int, game_clock: object) -> Seen:
     return Seen(banner, game_clock(view), log)  # type: ignore[operator]
 
 
+def gotown_prefix_states(record: dict[str, object], seat: int) -> list[Seen]:
+    """What seat ``seat``'s GoTown screen shows after each prefix of ``record``:
+    its top line as the status bar writes it, and the log as the chronicle
+    tells it to that seat."""
+    from fivetowers.games.gotown.chronicle import Chronicle
+    from fivetowers.games.gotown.kind import GAME as GOTOWN
+    from fivetowers.games.gotown.tui.widgets.status_bar import turn_text
+
+    game = GOTOWN.match_from_record({**record, "actions": []})
+    chronicle = Chronicle(game)
+    names = [p.name for p in game.players]
+
+    def state() -> Seen:
+        view = game.view(seat)
+        top = turn_text(view, names, (seat,), chronicle.reason).plain \
+            + f"  turn {view.turn} of at most {view.turn_limit}"
+        banner, clock = GOTOWN_BANNER.search(top), GOTOWN_CLOCK.search(top)
+        assert banner is not None and clock is not None, top
+        log = re.sub(r"\s+", "", "".join(e.text_for(seat) for e in chronicle.entries))
+        return Seen(banner.group(0), clock.group(0), log)
+
+    states = [state()]
+    actions = record.get("actions", [])
+    assert isinstance(actions, list)
+    for raw in actions:
+        # raises on a half-written or illegal action
+        game.apply(GOTOWN.action_from_json(raw), recorded=True)
+        chronicle.follow(game)
+        states.append(state())
+    return states
+
+
+def states_of(stored_record: dict[str, object], kind: str, seat: int) -> list[Seen]:
+    """What a seat's screen shows after each prefix of a kept game's record."""
+    if kind == "gotown":
+        return gotown_prefix_states(stored_record, seat)
+    return prefix_states(Record.from_json(stored_record), seat)
+
+
 def found_at(seen: Seen, states: list[Seen]) -> int | None:
     """The latest prefix whose top line a screen showed, or None if what it
     showed is not kept.
@@ -275,26 +344,26 @@ def check(player: Player, data: Path, kill: int) -> int:
         before = store.load_table(tables[1].id) if len(tables) > 1 else None
     finally:
         store.close()
-    record = Record.from_json(stored.record)
     seat = next(i for i, s in enumerate(stored.info.seats) if s.fingerprint == player.fingerprint)
-    actions = list(record.actions)
+    actions = list(stored.record["actions"])
     if player.table_id == stored.info.id and player.stored is not None:
         if actions[:len(player.stored)] != player.stored:
             raise CheckFailed(f"kill {kill}: {player.name}'s table lost or changed kept actions")
     try:
-        states = prefix_states(record, seat)
+        states = states_of(stored.record, stored.info.kind, seat)
     except ValueError as exc:  # the rules' FormatError and IllegalAction among them
         raise CheckFailed(f"kill {kill}: {player.name}'s stored record does not replay "
                           f"(a half-written action?): {exc}") from None
     at = 0 if player.table_id != stored.info.id or player.stored is None else len(player.stored)
     earlier: list[Seen] = []
     if before is not None and before.info.finished is not None:
-        earlier = prefix_states(Record.from_json(before.record), next(
+        earlier = states_of(before.record, before.info.kind, next(
             i for i, s in enumerate(before.info.seats) if s.fingerprint == player.fingerprint))
     for n, seen in enumerate(player.seen):
         found = found_at(seen, states)
-        if found is None and earlier and found_at(seen, earlier) is not None:
-            continue  # the last screens of the game that ended
+        if found is None:
+            if earlier and found_at(seen, earlier) is not None:
+                continue  # the last screens of the game that ended
             raise CheckFailed(f"kill {kill}: {player.name} saw {seen} but the store has "
                               f"{len(actions)} actions ending at {states[-1]}")
         if n == 0 and player.table_id == stored.info.id and found < at:
@@ -308,7 +377,8 @@ async def run(kills: int, players: int, seed: int, data: Path,
               verbose: bool = False) -> dict[str, float]:
     rng = random.Random(seed)
     crew = [Player(f"p{i}", asyncssh.generate_private_key("ssh-ed25519"),
-                   random.Random(f"{seed}:{i}")) for i in range(players)]
+                   random.Random(f"{seed}:{i}"), game="gotown" if i % 2 else "fivetowers")
+            for i in range(players)]
     started = time.monotonic()
     restarts = screens = 0
     logs: list[str] = []
@@ -320,7 +390,11 @@ async def run(kills: int, players: int, seed: int, data: Path,
         await asyncio.gather(*(play(p, time.monotonic() + rng.uniform(1.0, 4.0)) for p in crew))
         if rng.random() < 0.5:  # right after a key press: a commit may be under way
             victim = rng.choice(crew)
-            victim.press(b"p" if "YOUR TURN to bid" in victim.screen.display[0] else b"\r")
+            if victim.game == "gotown":
+                key = victim.keys.key(victim.screen.display)
+                victim.press(b"e" if key is None else key.encode())
+            else:
+                victim.press(b"p" if "YOUR TURN to bid" in victim.screen.display[0] else b"\r")
             await asyncio.sleep(rng.uniform(0.0, 0.05))
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
@@ -357,7 +431,8 @@ async def run(kills: int, players: int, seed: int, data: Path,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=20)
-    parser.add_argument("--players", type=int, default=3, help="clients, each at its own table")
+    parser.add_argument("--players", type=int, default=3,
+                        help="clients, each at its own table (every other one GoTown)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per kill")
     parser.add_argument("--data-dir", help="keep the store here (default: a temporary directory)")
@@ -371,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kill_server: FAILED: {exc}", file=sys.stderr)
             return 1
     print(f"kill_server: {figures['kills']:.0f} SIGKILLs, {figures['restarts']:.0f} restarts, "
-          f"{args.players} clients, "
+          f"{args.players} clients ({args.players // 2} at GoTown tables), "
           f"{figures['keys']:.0f} key presses, {figures['screens']:.0f} table screens "
           f"checked against the store, {figures['actions']:.0f} actions kept at the end, "
           f"{figures['seconds']:.1f} s (seed {args.seed})")

@@ -3,7 +3,8 @@
 Two presets. ``realistic`` (the default) is the game as players get it: hints
 on, a strong bot at every table with the lobby's own pacing, humans who build
 with the hint's plan when they win a bid, a spectator at every other table,
-tables of 2 to 5 seats. ``bids-only`` is the old, cheap mix the README's first
+tables of 2 to 5 seats, every other table (of up to 4 seats) a GoTown table
+whose humans play a card's first legal play, else end the turn. ``bids-only`` is the old, cheap mix the README's first
 figures came from: hints off, no bot, five humans a table who only bid 0 or
 pass (nobody ever builds), nobody watching.
 """
@@ -39,6 +40,9 @@ class Mix:
     store: bool = True
     """Every move kept in a SQLite store before screens show it, as
     ``fivetowers serve`` does (off only to compare)."""
+    gotown: float = 0.0
+    """Tables of GoTown among those of at most 4 seats (GoTown's most): 0.5
+    is every other table, counted like spectators; the others are 5 Towers."""
 
     def describe(self) -> str:
         sizes = "/".join(map(str, self.sizes))
@@ -51,14 +55,18 @@ class Mix:
         watching = {0.0: "no spectators", 0.5: "a spectator at every other table",
                     1.0: "a spectator at every table"}.get(
             self.spectators, f"{self.spectators:g} spectators a table")
+        gotown = "" if not self.gotown else (
+            f", GoTown at {'every other' if self.gotown == 0.5 else f'{self.gotown:.0%} of'} "
+            "table of up to 4 seats (a card's first legal play, else e)")
         return (f"mix {self.name}: hints {'on' if self.hints else 'off'}, {bots}"
                 f"{f' ({pace})' if self.bots else ''}, tables of {sizes} seats, "
-                f"{watching}, {play}, {'moves kept in a store' if self.store else 'no store'}")
+                f"{watching}, {play}{gotown}, "
+                f"{'moves kept in a store' if self.store else 'no store'}")
 
 
 PRESETS = {
     "realistic": Mix("realistic", hints=True, bots=1, bot="strong", sizes=(4, 3, 5, 2),
-                     spectators=0.5, play="build"),
+                     spectators=0.5, play="build", gotown=0.5),
     "bids-only": Mix("bids-only", hints=False, bots=0, bot="strong", sizes=(5,),
                      spectators=0.0, play="bids"),
 }
@@ -82,6 +90,8 @@ def with_overrides(mix: Mix, **knobs: object) -> Mix:
         raise MixError(f"--bots {changed.bots}: every table needs a human seat")
     if changed.spectators < 0:
         raise MixError(f"--spectators {changed.spectators:g}: not a count")
+    if not 0 <= changed.gotown <= 1:
+        raise MixError(f"--gotown {changed.gotown:g}: a share of the tables, 0 to 1")
     return changed
 
 
@@ -91,6 +101,8 @@ class TablePlan:
     humans: int
     bots: int
     spectators: int
+    game: str = "fivetowers"
+    """fivetowers or gotown."""
 
 
 @dataclass
@@ -118,9 +130,10 @@ class Plan:
 
     def describe(self) -> str:
         seats = sum(t.humans + t.bots for t in self.tables)
+        gotown = sum(1 for t in self.tables if t.game == "gotown")
         return (f"{self.humans + self.spectators} sessions: {self.humans} players and "
                 f"{self.spectators} spectators at {len(self.tables)} tables "
-                f"({seats} seats, {seats - self.humans} bots)")
+                f"({gotown} of them GoTown; {seats} seats, {seats - self.humans} bots)")
 
 
 def seat(mix: Mix, sessions: int) -> Plan:
@@ -144,6 +157,8 @@ def seat(mix: Mix, sessions: int) -> Plan:
         # one at every other table for 0.5: the count of tables so far decides
         watchers = min(int((i + 1) * mix.spectators) - int(i * mix.spectators), left)
         left -= watchers
-        plan.tables.append(TablePlan(f"LT{i:03d}", humans, mix.bots, watchers))
+        gotown = int((i + 1) * mix.gotown) > int(i * mix.gotown) and humans + mix.bots <= 4
+        plan.tables.append(TablePlan(f"LT{i:03d}", humans, mix.bots, watchers,
+                                     "gotown" if gotown else "fivetowers"))
         i += 1
     return plan

@@ -11,7 +11,8 @@ sessions with a pty (80x24): players who ``join CODE`` their table and play
 at ``--pace``, and spectators who join a started table and watch. The mix
 (see scripts/load_mix.py) defaults to the game as players get it: hints on,
 a strong bot at each table with the lobby's pacing, humans who build with
-the hint's plan, a spectator at every other table, tables of 2-5 seats.
+the hint's plan, a spectator at every other table, tables of 2-5 seats,
+every other table (of up to 4 seats) GoTown (scripts/load_gotown.py).
 ``--mix bids-only`` is the old cheap mix (hints off, no bots, bid 0/pass).
 
 For every key a player presses after the warm-up it measures
@@ -96,9 +97,9 @@ async def serve(plan: Plan, data_dir: Path) -> None:
     for t, table in enumerate(plan.tables):
         seats = [Seat("", None) for _ in range(table.humans)]
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=mix.bot) for i in range(table.bots)]
-        lobby.tables[table.code] = HostedTable(table.code, f"load {t}",
-                                               game_kind("fivetowers"), {"variant": "base"}, False,
-                                               seats, created=float(t))
+        options = {"floors": "5"} if table.game == "gotown" else {"variant": "base"}
+        lobby.tables[table.code] = HostedTable(table.code, f"load {t}", game_kind(table.game),
+                                               options, False, seats, created=float(t))
     config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, max_sessions=10_000,
                           max_sessions_per_address=10_000, shutdown_grace=0,
                           max_logins=10_000, max_logins_per_address=10_000,
@@ -174,6 +175,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     from load_clients import (
         MISSED_AFTER, FloodReport, Player, Results, Viewer, run_flooder, run_viewer,
     )
+    from load_gotown import GoTownPlayer
 
     server, port = await start_server(plan, data_dir)
     try:
@@ -189,8 +191,9 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         for table in plan.tables:  # every table's first player first, and so on
             viewers: list[Viewer] = []
             for _ in range(table.humans):
-                viewers.append(Player(f"ld{n:03d}", results, pace, plan.mix.play,
-                                      plan.mix.raise_chance))
+                viewers.append(GoTownPlayer(f"ld{n:03d}", results, pace) if table.game == "gotown"
+                               else Player(f"ld{n:03d}", results, pace, plan.mix.play,
+                                           plan.mix.raise_chance))
                 n += 1
             tables.append(viewers)
         for seat_no in range(max(t.humans for t in plan.tables)):
@@ -378,6 +381,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="spectators per table; 0.5 is one at every other table")
     parser.add_argument("--play", default=None,
                         help="build: bid and build with the hint's plan; bids: bid 0/pass")
+    parser.add_argument("--gotown", type=float, default=None,
+                        help="share of the tables (of up to 4 seats) that play GoTown, 0 to 1 "
+                             "(realistic: 0.5, every other table)")
     parser.add_argument("--raise-chance", type=float, default=None,
                         help="how often a non-starting human raises (build play)")
     parser.add_argument("--flooders", type=int, default=0,
@@ -417,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         mix = with_overrides(PRESETS[args.mix], hints=args.hints, bots=args.bots, bot=args.bot,
                              bot_delay=args.bot_delay, sizes=sizes, spectators=args.spectators,
                              play=args.play, raise_chance=args.raise_chance,
-                             store=args.store)
+                             store=args.store, gotown=args.gotown)
         if not 1 <= args.sessions <= 1000 or not 0 <= args.flooders <= 100 \
                 or not 0 <= args.arrivals <= 1000 or not 0 < args.seconds <= 3600:
             raise MixError("--sessions 1-1000, --flooders 0-100, --arrivals 0-1000, "

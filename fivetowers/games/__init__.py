@@ -11,7 +11,8 @@ import importlib
 
 from fivetowers.games.protocol import GameKind
 
-PACKAGES = {"fivetowers": "fivetowers.games.five_towers.kind"}
+PACKAGES = {"fivetowers": "fivetowers.games.five_towers.kind",
+            "gotown": "fivetowers.games.gotown.kind"}
 """Registered games: name -> the module whose ``GAME`` is its GameKind. A
 package is imported the first time its game is asked for."""
 

@@ -167,6 +167,8 @@ class GameKind(Protocol):
     """The ``format`` of its records: ``fivetowers-record/1``."""
     min_players: int
     max_players: int
+    score_unit: str
+    """What a score counts, as game lists write it after the number: ``VP``."""
     options: tuple[GameOption, ...]
     """What the new-table form offers, each kept in the setup."""
     bot_kinds: tuple[str, ...]

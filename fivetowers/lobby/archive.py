@@ -83,8 +83,9 @@ class Archive:
         """The games a key played or plays, newest first."""
         return await self._call(self._store().games_of, fingerprint, limit)
 
-    async def leaderboard(self, limit: int = 20) -> list[Rating]:
-        return await self._call(self._store().leaderboard, limit)
+    async def leaderboard(self, limit: int = 20, kind: str | None = None) -> list[Rating]:
+        """The ratings at the game ``kind`` (None: every game's), best first."""
+        return await self._call(self._store().leaderboard, limit, kind)
 
     async def game(self, table_id: int, fingerprint: str | None) -> KeptGame:
         """One game, every position computed (in a thread); StoreError if it

@@ -1,4 +1,5 @@
-"""The leaderboard: every rated identity (keys and bots), best rating first."""
+"""The leaderboard: every rated identity (keys and bots), best rating first,
+one game at a time (each game is rated on its own)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from fivetowers.games import game_kinds
+from fivetowers.games.protocol import GameKind
 from fivetowers.lobby.archive import Archive
 from fivetowers.ui.styles import HISTORY_CSS
 from fivetowers.tables.ratings import INITIAL_RATING
@@ -41,6 +44,7 @@ def key_text(identity: str) -> str:
 class LeaderboardScreen(Screen[None]):
     CSS_PATH = HISTORY_CSS
     BINDINGS = [
+        Binding("g", "next_game", N_("next game")),
         Binding("r", "reload", N_("refresh")),
         Binding("escape", "back", N_("back to the lobby")),
         Binding("q", "back", N_("back"), show=False),
@@ -50,15 +54,35 @@ class LeaderboardScreen(Screen[None]):
         super().__init__()
         self.archive = archive
         self.identity = identity
+        self.kinds: list[GameKind] = game_kinds()
+        self.kind = self.kinds[0]
+        """The game whose ratings are shown."""
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(
-            (_("Leaderboard"), "bold"), _(" — Elo-style rating from {start}, "
-                                          "every finished game rated, bots too").format(
-                start=f"{INITIAL_RATING:.0f}")), id="history-title", classes="title")
+        yield Static(self.title_text(), id="history-title", classes="title")
         yield DataTable(id="leaderboard", cursor_type="none", zebra_stripes=True)
         yield Static(_("Loading the ratings…"), id="history-note", classes="note")
         yield KeyFooter()
+
+    def title_text(self) -> Text:
+        if len(self.kinds) == 1:
+            return Text.assemble(
+                (_("Leaderboard"), "bold"), _(" — Elo-style rating from {start}, "
+                                              "every finished game rated, bots too").format(
+                    start=f"{INITIAL_RATING:.0f}"))
+        return Text.assemble((_("Leaderboard: "), "bold"), (self.kind.title, "bold"),
+                             _(" — Elo from {start}, each game rated on its own, "
+                               "bots too").format(start=f"{INITIAL_RATING:.0f}"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_game":
+            return len(self.kinds) > 1  # one game: no key for another
+        return True
+
+    def action_next_game(self) -> None:
+        self.kind = self.kinds[(self.kinds.index(self.kind) + 1) % len(self.kinds)]
+        self.query_one("#history-title", Static).update(self.title_text())
+        self.load()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -75,7 +99,7 @@ class LeaderboardScreen(Screen[None]):
             note.update(_("This server keeps no games, so it rates nobody."))
             return
         try:
-            ratings = await self.archive.leaderboard(SHOWN)
+            ratings = await self.archive.leaderboard(SHOWN, self.kind.name)
         except StoreError as exc:
             note.update(Text(_("Cannot read the ratings: {error}").format(error=exc),
                              style="bold red"))
@@ -87,7 +111,9 @@ class LeaderboardScreen(Screen[None]):
             # Numbers padded to their headings' widths: right-aligned, digits under digits.
             table.add_row(f"{rank:>2}", who_text(r, r.identity == mine), key_text(r.identity),
                           f"{r.rating:>6.0f}", f"{r.games:>5}", f"{r.wins:>5}")
-        note.update(_("No finished games yet: nobody is rated.") if not ratings else
+        note.update((_("No finished games of {game} yet: nobody is rated.").format(
+                        game=self.kind.title) if len(self.kinds) > 1 else
+                     _("No finished games yet: nobody is rated.")) if not ratings else
                     _("A game counts as every pair of its players meeting; a win over a "
                       "higher rating counts more."))
 

@@ -345,7 +345,7 @@ class Lobby:
         name = clean_name(name)
         code = self._new_code()
         seats = [Seat("", None) for _ in range(players - bots)]
-        bot = self.bot_kind if self.bot_kind in game.bot_kinds else game.bot_kinds[-1]
+        bot = self.bot_of(game)
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=bot) for i in range(bots)]
         hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or f"{name}'s table",
                              game, chosen, private, seats,
@@ -354,6 +354,11 @@ class Lobby:
         self.sit(hosted, identity, name)
         self._changed()
         return hosted
+
+    def bot_of(self, game: GameKind) -> str:
+        """The bot kind this lobby seats (and stands in) at ``game``'s tables:
+        :attr:`bot_kind` if the game has it, else its strongest."""
+        return self.bot_kind if self.bot_kind in game.bot_kinds else game.bot_kinds[-1]
 
     def refusal(self, identity: str, address: str | None = None) -> str | None:
         """Why this player may not open a new table now; None if they may."""
@@ -600,7 +605,7 @@ class Lobby:
             return
         for seat in sorted(seats):
             if not hosted.seats[seat].connected:
-                table.stand_in(seat, table.make_bot(self.bot_kind))
+                table.stand_in(seat, table.make_bot(self.bot_of(hosted.kind)))
         self._changed()
 
     def _close_table(self, hosted: HostedTable) -> None:
@@ -779,7 +784,7 @@ class Lobby:
         if hosted.paused:  # the stand-in comes when someone does
             hosted.note_paused(seat)
             return
-        table.stand_in(seat, table.make_bot(self.bot_kind))
+        table.stand_in(seat, table.make_bot(self.bot_of(hosted.kind)))
         self._changed()
 
     def _back(self, hosted: HostedTable, seat: int) -> None:

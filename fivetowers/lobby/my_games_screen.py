@@ -11,6 +11,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from fivetowers.games import UnknownGame, game_kind, game_kinds
+from fivetowers.games.protocol import GameKind
 from fivetowers.i18n import N_, _
 from fivetowers.lobby.archive import Archive, is_key, seat_of
 from fivetowers.tables.store import StoreError, TableInfo
@@ -34,9 +36,10 @@ def ordinal(n: int) -> str:
     return _(form).format(n=n)
 
 
-def result_text(info: TableInfo, seat: int | None) -> Text:
+def result_text(info: TableInfo, seat: int | None, unit: str = "VP") -> Text:
     """``won, 52 VP``, ``=2nd of 4, 30 VP``, ``going on`` for an unfinished game,
-    ``abandoned`` for one the server closed when nobody came back to it."""
+    ``abandoned`` for one the server closed when nobody came back to it.
+    ``unit``: what its game's scores count (``GameKind.score_unit``)."""
     if info.finished is None:
         return Text(_("going on"), style="italic")
     if info.scores is None:
@@ -47,10 +50,19 @@ def result_text(info: TableInfo, seat: int | None) -> Text:
     rank = 1 + sum(1 for s in info.scores if s > mine)
     tied = sum(1 for s in info.scores if s == mine) > 1
     if info.winners is not None and seat in info.winners:
-        won = _("won (shared), {points} VP") if tied else _("won, {points} VP")
-        return Text(won.format(points=mine), style="bold green")
-    return Text(_("{place} of {players}, {points} VP").format(
-        place=("=" if tied else "") + ordinal(rank), players=len(info.scores), points=mine))
+        won = (_("won (shared), {points} {unit}") if tied else _("won, {points} {unit}"))
+        return Text(won.format(points=mine, unit=unit), style="bold green")
+    return Text(_("{place} of {players}, {points} {unit}").format(
+        place=("=" if tied else "") + ordinal(rank), players=len(info.scores), points=mine,
+        unit=unit))
+
+
+def known_game(kind: str) -> GameKind | None:
+    """The game a kept table played; None for one this server does not know."""
+    try:
+        return game_kind(kind)
+    except UnknownGame:
+        return None
 
 
 def players_text(info: TableInfo, seat: int | None) -> Text:
@@ -74,6 +86,8 @@ class MyGamesScreen(Screen[None]):
         self.identity = identity
         self.games: dict[int, TableInfo] = {}
         self.help_note: str | Text = ""
+        self.games_shown = len(game_kinds()) > 1
+        """Whether the list says each game's game: only when there is a choice."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((_("My games"), "bold"), _(" — newest first; enter replays "
@@ -83,8 +97,9 @@ class MyGamesScreen(Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(_("game"), _("date (UTC)"), _("rules"),
-                                              _("result"), _("with"))
+        self.query_one(DataTable).add_columns(
+            _("game"), *((_("of"),) if self.games_shown else ()), _("date (UTC)"), _("rules"),
+            _("result"), _("with"))
         self.load_games()
 
     def note(self, text: str | Text) -> None:
@@ -110,8 +125,12 @@ class MyGamesScreen(Screen[None]):
         self.games = {info.id: info for info in games}
         for info in games:
             seat = seat_of(info, self.identity)
-            table.add_row(str(info.id), date_text(info.created),
-                          ", ".join(info.options.values()), result_text(info, seat), players_text(info, seat), key=str(info.id))
+            game = known_game(info.kind)
+            of = (game.title if game else info.kind,) if self.games_shown else ()
+            table.add_row(str(info.id), *of, date_text(info.created),
+                          ", ".join(info.options.values()),
+                          result_text(info, seat, game.score_unit if game else _("points")),
+                          players_text(info, seat), key=str(info.id))
         if not games:
             self.note(_("No games yet: the games you play here are kept, by your key."))
         else:

@@ -58,6 +58,9 @@ class NewTableScreen(ModalScreen[NewTable | None]):
     player's limit), or None: the form shows it at once and on Enter."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    AUTO_FOCUS = "#title"
+    """The name first, whatever games there are (most keep the first game;
+    shift+tab reaches the game's drop-down above it)."""
     # A one-line drop-down, level with its label (a label sits a line down,
     # level with the text of the three-line inputs beside it).
     DEFAULT_CSS = """

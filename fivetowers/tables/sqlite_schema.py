@@ -15,6 +15,9 @@ the old version intact.
   actions) instead of the 5 Towers columns ``variant``, ``seed``, ``deck``
   and ``reshuffle``; the games table is rebuilt, old rows becoming
   ``fivetowers`` games whose setup is what ``Game.setup_json()`` writes.
+- Version 4: each game is rated on its own (issue 14): a rating belongs to
+  a game's ``kind`` and an identity. The ratings of a version-3 store were
+  all won at 5 Towers (the only game a server offered), so they become its.
 
 Versions 1 and 2 held 5 Towers games only: their migrations write 5 Towers'
 JSON as it was then, literally, and ask the registry (never the rules) to
@@ -31,7 +34,7 @@ from fivetowers.games import UnknownGame, game_kind
 from fivetowers.tables.ratings import INITIAL_RATING, Result, rating_changes
 
 APPLICATION_ID = 0x46355457  # "F5TW"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 LEGACY_KIND = "fivetowers"
 """The game every row of a version 1 or 2 store holds."""
 LEGACY_FORMAT = "fivetowers-record/1"
@@ -100,6 +103,20 @@ CREATE TABLE games_v3 (
 _V3_INDEX = "CREATE UNIQUE INDEX games_live_code ON games(code) WHERE finished IS NULL"
 
 _V4 = """
+CREATE TABLE ratings_v4 (
+    kind     TEXT NOT NULL,     -- the game rated (its registry name)
+    identity TEXT NOT NULL,     -- key:<fingerprint> or bot:<kind>
+    name     TEXT NOT NULL,
+    rating   REAL NOT NULL,
+    games    INTEGER NOT NULL,
+    wins     INTEGER NOT NULL,
+    PRIMARY KEY (kind, identity)
+) WITHOUT ROWID
+"""
+
+_V4_INDEX = "CREATE INDEX ratings_best ON ratings(kind, rating DESC)"
+
+_V5 = """
 CREATE TABLE preferences (
     identity TEXT NOT NULL,  -- an SSH key's fingerprint (SHA256:...)
     name     TEXT NOT NULL,  -- what is chosen: language, ...
@@ -156,9 +173,17 @@ def result_of(kind: str, record: Mapping[str, Any]) -> tuple[list[int], list[int
 
 def write_result(conn: sqlite3.Connection, game_id: int, scores: Sequence[int],
                  winners: Sequence[int], when: float) -> None:
-    """Mark a game finished and move the ratings of its rated seats."""
+    """Mark a game finished and move its rated seats' ratings at its game."""
+    (kind,) = conn.execute("SELECT kind FROM games WHERE id = ?", (game_id,)).fetchone()
     conn.execute("UPDATE games SET finished = ?, scores = ?, winners = ? WHERE id = ?",
                  (when, json.dumps(list(scores)), json.dumps(list(winners)), game_id))
+    _rate(conn, game_id, scores, winners, kind)
+
+
+def _rate(conn: sqlite3.Connection, game_id: int, scores: Sequence[int],
+          winners: Sequence[int], kind: str | None) -> None:
+    """Move the ratings of a game's rated seats: at game ``kind`` (version 4),
+    or in the one rating of a version-2 store (``kind`` None)."""
     seats = conn.execute("SELECT seat, name, fingerprint, bot FROM seats WHERE game = ? "
                          "ORDER BY seat", (game_id,)).fetchall()
     results: list[Result] = []
@@ -175,15 +200,20 @@ def write_result(conn: sqlite3.Connection, game_id: int, scores: Sequence[int],
             won.add(identity)
     if not results:
         return
+    # The game's own ratings only: a 5 Towers rating says nothing of GoTown.
+    of_game, key_columns, key = ("kind = ? AND ", "kind, ", [kind]) if kind is not None \
+        else ("", "", [])
     before = {identity: rating for identity, rating in conn.execute(
-        f"SELECT identity, rating FROM ratings WHERE identity IN "
-        f"({','.join('?' * len(names))})", list(names))}
+        f"SELECT identity, rating FROM ratings WHERE {of_game}identity IN "
+        f"({','.join('?' * len(names))})", [*key, *names])}
     for identity, delta in rating_changes(before, results).items():
         conn.execute(
-            "INSERT INTO ratings (identity, name, rating, games, wins) VALUES (?, ?, ?, 1, ?) "
-            "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, "
+            f"INSERT INTO ratings ({key_columns}identity, name, rating, games, wins) "
+            f"VALUES ({'?, ' * len(key)}?, ?, ?, 1, ?) "
+            f"ON CONFLICT ({key_columns}identity) DO UPDATE SET name = excluded.name, "
             "rating = rating + ?, games = games + 1, wins = wins + excluded.wins",
-            (identity, names[identity], INITIAL_RATING + delta, int(identity in won), delta))
+            (*key, identity, names[identity], INITIAL_RATING + delta, int(identity in won),
+             delta))
 
 
 def _to_v1(conn: sqlite3.Connection) -> None:
@@ -207,7 +237,9 @@ def _to_v2(conn: sqlite3.Connection) -> None:
             "SELECT body FROM actions WHERE game = ? ORDER BY idx", (game_id,))]
         outcome = result_of(LEGACY_KIND, record_of(setup, names, actions))
         if outcome is not None:  # else unreadable or illegal: kept, unscored
-            write_result(conn, game_id, outcome[0], outcome[1], when)
+            conn.execute("UPDATE games SET scores = ?, winners = ? WHERE id = ?",
+                         (json.dumps(outcome[0]), json.dumps(outcome[1]), game_id))
+            _rate(conn, game_id, outcome[0], outcome[1], None)
 
 
 def _to_v3(conn: sqlite3.Connection) -> None:
@@ -240,7 +272,18 @@ def _to_v3(conn: sqlite3.Connection) -> None:
 
 
 def _to_v4(conn: sqlite3.Connection) -> None:
-    _run(conn, _V4)  # a new table only: every older row stays as it was
+    # Until version 4 a server offered 5 Towers alone (GoTown was not
+    # registered), so every rating kept was won at 5 Towers.
+    _run(conn, _V4)
+    conn.execute("INSERT INTO ratings_v4 (kind, identity, name, rating, games, wins) "
+                 "SELECT ?, identity, name, rating, games, wins FROM ratings", (LEGACY_KIND,))
+    conn.execute("DROP TABLE ratings")
+    conn.execute("ALTER TABLE ratings_v4 RENAME TO ratings")
+    conn.execute(_V4_INDEX)
+
+
+def _to_v5(conn: sqlite3.Connection) -> None:
+    _run(conn, _V5)  # a new table only: every older row stays as it was
 
 
 def _run(conn: sqlite3.Connection, script: str) -> None:
@@ -252,7 +295,7 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3, _to_v4]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3, _to_v4, _to_v5]
 
 
 def migrate(conn: sqlite3.Connection, start: int, target: int = SCHEMA_VERSION) -> None:

@@ -50,7 +50,8 @@ from fivetowers.tables.store import (
 
 _TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "ratings"},
            3: {"games", "seats", "actions", "ratings"},
-           4: {"games", "seats", "actions", "ratings", "preferences"}}
+           4: {"games", "seats", "actions", "ratings"},
+           5: {"games", "seats", "actions", "ratings", "preferences"}}
 """The tables a store of each schema version must hold."""
 
 _GAME_COLUMNS = "id, code, name, kind, private, setup, created, finished, scores, winners"
@@ -251,8 +252,8 @@ class SqliteStore:
                     kept = json.loads(row[1])
                 except ValueError:
                     kept = None
-                changed = [k for k, v in kept.items() if k not in setup or setup[k] != v] \
-                    if isinstance(kept, dict) else ["setup"]
+                changed = [k for k, v in kept.items() if k not in setup
+                           or not _grown(v, setup[k])] if isinstance(kept, dict) else ["setup"]
                 if changed:  # a setup only grows (a reshuffle revealed): never rewritten
                     raise StoreConflict(f"table {table_id} already has another "
                                         f"{', '.join(changed)}")
@@ -316,11 +317,12 @@ class SqliteStore:
                                        f"WHERE game IN ({marks}) GROUP BY game", ids).fetchall())
         return [_info(g, seats[g[0]], counts.get(g[0], 0)) for g in games]
 
-    def leaderboard(self, limit: int = 20) -> list[Rating]:
+    def leaderboard(self, limit: int = 20, kind: str | None = None) -> list[Rating]:
+        of_game, params = ("WHERE kind = ? ", [kind]) if kind is not None else ("", [])
         with self._transaction(write=False) as conn:
-            rows = conn.execute("SELECT identity, name, rating, games, wins FROM ratings "
-                                "ORDER BY rating DESC, games DESC, identity LIMIT ?",
-                                (limit,)).fetchall()
+            rows = conn.execute("SELECT identity, name, rating, games, wins, kind FROM ratings "
+                                f"{of_game}ORDER BY rating DESC, games DESC, identity, kind "
+                                "LIMIT ?", [*params, limit]).fetchall()
         return [Rating(*row) for row in rows]
 
     def preference(self, identity: str, name: str) -> str | None:
@@ -483,6 +485,15 @@ def _own(path: Path) -> IO[bytes]:
         owner.close()
         raise StoreBusy(f"another fivetowers server is using the store {path}") from None
     return owner
+
+
+def _grown(kept: object, new: object) -> bool:
+    """Whether a setup value ``new`` keeps ``kept``: the same, or a list with
+    more entries after the same ones (GoTown's ``reshuffles`` gains one each
+    time its draw pile is rebuilt)."""
+    if isinstance(kept, list) and isinstance(new, list):
+        return new[:len(kept)] == kept
+    return new == kept
 
 
 def _setup(row: tuple[Any, ...]) -> dict[str, Any] | None:

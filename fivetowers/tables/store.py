@@ -144,13 +144,14 @@ class PendingAction:
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """One line of the leaderboard."""
+    """One line of a game's leaderboard: each game is rated on its own."""
 
     identity: str  # key:<fingerprint> or bot:<kind>
     name: str  # the name last played under (a bot: its kind)
     rating: float
     games: int
     wins: int
+    kind: str  # the game rated (its registry name)
 
 
 class Store(Protocol):
@@ -172,8 +173,9 @@ class Store(Protocol):
         """Commit action number ``index`` (its record's JSON) of a table, and
         with it the game's setup if this action changed it, in the same
         commit. ``index`` must be the number of actions already stored. A
-        setup may only grow: a key already kept with another value is a
-        :class:`StoreConflict`."""
+        setup may only grow: a new key, or a list kept with more entries
+        after the same ones (GoTown's ``reshuffles``); a key dropped or kept
+        with another value is a :class:`StoreConflict`."""
         ...
 
     def append_actions(self, batch: Sequence[PendingAction]) -> list[StoreError | None]:
@@ -184,8 +186,9 @@ class Store(Protocol):
 
     def finish_table(self, table_id: int, scores: Sequence[int],
                      winners: Sequence[int]) -> bool:
-        """Mark a game finished with its results and update the ratings in
-        the same commit. False (and nothing changes) if already finished."""
+        """Mark a game finished with its results and update the ratings at
+        its game (its kind) in the same commit. False (and nothing changes)
+        if already finished."""
         ...
 
     def unfinished_tables(self) -> list[StoredTable]:
@@ -200,8 +203,9 @@ class Store(Protocol):
         """The games a key has played or plays, newest first."""
         ...
 
-    def leaderboard(self, limit: int = 20) -> list[Rating]:
-        """Rated identities, best first."""
+    def leaderboard(self, limit: int = 20, kind: str | None = None) -> list[Rating]:
+        """Rated identities at the game ``kind``, best first; None: every
+        game's ratings, each a line of its own, best first."""
         ...
 
     def close(self) -> None:

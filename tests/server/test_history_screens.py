@@ -65,9 +65,10 @@ async def test_my_games_lists_a_keys_games_newest_first(store: SqliteStore) -> N
         await settle(pilot)
         table = app.screen.query_one(DataTable)
         assert cells(table, 0) == ["4", "2", "1"]  # bob's own game is not listed
-        assert cells(table, 1)[2] == "2026-07-25 17:20"
-        assert cells(table, 2) == ["base", "great-powers", "base"]
-        results = cells(table, 3)
+        assert cells(table, 1) == ["5 Towers"] * 3  # which game (GoTown is offered too)
+        assert cells(table, 2)[2] == "2026-07-25 17:20"
+        assert cells(table, 3) == ["base", "great-powers", "base"]
+        results = cells(table, 4)
         assert results[0] == "going on"
         finished = store.load_table(1).info
         assert finished.scores is not None and finished.winners is not None
@@ -78,7 +79,7 @@ async def test_my_games_lists_a_keys_games_newest_first(store: SqliteStore) -> N
             assert results[2].endswith(f" of 3, {ann_score} VP")
         # bob's name reaches the screen as the characters he typed, minus the escape
         # sequence (markup shown, not obeyed)
-        assert cells(table, 4) == ["Peter (bot)", "redbob, Hedda (bot)",
+        assert cells(table, 5) == ["Peter (bot)", "redbob, Hedda (bot)",
                                    "Hedda (bot), Peter (bot)"]
         assert "fivetowers export GAME" in note(app)
 

@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from load_clients import Action, Player, Results, Viewer  # noqa: E402
 from load_mix import PRESETS, seat, with_overrides  # noqa: E402
+from load_gotown import GoTownPlayer  # noqa: E402
 
 
 def run(tmp_path: Path, *args: str) -> tuple[str, dict[str, object]]:
@@ -43,6 +45,7 @@ def test_realistic_mix_plays_and_reports(tmp_path: Path) -> None:
     out, figures = run(tmp_path, "--sessions", "6", "--seconds", "8", "--warmup", "2",
                        "--pace", "0.5")
     assert "mix realistic: hints on, 1 strong bot a table" in out
+    assert "GoTown at every other table" in out and "1 of them GoTown" in out
     assert "spectators" in out and "key-to-every-screen" in out
     assert figures["mix"] == "realistic" and figures["sessions"] == 6
     kinds = figures["kinds"]
@@ -194,4 +197,65 @@ def test_a_refused_pass_is_withdrawn_and_a_bid_pressed_instead() -> None:
         assert process.stdin.pressed == [b"p", b"0"]
         assert results.retries == 1 and results.missed == 0
         assert [a.markers[0] for a in results.open] == [b"ld000: bid 0"]
+    asyncio.run(check())
+
+
+def test_the_realistic_mix_seats_gotown_at_every_other_table_that_fits() -> None:
+    plan = seat(PRESETS["realistic"], 40)
+    games = [(t.humans + t.bots, t.game) for t in plan.tables[:8]]
+    assert games == [(4, "fivetowers"), (3, "gotown"), (5, "fivetowers"), (2, "gotown")] * 2
+    assert "2 of them GoTown" in seat(PRESETS["realistic"], 12).describe()
+    assert all(t.game == "fivetowers" for t in seat(PRESETS["bids-only"], 40).tables)
+    assert "GoTown at every other table" in PRESETS["realistic"].describe()
+
+
+async def _pressed(process: Any, count: int) -> None:
+    for _ in range(200):
+        if len(process.stdin.pressed) >= count:
+            return
+        await asyncio.sleep(0.01)
+
+
+def test_a_gotown_player_plays_a_legal_first_option_else_ends_its_turn() -> None:
+    """From the raw bytes: its turn, a card picked, the panel's first option
+    legal (1 ✓): played, measured until its log line; then, its first option
+    refused (1 ✗): the card back and the turn ended, measured the same way."""
+    async def check() -> None:
+        results = Results(since=0.0)
+        player = GoTownPlayer("ld000", results, 0.0)
+        watcher = Viewer("ld001", results)
+        player.table = watcher.table = [player, watcher]
+        process = type("Process", (), {"stdin": Keys()})()
+        stop = asyncio.Event()
+        task = asyncio.create_task(player.play_table(process, stop))
+        player.on_output(b"\x1b[1;1H\x1b[1m \xe2\x96\xb6 YOUR TURN \x1b[0m turn 3", 0.1)
+        await _pressed(process, 1)
+        assert process.stdin.pressed == [b"1"]  # the first card: not measured
+        assert not results.open
+        player.on_output(b"\x1b[4;50H\x1b[1m1 \x1b[32m\xe2\x9c\x93 \x1b[0mbuild [3 6]", 0.2)
+        await _pressed(process, 2)
+        assert process.stdin.pressed[1] == b"1"
+        [play] = results.open
+        assert play.kind == "gotown-play" and play.actor is player
+        for viewer in (player, watcher):  # the play's log line reaches both screens
+            viewer.on_output(b"\x1b[12;50H\x1b[32mld000 builds [3 6]\x1b[0m", 0.5)
+        assert len(results.everyone) == 1 and len(results.actor) == 1
+        assert not results.open
+        # Still its turn (no new status line): the next card, refused this time.
+        await _pressed(process, 3)
+        assert process.stdin.pressed[2] == b"1"
+        player.on_output(b"\x1b[4;50H\x1b[1m1 \x1b[2;31m\xe2\x9c\x97 \x1b[0msteal", 0.7)
+        await _pressed(process, 4)
+        assert process.stdin.pressed[3] == b"\x7fe"
+        [end] = results.open
+        assert end.kind == "gotown-end" and end.markers[0] == b"ld000 ends the turn"
+        for viewer in (player, watcher):
+            viewer.on_output(b"\x1b[13;50Hld000 ends the turn, draws 1"
+                             b"\x1b[1;1HHedda (bot) is playing\xe2\x80\xa6", 0.9)
+        await asyncio.sleep(0.1)
+        stop.set()
+        await task
+        assert len(process.stdin.pressed) == 4  # not its turn any more: no key
+        assert results.kinds == {"gotown-play": 1, "gotown-end": 1}
+        assert len(results.everyone) == 2 and results.missed == 0
     asyncio.run(check())

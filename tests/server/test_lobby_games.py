@@ -11,6 +11,7 @@ import pytest
 from textual.screen import Screen as TextualScreen
 from textual.widgets import DataTable, Label, Select, Switch
 
+from fivetowers import games
 from fivetowers.games import register, unregister
 from fivetowers.games.five_towers.kind import GAME as FIVE_TOWERS, FiveTowers
 from fivetowers.games.protocol import Bot, GameOption, Match
@@ -34,6 +35,7 @@ class Numbers:
     record_format = "numbers-record/1"
     min_players = 2
     max_players = 3
+    score_unit = "points"
     options = (GameOption("goal", "Goal", (("10", "to ten"), ("20", "to twenty"),
                                           ("50", "to fifty"))),
                GameOption("speed", "Speed", (("slow", "slow"), ("fast", "Fast play"))))
@@ -85,7 +87,14 @@ async def fill_and_submit(pilot: Any, screen: NewTableScreen) -> None:
     await settle(pilot)
 
 
-async def test_with_one_game_the_form_offers_no_choice_of_game() -> None:
+@pytest.fixture
+def towers_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that knows 5 Towers alone (as before GoTown was registered)."""
+    monkeypatch.setattr(games, "PACKAGES", {"fivetowers": games.PACKAGES["fivetowers"]})
+    monkeypatch.delitem(games._loaded, "gotown", raising=False)  # loaded by an earlier test
+
+
+async def test_with_one_game_the_form_offers_no_choice_of_game(towers_alone: None) -> None:
     got: list[NewTable | None] = []
     app = ScreenHost(lambda: NewTableScreen())
     async with app.run_test(size=(80, 24)) as pilot:
@@ -176,7 +185,8 @@ async def lobby_columns(lobby: Lobby) -> tuple[list[str], list[list[str]]]:
     return columns, rows
 
 
-async def test_table_lists_name_the_game_only_when_there_is_a_choice() -> None:
+async def test_table_lists_name_the_game_only_when_there_is_a_choice(
+        towers_alone: None) -> None:
     lobby = Lobby(rng=random.Random(1))
     lobby.create("SHA256:bo", "bo", title="towers", players=2, bots=0, private=False)
     columns, rows = await lobby_columns(lobby)

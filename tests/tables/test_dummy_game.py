@@ -8,6 +8,7 @@ total starts at 0 and whoever brings it to the target (10, or 15) wins.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,6 +113,7 @@ class CountKind:
     title = "Count"
     record_format = FORMAT
     min_players = max_players = 2
+    score_unit = "points"
     options = (GameOption("target", "Target", (("10", "ten"), ("15", "fifteen"))),)
     bot_kinds = ("cautious", "canny")
     late_bot = "cautious"
@@ -293,3 +295,22 @@ async def test_the_lobby_hosts_a_tiny_game_keeps_it_and_serves_it_after_a_restar
     assert info.scores is not None and info.winners is not None
     assert {r.identity for r in kept.leaderboard()} == {"key:SHA256:ann", "bot:canny"}
     kept.close()
+
+
+async def test_a_stand_in_is_of_the_tables_game_whatever_the_lobbys_bot(
+        tmp_path: Path) -> None:
+    """The lobby's bot (strong) is not one of Count's: an away player's
+    stand-in is Count's strongest, as the table's own bots are."""
+    lobby = Lobby(bot_kind="strong", bot_delay=0.0, absence_bot_after=0.0, hints=False)
+    hosted = lobby.create("SHA256:ann", "Ann", title="t", players=2, bots=1, private=False,
+                          kind="count")
+    assert [s.bot for s in hosted.seats] == [None, "canny"]
+    table = hosted.table
+    assert table is not None and table.game.to_move == 0
+    lobby.away(hosted, "SHA256:ann")
+    for _ in range(100):
+        if table.over:
+            break
+        await asyncio.sleep(0.01)
+    assert table.over  # Ann's stand-in and the canny bot played it out
+    await lobby.close()

@@ -39,7 +39,7 @@ def test_a_version_3_store_gains_preferences_and_keeps_its_games(tmp_path: Path)
     with SqliteStore(path) as store:
         store.set_preference("SHA256:an", "language", "vi")
         assert store.preference("SHA256:an", "language") == "vi"
-    assert pragma(path, "user_version") == 4
+    assert pragma(path, "user_version") == 5
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT code FROM games").fetchall() == [("C1",)]
     conn.close()

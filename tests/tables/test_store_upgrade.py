@@ -73,7 +73,7 @@ def test_every_table_reads_as_the_release_kept_it(data: Path) -> None:
     assert pragma(path, "user_version") == 2 and "variant" in columns(path, "games")
     ratings = old_ratings(path)
     store = SqliteStore(path)
-    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION == 4
+    assert pragma(path, "user_version") == sqlite_schema.SCHEMA_VERSION == 5
     assert columns(path, "games") == ["id", "code", "name", "kind", "private", "setup",
                                       "created", "finished", "scores", "winners"]
     for table in TABLES:
@@ -95,6 +95,9 @@ def test_every_table_reads_as_the_release_kept_it(data: Path) -> None:
     assert sorted(t.info.id for t in store.unfinished_tables()) == [2, 3]
     assert [(r.identity, r.name, r.rating, r.games, r.wins)
             for r in sorted(store.leaderboard(), key=lambda r: r.identity)] == ratings
+    # Every rating of that release was won at 5 Towers: they are 5 Towers' now.
+    assert {r.kind for r in store.leaderboard()} == {"fivetowers"}
+    assert store.leaderboard(kind="gotown") == []
     assert len(ratings) == 3  # two keys and the bot; the guest is not rated
     assert [i.id for i in store.games_of("SHA256:anni")] == [3, 2, 1]
     # Each old row's setup is exactly what the game writes for it now.

@@ -24,6 +24,7 @@ class FiveTowers:
     record_format: str = RECORD_FORMAT
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
+    score_unit: str = "VP"
     options: tuple[GameOption, ...] = (
         GameOption("variant", "Variant", (("base", "base game"),
                                           ("great-powers", "Great Powers"))),

@@ -1,7 +1,7 @@
 """GoTown as the platform sees it: the game's :class:`GameKind`.
 
-Not yet in :data:`fivetowers.games.PACKAGES` (the lobby cannot show it until
-issue 14); ``fivetowers.games.register(GAME)`` adds it.
+Registered in :data:`fivetowers.games.PACKAGES`: the lobby hosts GoTown
+tables beside 5 Towers ones (issue 14).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from fivetowers.games.protocol import (
-    Bot, GameKind, GameOption, NoScreens, RecordError, check_options,
+    Bot, GameKind, GameOption, RecordError, check_options,
 )
 from fivetowers.games.gotown.rules import (
     Action, FormatError, Game, MalformedAction, Record, action_from_json, replay,
@@ -29,6 +29,7 @@ class GoTown:
     record_format: str = RECORD_FORMAT
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
+    score_unit: str = "floors"
     options: tuple[GameOption, ...] = (
         GameOption("floors", "Floors to win", (("5", "5 floors"),
                                                 ("4", "4 floors (short game)"))),
@@ -65,7 +66,8 @@ class GoTown:
         return bot
 
     def screens(self) -> GameScreens:
-        raise NoScreens("GoTown cannot be played on a screen yet: its table is issue 14")
+        from fivetowers.games.gotown.tui.game_screens import SCREENS
+        return SCREENS
 
     def options_of(self, setup: Mapping[str, Any]) -> dict[str, str]:
         floors = setup.get("floors_to_win", 5)

@@ -8,13 +8,6 @@ from textual.message import Message
 
 
 @dataclass
-class TableChanged(Message):
-    """The table moved on to ``version``: read the view again."""
-
-    version: int
-
-
-@dataclass
 class DisplayCardClicked(Message):
     """The player clicked the display card at ``index``."""
 

@@ -181,7 +181,9 @@ class Game:
         if me.hand[card] < 1:
             raise IllegalPlay("{player} holds no {card}", player=me.name, card=Term(card.value))
         if isinstance(action, (Thief, SuperThief)) and action.took is not None \
-                and not recorded:
+                and not recorded and action.took != self._would_take(action):
+            # A kept game's thief, replayed play by play (a restart, a replay
+            # viewer), names the card the game drew; a player may name no other.
             raise IllegalPlay("the card {card} takes is drawn at random: play it without "
                               "naming the card", card=Term(card.words))
         if isinstance(action, Dog):
@@ -437,6 +439,17 @@ class Game:
         me.hand[card] -= 1
         if not me.hand[card]:
             del me.hand[card]
+
+    def _would_take(self, action: Thief | SuperThief) -> object:
+        """What the game would draw for ``action`` now (None: nothing to draw)."""
+        if isinstance(action, Thief):
+            target = action.target
+            if target == action.seat or not 0 <= target < self.player_count \
+                    or not self.players[target].hand_size:
+                return None
+            return self._pick(target, 0)
+        return tuple((s, self._pick(s, s)) for s in self.opponents(action.seat)
+                     if self.players[s].hand_size)
 
     def _take(self, me: Player, seat: int, card: Card) -> None:
         self._play(self.players[seat], card)

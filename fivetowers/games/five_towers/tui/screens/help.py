@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Markdown
-
-from fivetowers.ui.key_footer import KeyFooter
+from fivetowers.ui.help_page import HelpPage
 
 HELP = """\
 # 5 Towers — the rules in short
@@ -71,17 +65,5 @@ that step; *dead end* means the rules allow it but a card would be stuck;
 """
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [
-        Binding("escape", "close", "close"),
-        Binding("question_mark", "close", "close", key_display="?", show=False),
-        Binding("q", "close", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
-            yield Markdown(HELP)
-        yield KeyFooter(compact=True)
-
-    def action_close(self) -> None:
-        self.dismiss()
+class HelpScreen(HelpPage):
+    TEXT = HELP

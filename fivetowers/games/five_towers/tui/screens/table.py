@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -19,8 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import OptionList
 
-from fivetowers.compat.textual import is_closing
-from fivetowers.games.five_towers.rules import TYPES, Action, Phase, PlayerView, SeatView
+from fivetowers.games.five_towers.rules import TYPES, Phase, PlayerView, SeatView
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.five_towers.client import TableClient
@@ -29,7 +27,7 @@ from fivetowers.tables.table import TableEvent
 from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 from fivetowers.games.five_towers.tui.log_lines import log_lines
 from fivetowers.games.five_towers.tui.look import name_text
-from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPicked, TableChanged
+from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPicked
 from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
@@ -38,11 +36,12 @@ from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
+from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
 
 
-class TableScreen(Screen[None]):
+class TableScreen(LiveTableScreen[TableClient]):
     BINDINGS = [
         Binding("0", "digit(0)", "bid / pick", key_display="0-9"),
         *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
@@ -65,20 +64,11 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
-        super().__init__()
-        self.client = client
-        self.host = host
-        self.show_hints = hints
+        super().__init__(client, host, hints)
         self.show_breakdown = False
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
         self.bid_digits = ""
-        self.hint: Hint | None = None
-        self.hint_version = -1
-        self.advice: Action | None = None
-        self.ended = False
-        self.binding_keys: tuple[object, ...] = ()
-        self.redraw_pending = False
         self.countdown: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -132,16 +122,6 @@ class TableScreen(Screen[None]):
     def _count_down(self) -> None:
         self.countdown = None
         self._on_table_event(TableEvent(self.client.version, False))
-
-    def _on_table_event(self, event: TableEvent) -> None:
-        # Moves that come faster than this screen draws are drawn once.
-        if not self.redraw_pending:
-            self.redraw_pending = True
-            self.post_message(TableChanged(event.version))
-
-    async def on_table_changed(self, message: TableChanged) -> None:
-        self.redraw_pending = False
-        await self.refresh_table()
 
     # -- drawing ------------------------------------------------------------
     def names(self) -> list[str]:
@@ -278,34 +258,20 @@ class TableScreen(Screen[None]):
         """The hint for the table as it is now, if known: an older position's
         hint is not this one's (the panel says "thinking…" until it comes)."""
         if self.hint_version == self.client.version:
-            return self.hint
+            known: Hint | None = self.hint
+            return known
         return self.client.known_hint()  # the same position, or another viewer asked
 
-    @work(exclusive=True, group="hint")
-    async def load_hint(self, version: int) -> None:
-        try:
-            hint = await self.client.hint()
-        except Exception:  # the workers failed it: the next change of the table asks again
-            return
+    def draw_hint(self) -> None:
         panel = self.hint_panel()
-        if version != self.client.version or panel is None:
-            return
-        self.hint, self.hint_version, self.advice = hint, version, None
-        view = self.client.view()
-        panel.show(view, self.client.seat, self.names(), hint, False)
-        try:
-            advice = await self.client.advice()  # the strong bot thinks for a while
-        except Exception:
-            return
-        panel = self.hint_panel()
-        if advice is not None and version == self.client.version and panel is not None:
-            self.advice = advice
-            panel.show(view, self.client.seat, self.names(), hint, False, advice)
+        if panel is not None:
+            panel.show(self.client.view(), self.client.seat, self.names(), self.hint, False,
+                       self.advice)
 
     def hint_panel(self) -> HintPanel | None:
         """The hint panel, or None once the screen is closing: a hint or advice
         that comes back from the workers after that has nowhere to go."""
-        if not self.is_attached or is_closing(self):
+        if not self.showing():
             return None
         try:
             return self.query_one(HintPanel)
@@ -314,8 +280,6 @@ class TableScreen(Screen[None]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "chat":
-            return self.host.offers_chat
         if action == "confirm" and self.bid_digits:
             return True
         if action in BUILD_ACTIONS:
@@ -330,7 +294,7 @@ class TableScreen(Screen[None]):
             # Listed all through the bidding, so the footer stays put from bid
             # to bid; a pass the rules refuse says why in the bidding panel.
             return self.client.view().phase is Phase.BID
-        return True
+        return super().check_action(action, parameters)
 
     async def action_digit(self, n: int) -> None:
         view = self.client.view()
@@ -453,10 +417,6 @@ class TableScreen(Screen[None]):
             self.guide.undo()
             await self.refresh_table()
 
-    async def action_toggle_hints(self) -> None:
-        self.show_hints = not self.show_hints
-        await self.refresh_table()
-
     async def action_toggle_scores(self) -> None:
         self.show_breakdown = not self.show_breakdown
         await self.refresh_table()
@@ -469,15 +429,6 @@ class TableScreen(Screen[None]):
         else:
             area.scroll_page_down(animate=False)
 
-    def action_results(self) -> None:
-        self.host.show_end()
-
     def action_help(self) -> None:
         from fivetowers.games.five_towers.tui.screens.help import HelpScreen
         self.app.push_screen(HelpScreen())
-
-    async def action_quit(self) -> None:
-        await self.host.leave()
-
-    def action_chat(self) -> None:
-        self.host.chat()

@@ -1,0 +1,1 @@
+"""GoTown at the table: its Textual screens, widgets and local-play app."""

@@ -1,0 +1,1 @@
+"""GoTown's screens."""

@@ -1,0 +1,1 @@
+"""GoTown's table widgets, one per module."""

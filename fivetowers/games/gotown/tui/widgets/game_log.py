@@ -1,0 +1,64 @@
+"""The log: every play in words, as this viewer may read it (a thief's
+catch named only for the thief and the robbed player), newest at the bottom."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.events import MouseScrollDown, MouseScrollUp
+from textual.widget import Widget
+
+from fivetowers.games.gotown.chronicle import Entry
+from fivetowers.ui.text import safe
+
+STYLE = {"play": "green", "attack": "#ff8787", "tempo": "#ffafd7", "turn": "dim",
+         "end": "bold magenta"}
+
+
+class GameLog(Widget):
+    """The newest lines that fit; the mouse wheel reads back through older ones."""
+
+    def __init__(self) -> None:
+        super().__init__(id="log")
+        self.lines: tuple[tuple[str, str], ...] = ()
+        self.back = 0
+        self.border_title = "Log"
+
+    def show(self, entries: list[Entry], seat: int | None) -> None:
+        known = len(self.lines)
+        if len(entries) < known:  # another game at this widget: start again
+            self.lines, known, self.back = (), 0, 0
+        if len(entries) == known:
+            return
+        added = tuple((e.kind, e.text_for(seat)) for e in entries[known:])
+        if self.back:
+            self.back += len(added)  # reading back: stay put
+        self.lines += added
+        self.border_subtitle = f"↓ {self.back} newer" if self.back else ""
+        self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.content_region.width, self.content_region.height
+        if width <= 0 or height <= 0:
+            return Text("")
+        out: list[Text] = []
+        end = len(self.lines) - self.back
+        for kind, text in reversed(self.lines[:end]):
+            out[:0] = list(Text(safe(text), style=STYLE.get(kind, "")).wrap(
+                self.app.console, width))
+            if len(out) >= height:
+                break
+        return Text("\n").join(out[-height:])
+
+    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        event.stop()
+        if self.back < len(self.lines) - 1:
+            self.back += 1
+            self.border_subtitle = f"↓ {self.back} newer"
+            self.refresh()
+
+    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        event.stop()
+        if self.back:
+            self.back -= 1
+            self.border_subtitle = f"↓ {self.back} newer" if self.back else ""
+            self.refresh()

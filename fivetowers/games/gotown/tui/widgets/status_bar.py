@@ -1,0 +1,44 @@
+"""The top line: whose turn it is and why (a milkshake drunk, a donut
+truck's extra turn), and the turn count against the game's limit."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from fivetowers.games.gotown.rules import PlayerView
+from fivetowers.ui.text import name_text
+
+YOURS = "bold black on #ffd75f"
+
+
+def turn_text(view: PlayerView, names: list[str], humans: tuple[int, ...],
+              reason: str) -> Text:
+    """Whose turn, in a few words, with why when it is not plain rotation."""
+    if view.over or view.to_move is None:
+        return Text(" game over ", style="bold reverse")
+    who = view.to_move
+    if who in humans:
+        text = Text(" ▶ ", style=YOURS)
+        if len(humans) > 1:
+            text.append_text(name_text(names[who], YOURS))
+            text.append(": your turn ", style=YOURS)
+        else:
+            text.append("YOUR TURN ", style=YOURS)
+    else:
+        text = name_text(names[who], "bold")
+        text.append(" is playing…", style="italic")
+    if reason:
+        text.append(f" ({reason})", style="bold #ffafd7")
+    return text
+
+
+class StatusBar(Static):
+    shown: Text | None = None
+
+    def show(self, view: PlayerView, turn: Text) -> None:
+        line = turn.copy()
+        line.append(f"  turn {view.turn} of at most {view.turn_limit}", style="dim")
+        if line != self.shown:
+            self.shown = line
+            self.update(line, layout=False)

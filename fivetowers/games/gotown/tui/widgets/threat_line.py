@@ -1,0 +1,19 @@
+"""Under your hand: who could take your top floor, and with which cards
+nobody has seen yet (public information only)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+class ThreatLine(Static):
+    shown = ""
+
+    def show(self, text: str) -> None:
+        if text != self.shown:
+            self.shown = text
+            head, _, rest = text.partition(": ")
+            out = Text(head + ": ", style="bold #ff8787")
+            out.append(rest, style="#ff8787")
+            self.update(out)

@@ -1,0 +1,89 @@
+"""One player's tower: its floors bottom to top (drawn top first, as it
+stands), each floor's two cards, the dogs beside the floors they guard, and
+the legal targets of the card in play marked with their option numbers."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.events import Click
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widgets import Static
+
+from fivetowers.games.gotown.rules import Card, SeatView
+from fivetowers.games.gotown.tui.look import ACTION_LOOK, DOG_MARK, colour, piece_chip
+from fivetowers.games.gotown.tui.messages import FloorClicked
+from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.text import safe
+
+ACTING_BORDER = "#ffd75f"
+MARK_STYLE = "bold black on #87d75f"
+"""A legal target: its option number on green."""
+
+
+class TowerBoard(Static):
+    """A seat's tower; ``marks`` maps a floor (or None: the tower itself) to
+    the option number that aims at it."""
+
+    def __init__(self, seat: int, id: str | None = None) -> None:
+        super().__init__(id=id, classes="tower")
+        self.seat = seat
+        self.floors_to_win = 5
+        self.shown: tuple[object, ...] = ()
+        self.tower: SeatView | None = None
+        self.marks: dict[int | None, int] = {}
+        self.acting = False
+
+    def show(self, seat: SeatView, floors_to_win: int, title: str, acting: bool,
+             marks: dict[int | None, int]) -> None:
+        shown = (seat, floors_to_win, title, acting, tuple(sorted(marks.items(), key=str)))
+        if shown == self.shown:
+            return
+        self.shown, self.floors_to_win = shown, floors_to_win
+        self.tower, self.marks = seat, dict(marks)
+        self.border_title = Text(("▶ " if acting else "") + safe(title))
+        if acting != self.acting:
+            self.acting = acting
+            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
+        subtitle = Text(f"hand {seat.hand_size}")
+        if seat.milkshakes:
+            subtitle.append(" · ")
+            subtitle.append(f"{ACTION_LOOK[Card.MILKSHAKE][0]}×{seat.milkshakes} waiting",
+                            style=f"bold {colour(Card.MILKSHAKE)}")
+        if None in marks:
+            subtitle.append(" ")
+            subtitle.append(f"◀{marks[None]}", style=MARK_STYLE)
+        self.border_subtitle = subtitle
+        self.refresh()
+
+    def render(self) -> Text:
+        seat, marks = self.tower, self.marks
+        if seat is None:
+            return Text("")
+        lines = []
+        for f in reversed(range(max(self.floors_to_win, len(seat.floors)))):
+            line = Text(f"{f + 1} ", style="dim")
+            if f < len(seat.floors):
+                floor = seat.floors[f]
+                line.append_text(piece_chip(floor.left))
+                line.append(" ")
+                line.append_text(piece_chip(floor.right))
+            else:
+                line.append(" ·   · ", style="dim")
+            if f in seat.dogs:
+                line.append(" ")
+                line.append(DOG_MARK, style=f"bold black on {colour(Card.DOG)}")
+            if f in marks:
+                line.append(" ")
+                line.append(f"◀{marks[f]}", style=MARK_STYLE)
+            lines.append(line)
+        return Text("\n").join(lines)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Every viewer but the one choosing a target sees the same tower: drawn once.
+        return shared_lines(self, repr(self.shown), crop, super().render_lines)
+
+    def on_click(self, event: Click) -> None:
+        line = event.y - 1  # under the border's top line
+        floor = max(self.floors_to_win, 1) - 1 - line
+        self.post_message(FloorClicked(self.seat, floor if floor >= 0 and line >= 0 else None))

@@ -1,0 +1,140 @@
+"""One viewer's hold on a live table, as every game's client has it.
+
+A game's client (5 Towers' ``TableClient``, GoTown's ``GoTownClient``) adds
+what its screens read (its view, its position for a hint); the rest — which
+seat acts at this terminal, submitting, being told of changes, hints and the
+adviser bot's play computed in the table's workers, a problem to show — is
+the same for every game and lives here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Generic, Sequence, TypeVar
+
+from fivetowers.games.protocol import Bot, Match
+from fivetowers.tables.seats import BOT_NAMES, Seat, unique_name
+from fivetowers.tables.table import Subscriber, Table
+from fivetowers.tables.workers import Hintable
+from fivetowers.user_text import clean_name
+
+G = TypeVar("G", bound=Match)
+P = TypeVar("P", bound=Hintable)
+H = TypeVar("H")
+
+PROBLEM_WIDTH = 66
+"""A problem's longest text: with the screen's " (q quits) " it fits 80 columns."""
+
+
+class SeatClient(Generic[G, P, H]):
+    """A seat at a table (``seat`` None: a watcher). With ``humans``, several
+    human seats share this terminal and take turns (hot-seat): the acting
+    seat is the human whose turn it is; while bots play, the last human to
+    act keeps looking at the table (what is theirs stays theirs)."""
+
+    def __init__(self, table: Table[G], seat: int | None, hinter: Callable[[P], H],
+                 adviser: Bot | None = None, humans: Sequence[int] | None = None) -> None:
+        self.table = table
+        self._seat = seat
+        self._hinter = hinter
+        self._adviser = adviser
+        self._advice: dict[tuple[int, int], Any] = {}
+        self._humans = None if humans is None else tuple(humans)
+
+    @property
+    def seat(self) -> int | None:
+        if self._humans is not None:
+            to_move = self.table.game.to_move
+            if to_move in self._humans:
+                self._seat = to_move
+        return self._seat
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        if self._humans is not None:
+            return self._humans
+        return () if self._seat is None else (self._seat,)
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def problem(self) -> str | None:
+        """Why the table cannot go on (a bot failed, the store cannot save), in
+        words that fit an 80-column screen's top line, or None."""
+        error = self.table.bot_error
+        if error is not None:
+            text = " ".join(f"a bot failed: {type(error).__name__}: {error}".split())
+            return text if len(text) <= PROBLEM_WIDTH else text[:PROBLEM_WIDTH - 1] + "…"
+        if self.table.cannot_save:
+            return "the server cannot save moves right now; retrying…"
+        return None
+
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.table.game.to_move == self.seat
+
+    async def submit(self, action: Any) -> None:
+        if self.seat is None:
+            raise ValueError("spectators cannot act")
+        await self.table.submit(self.seat, action)
+
+    def start(self) -> None:
+        """Let the bots move if it is their turn (safe to call from every screen)."""
+        self.table.start()
+
+    def subscribe(self, callback: Subscriber) -> None:
+        self.table.subscribe(callback)
+
+    def unsubscribe(self, callback: Subscriber) -> None:
+        self.table.unsubscribe(callback)
+
+    def _position(self) -> P | None:
+        """What this seat's hint is asked for now, or None when there is none."""
+        raise NotImplementedError
+
+    async def hint(self) -> H | None:
+        """The hint for this seat now, from the table's workers (None when
+        there is no position to hint). Computed once per position for every
+        viewer who needs it (see Workers.hint)."""
+        position = self._position()
+        if position is None:
+            return None
+        return await self.table.workers.hint(position, self._hinter)
+
+    def known_hint(self) -> H | None:
+        """This seat's hint now if it is already known, without waiting for one."""
+        position = self._position()
+        return None if position is None else \
+            self.table.workers.known_hint(position, self._hinter)
+
+    async def advice(self) -> Any | None:
+        """What the adviser bot (the strong bot) would do in this seat's place now;
+        only on this seat's turn, in the table's workers, once per table version."""
+        seat = self.seat
+        if self._adviser is None or seat is None or not self.my_turn():
+            return None
+        key = (self.table.version, seat)
+        if key not in self._advice:
+            view = self.table.game.view(seat)
+            rng = random.Random(f"advice:{key}")
+            action = await self.table.workers.choose(self._adviser, view, rng,
+                                                     late=self.table.late_bot,
+                                                     quick=self.table.quick_bot, seat=seat)
+            self._advice = {key: action}
+        return self._advice[key]
+
+
+def local_seats(players: int, bots: int, names: Sequence[str], bot_kind: str) -> list[Seat]:
+    """The seats of ``fivetowers play``: the humans first (their names, else
+    "You" or "Player n"), then ``bots`` bots ("Hedda (bot)"...)."""
+    if not 0 <= bots <= players:
+        raise ValueError(f"--bots must be 0..{players}, not {bots}")
+    humans = players - bots
+    chosen = [clean_name(n) for n in names][:players]
+    defaults = ["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)]
+    defaults += [f"{n} (bot)" for n in BOT_NAMES[:bots]]
+    seat_names: list[str] = []
+    for n in chosen + defaults[len(chosen):]:
+        seat_names.append(unique_name(n, seat_names))
+    return [Seat(n, bot=bot_kind if i >= humans else None, connected=i < humans)
+            for i, n in enumerate(seat_names)]
