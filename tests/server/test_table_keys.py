@@ -1,0 +1,28 @@
+"""What a seated player's keys do at a hosted table, over a real SSH connection."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.server.seated import Seated
+from tests.server.server_helpers import StartServer
+
+
+async def test_keys_behind_the_too_small_notice_do_not_play(start_server: StartServer) -> None:
+    seated = await Seated.start(start_server)
+    screen = seated.screen
+    await seated.my_turn_to_bid()
+    table = seated.hosted.table
+    assert table is not None
+    version = table.version
+    screen.resize(70, 20)
+    await screen.wait_for("Your terminal is 70x20.")
+    for key in (b"2", b"0", b"p", b"\r"):
+        screen.press(key)
+        await asyncio.sleep(0.1)
+    screen.resize(80, 24)
+    await screen.wait_for("ann — your towers")
+    await asyncio.sleep(0.3)
+    assert table.version == version, table.game.log[-3:]
+    assert "YOUR TURN to bid" in screen.screen.display[0]
+    await seated.close()
