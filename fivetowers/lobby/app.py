@@ -40,6 +40,7 @@ class SeatHost:
     to the lobby (a seat is kept), c talks to the table."""
 
     offers_chat = True
+    in_lobby = True
 
     def __init__(self, app: LobbyApp, hosted: HostedTable, seat: int | None) -> None:
         self.app = app

@@ -29,6 +29,7 @@ class LocalHost:
     of a game already replaced shows no end screen."""
 
     offers_chat = False
+    in_lobby = False
 
     def __init__(self, app: FiveTowersApp, client: TableClient) -> None:
         self.app = app

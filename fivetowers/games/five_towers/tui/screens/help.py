@@ -58,9 +58,8 @@ after each scrap card; *sand* builds at the bottom too; a pair of equal
 | `o` | scroll to the other players' boards (4–5 players on a small terminal) |
 | `e` | the results again, once the game is over |
 | `?` | this help (`↑` `↓` `end` scroll); `escape` closes it |
-| `q` | quit |
-
-On the end screen: `n` plays again, `b` goes back to look at the table, `q` quits.
+{leave_keys}
+On the end screen: `n` plays again, `b` goes back to look at the table, {end_q}.
 
 With hints on, each opponent's board shows **bid≤N**: the highest bid they
 could carry out now (public information).
@@ -71,6 +70,20 @@ that step; *dead end* means the rules allow it but a card would be stuck;
 """
 
 
+LOCAL_KEYS = "| `q` | quit |\n"
+HOSTED_KEYS = """\
+| `c` | chat: say a line to everyone at the table |
+| `q` | back to the lobby (your seat is kept; the lobby's `q` disconnects) |
+"""
+
+
+def help_text(hosted: bool) -> str:
+    """The help for local play (q quits) or for a server's table (q goes
+    back to the lobby, c chats)."""
+    return HELP.format(leave_keys=HOSTED_KEYS if hosted else LOCAL_KEYS,
+                       end_q="`q` goes back to the lobby" if hosted else "`q` quits")
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "close"),
@@ -78,9 +91,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("q", "close", show=False),
     ]
 
+    def __init__(self, hosted: bool = False) -> None:
+        super().__init__()
+        self.hosted = hosted
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
+            yield Markdown(help_text(self.hosted))
         yield KeyFooter(compact=True)
 
     def action_close(self) -> None:

@@ -57,6 +57,7 @@ class TableScreen(Screen[None]):
         Binding("e", "results", "results"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
+        Binding("q", "leave", "lobby"),
         Binding("c", "chat", "chat"),
     ]
 
@@ -145,7 +146,8 @@ class TableScreen(Screen[None]):
             # The store cannot save for now: the table goes on once it can.
             turn = Text(f" {problem} ", style="bold black on yellow")
         elif problem is not None:
-            turn = Text(f" {problem} (q quits) ", style="bold white on red")
+            leave = "q: back to the lobby" if self.host.in_lobby else "q quits"
+            turn = Text(f" {problem} ({leave}) ", style="bold white on red")
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         self.query_one(DisplayRow).show(view.display, picked)
@@ -262,6 +264,8 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
             return self.host.offers_chat
+        if action in ("quit", "leave"):  # the one q: "quit" locally, "lobby" hosted
+            return self.host.in_lobby == (action == "leave")
         if action == "confirm" and self.bid_digits:
             return True
         if action in BUILD_ACTIONS:
@@ -420,9 +424,12 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         from fivetowers.games.five_towers.tui.screens.help import HelpScreen
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.host.in_lobby))
 
     async def action_quit(self) -> None:
+        await self.host.leave()
+
+    async def action_leave(self) -> None:
         await self.host.leave()
 
     def action_chat(self) -> None:
