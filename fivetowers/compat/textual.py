@@ -18,13 +18,14 @@ from typing import Any, Callable, Iterable, TextIO
 from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App, ScreenStackError
+from textual.binding import BindingsMap
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.strip import Strip
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 from textual.widgets._toast import ToastRack
 
 from fivetowers.compat.checked import Workaround
@@ -343,6 +344,39 @@ def data_table_draw_state(table: DataTable[Any]) -> tuple[bool, bool]:
     return table._require_update_dimensions, table._show_hover_cursor
 
 
+# -- 9. keys that arrive together, in a text field -------------------------------
+
+_INPUT_BINDINGS = BindingsMap(Input.BINDINGS)
+
+
+class InOrderInput(Input):
+    """Textual's Input, taking keys in the order they came when several come at once.
+
+    An Input inserts a printable key in its own key handler
+    (``Input._on_key``), but its editing keys (Backspace, Delete, the arrows,
+    Enter...) are bindings, and a non-priority binding runs only once the Key
+    has bubbled from the Input through every ancestor's message queue up to
+    the App (``App._on_key`` -> ``App._check_bindings``). When a terminal's
+    read holds Backspace and "d" (a slow link, a fast typist, a key repeat),
+    the driver posts both Keys at once and the "d" is inserted before the
+    Backspace's binding runs: "abc" becomes "abc" instead of "abd". This
+    Input runs its own bindings in its own key handler, before the printable
+    path, so each key is applied in turn. A binding it declines (its
+    ``check_action``) bubbles as before. Retire it when Textual runs a
+    focused widget's bindings before the next key reaches it (upstream
+    report text: issue 16's note; not filed yet).
+    """
+
+    async def on_key(self, event: events.Key) -> None:
+        for binding in _INPUT_BINDINGS.key_to_bindings.get(event.key, ()):
+            if await self.app.run_action(binding.action, self):
+                # Handled here and now: neither the printable path of the
+                # Input's handler nor the App's binding check may run it again.
+                event.stop()
+                event.prevent_default()
+                return
+
+
 WORKAROUNDS = (
     _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
               "XTermParser stops caching _parse_extended_key class-wide"),
@@ -363,4 +397,6 @@ WORKAROUNDS = (
               "a documented Driver subclass contract"),
     _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
               "DataTable exposes its pending layout and hover cursor"),
+    _recorded("InOrderInput", ("Input._on_key", "App._on_key", "App._check_bindings"),
+              "a focused widget's bindings run before its next key (keys in one read)"),
 )

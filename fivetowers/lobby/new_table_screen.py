@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static, Switch
 
+from fivetowers.compat.textual import InOrderInput
 from fivetowers.games import game_kinds
 from fivetowers.games.protocol import GameKind, GameOption
 from fivetowers.lobby.model import TITLE_LENGTH
@@ -94,15 +95,15 @@ class NewTableScreen(ModalScreen[NewTable | None]):
                                  value=self.kind.name, allow_blank=False, compact=True,
                                  id="game")
             yield Label("Name")
-            yield Input(placeholder="a name for the table", id="title",
+            yield InOrderInput(placeholder="a name for the table", id="title",
                         max_length=TITLE_LENGTH)
             with Horizontal(classes="form-row"):
                 yield Label(seats_label(self.kind), id="seats-label")
-                yield Input(str(min(max(3, self.kind.min_players), self.kind.max_players)),
+                yield InOrderInput(str(min(max(3, self.kind.min_players), self.kind.max_players)),
                             id="players", max_length=len(str(self.kind.max_players)),
                             restrict=seats_allowed(self.kind))
                 yield Label("of them bots")
-                yield Input("1", id="bots", max_length=len(str(self.kind.max_players - 1)),
+                yield InOrderInput("1", id="bots", max_length=len(str(self.kind.max_players - 1)),
                             restrict=bots_allowed(self.kind))
             for kind in self.kinds.values():
                 with Horizontal(classes="form-row game-options", id=f"options-{kind.name}") \
@@ -186,7 +187,7 @@ class JoinScreen(ModalScreen[str | None]):
         with Vertical(id="join", classes="form"):
             yield Static("Join a table by its code (Enter: join, Esc: cancel)",
                          classes="form-title")
-            yield Input(placeholder="CODE", id="code", max_length=12,
+            yield InOrderInput(placeholder="CODE", id="code", max_length=12,
                         restrict=r"[A-Za-z0-9]*")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -202,7 +203,7 @@ class ChatScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="chat", classes="form"):
             yield Static("Say to the table (Enter: send, Esc: cancel)", classes="form-title")
-            yield Input(placeholder="a line for everyone at this table", id="line",
+            yield InOrderInput(placeholder="a line for everyone at this table", id="line",
                         max_length=120)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
