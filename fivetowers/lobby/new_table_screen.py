@@ -15,7 +15,8 @@ from textual.widgets import Input, Label, Select, Static, Switch
 from fivetowers.compat.textual import InOrderInput
 from fivetowers.games import game_kinds
 from fivetowers.games.protocol import GameKind, GameOption
-from fivetowers.lobby.model import TITLE_LENGTH
+from fivetowers.lobby.model import CHAT_LENGTH, TITLE_LENGTH
+from fivetowers.ui.capped_input import CappedInput
 
 
 @dataclass(frozen=True)
@@ -203,8 +204,14 @@ class ChatScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="chat", classes="form"):
             yield Static("Say to the table (Enter: send, Esc: cancel)", classes="form-title")
-            yield InOrderInput(placeholder="a line for everyone at this table", id="line",
-                        max_length=120)
+            yield CappedInput(placeholder="a line for everyone at this table", id="line",
+                              max_length=CHAT_LENGTH)
+            yield Static("", id="chat-note")
+
+    def on_capped_input_cut(self, event: CappedInput.Cut) -> None:
+        self.query_one("#chat-note", Static).update(Text(
+            f"Paste cut to fit {CHAT_LENGTH} characters ({event.left_out} left out).",
+            style="bold yellow"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

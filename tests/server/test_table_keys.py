@@ -26,3 +26,20 @@ async def test_keys_behind_the_too_small_notice_do_not_play(start_server: StartS
     assert table.version == version, table.game.log[-3:]
     assert "YOUR TURN to bid" in screen.screen.display[0]
     await seated.close()
+
+
+async def test_a_chat_paste_too_long_is_cut_to_fit_and_says_so(start_server: StartServer) -> None:
+    seated = await Seated.start(start_server)
+    screen = seated.screen
+    screen.press(b"c")
+    await screen.wait_for("Say to the table")
+    screen.press(b"hi ")
+    await screen.wait_for("hi ")
+    pasted = "".join(f"word{i:03d} " for i in range(25))  # 200 characters
+    screen.press(b"\x1b[200~" + pasted.encode() + b"\x1b[201~")
+    await screen.wait_for("Paste cut to fit 120 characters (83 left out).")
+    screen.press(b"\r")
+    await screen.wait_until(lambda: bool(seated.hosted.chat), "sent the line")
+    line = seated.hosted.chat[-1].text
+    assert line == ("hi " + pasted)[:120]
+    await seated.close()
