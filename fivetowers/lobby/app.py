@@ -125,6 +125,12 @@ class LobbyApp(HostedApp):
                 if watch is False or not hosted.started:
                     self.notify(str(exc), severity="error", markup=False)
                     return
+                # j (or ssh ... join) with the code of a full running table.
+                self.notify(f"{exc}: you join as a watcher.", markup=False)
+        elif hosted.seat_of(self.visitor.identity) is not None and hosted.started:
+            self.notify(f"You have a seat at {hosted.code}: you are only watching it. "
+                        "Enter on it in the lobby takes you back to your seat.",
+                        markup=False, timeout=8)
         if seat is None and not hosted.started:
             self.notify("That table has not started yet: sit down, or watch later.",
                         severity="warning", markup=False)

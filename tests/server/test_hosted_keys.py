@@ -84,3 +84,53 @@ async def test_the_hosted_help_tells_of_chat_and_the_lobby(lobby: Lobby) -> None
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen) and app.is_running
         assert hosted.seat_of("SHA256:ann") == 0
+
+
+def heard(app: LobbyApp) -> list[str]:
+    """What the session's notifications say, from now on."""
+    said: list[str] = []
+
+    def notify(message: str, **options: object) -> None:
+        said.append(message)
+    app.notify = notify  # type: ignore[method-assign,assignment]
+    return said
+
+
+async def test_a_watcher_sees_a_watchers_keys_and_a_watching_label(lobby: Lobby) -> None:
+    hosted = running_table(lobby)
+    app = LobbyApp(lobby, visitor("cy"))
+    said = heard(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("j")
+        await settle(pilot)
+        await pilot.press(*hosted.code.lower(), "enter")  # a full running table
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert said == [f"table {hosted.code} has no free seat: you join as a watcher."]
+        keys = key_bar(app)
+        assert "bid" not in keys and "pass" not in keys and "hints" not in keys
+        assert "s scores" in keys and "q lobby" in keys and "c chat" in keys
+        status = str(app.screen.query_one("#status").render())
+        assert status.startswith(" watching ")
+        version = hosted.table.version if hosted.table else -1
+        await pilot.press("0", "p")
+        await settle(pilot)
+        assert hosted.table is not None and hosted.table.version == version
+
+
+async def test_watching_your_own_table_says_enter_takes_you_back(lobby: Lobby) -> None:
+    hosted = running_table(lobby)
+    app = LobbyApp(lobby, visitor("ann"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)  # back to her kept seat: leave it for the lobby
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        said = heard(app)
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen) and app.screen.client.seat is None
+        assert len(said) == 1 and "Enter on it in the lobby takes you back to your seat" \
+            in said[0]
+

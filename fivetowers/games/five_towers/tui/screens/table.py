@@ -148,6 +148,8 @@ class TableScreen(Screen[None]):
         elif problem is not None:
             leave = "q: back to the lobby" if self.host.in_lobby else "q quits"
             turn = Text(f" {problem} ({leave}) ", style="bold white on red")
+        if seat is None:  # a watcher: said first, the keys to play are not offered
+            turn = Text.assemble((" watching ", "bold black on #87d7ff"), " ", turn)
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         self.query_one(DisplayRow).show(view.display, picked)
@@ -268,6 +270,10 @@ class TableScreen(Screen[None]):
             return self.host.in_lobby == (action == "leave")
         if action == "confirm" and self.bid_digits:
             return True
+        if action in ("digit", "pass_bid", "toggle_hints") and self.client.seat is None:
+            return False  # a watcher's keys: no bids, no picks, no hints
+        if action == "digit":  # bids and picks: nothing to bid or pick once it is over
+            return self.client.view().phase is not Phase.OVER
         if action in BUILD_ACTIONS:
             if action == "pay" and (self.guide is None or not self.guide.max_pay()):
                 return False
