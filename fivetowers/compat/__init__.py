@@ -28,6 +28,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``OwnDriver``: the Driver state Textual's drivers share privately
   (``_app``, ``_loop``, ``_mouse``, ``_size``).
 - ``data_table_draw_state``: a DataTable's pending layout and hover cursor.
+- ``write_to_terminal``: the window title, through the App's driver
+  (``_driver``), as Textual writes its bell.
 - ``InOrderInput``: an Input that applies keys arriving in one read in
   order (its bindings ran after the printable keys behind them;
   ``Input._on_key``, ``App._check_bindings``).

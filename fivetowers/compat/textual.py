@@ -377,6 +377,25 @@ class InOrderInput(Input):
                 return
 
 
+# -- 10. writing to the terminal ----------------------------------------------------
+
+def write_to_terminal(app: App[Any], sequence: str) -> None:
+    """Send ``sequence`` (an escape sequence: a window title) to ``app``'s terminal.
+
+    Textual writes its own escape sequences (the bell, the clipboard, the
+    pointer shape) through the App's driver (``App._driver.write``), but
+    offers no public way to write one of an App's own: there is no API for
+    the window title. Through the driver the sequence goes where the App's
+    frames go (an SSH session's channel, or the local terminal) and in order
+    with them; a headless App (tests) writes nothing, as ``App.bell`` does.
+    Retire it when Textual has a public way to set the terminal's title or
+    to write to the driver: not reported upstream yet.
+    """
+    driver = app._driver
+    if driver is not None and not app.is_headless:
+        driver.write(sequence)
+
+
 WORKAROUNDS = (
     _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
               "XTermParser stops caching _parse_extended_key class-wide"),
@@ -397,6 +416,8 @@ WORKAROUNDS = (
               "a documented Driver subclass contract"),
     _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
               "DataTable exposes its pending layout and hover cursor"),
+    _recorded("write_to_terminal", ("_driver",),
+              "Textual can set the terminal title (or write to its driver) publicly"),
     _recorded("InOrderInput", ("Input._on_key", "App._on_key", "App._check_bindings"),
               "a focused widget's bindings run before its next key (keys in one read)"),
 )

@@ -27,7 +27,8 @@ from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, InO
                                        LeanScreensApp, OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        drop_closed_watchers, has_toast_rack, is_closing,
                                        keep_process_output, release_strip_caches,
-                                       share_parsed_css, strip_caches_filled, watchers_of)
+                                       share_parsed_css, strip_caches_filled, watchers_of,
+                                       write_to_terminal)
 
 KITTY = "\x1b[1;5A\x1b[1;2B"  # ctrl+up, shift+down: the parser's extended-key path
 
@@ -384,3 +385,27 @@ async def test_upstream_input_still_takes_keys_of_one_read_out_of_order() -> Non
 async def test_the_in_order_input_takes_them_in_order(read: str, value: str,
                                                      submitted: list[str]) -> None:
     assert await typed_in_one_read(InOrderInput(), "abc", read) == (value, submitted)
+
+
+# -- writing to the terminal ------------------------------------------------------------
+
+class Recording(Quiet):
+    def __init__(self, app: App[Any]) -> None:
+        super().__init__(app)
+        self.written: list[str] = []
+
+    def write(self, data: str) -> None:
+        self.written.append(data)
+
+
+async def test_a_sequence_goes_through_the_driver_as_textual_s_bell_does() -> None:
+    assert "self._driver.write" in inspect.getsource(App.bell), (
+        "re-check compat/textual.py: write_to_terminal (how Textual writes its bell)")
+    app = Blank()
+    write_to_terminal(app, "\x1b]2;t\x1b\\")  # no driver yet: nothing to write to
+    driver = Recording(app)
+    app._driver = driver
+    write_to_terminal(app, "\x1b]2;t\x1b\\")
+    assert driver.written == ["\x1b]2;t\x1b\\"]
+    async with Blank().run_test() as pilot:  # headless: written nowhere, no error
+        write_to_terminal(pilot.app, "\x1b]2;t\x1b\\")

@@ -55,6 +55,7 @@ after each scrap card; *sand* builds at the bottom too; a pair of equal
 | `u` / `backspace` | undo a step or the choice of cards |
 | `h` | show / hide the hints |
 | `s` | show / hide every score's breakdown (others: towers+main+pairs−pile=total) |
+| `b` | bell and window title when it becomes your turn: on / off (on at first) |
 | `o` | scroll to the other players' boards (4–5 players on a small terminal) |
 | `e` | the results again, once the game is over |
 | `?` | this help (`↑` `↓` `end` scroll); `escape` closes it |

@@ -16,7 +16,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import OptionList
 
-from fivetowers.compat.textual import is_closing
+from fivetowers.compat.textual import is_closing, write_to_terminal
 from fivetowers.games.five_towers.rules import TYPES, Action, Phase, PlayerView, SeatView
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.five_towers.solver.plans import Hint
@@ -36,6 +36,12 @@ from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
+TITLE, YOUR_TURN_TITLE = "5 Towers", "5 Towers — your turn"
+
+
+def window_title(title: str) -> str:
+    """The xterm sequence that sets the window's title (ended by ST, not BEL)."""
+    return f"\x1b]2;{title}\x1b\\"
 
 
 class TableScreen(Screen[None]):
@@ -53,6 +59,7 @@ class TableScreen(Screen[None]):
         Binding("backspace", "undo", show=False),
         Binding("h", "toggle_hints", "hints"),
         Binding("s", "toggle_scores", "scores"),
+        Binding("b", "toggle_alerts", "bell"),
         Binding("o", "opponents", "more players"),
         Binding("e", "results", "results"),
         Binding("question_mark", "help", "help", key_display="?"),
@@ -76,6 +83,10 @@ class TableScreen(Screen[None]):
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
         self.redraw_pending = False
+        self.alerts = True
+        """Ring the bell and title the window when it becomes this screen's turn."""
+        self.my_turn: bool | None = None
+        """Whether a seat of this screen was to move at the last redraw (None: none yet)."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -115,6 +126,8 @@ class TableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
+        if self.my_turn:
+            write_to_terminal(self.app, window_title(TITLE))
 
     def _on_table_event(self, event: TableEvent) -> None:
         # Moves that come faster than this screen draws are drawn once.
@@ -165,9 +178,21 @@ class TableScreen(Screen[None]):
             self.refresh_bindings()
         if self.show_hints and self.hint_version != self.client.version:
             self.load_hint(self.client.version)
+        self.alert(view)
         if view.phase is Phase.OVER and not self.ended:
             self.ended = True
             self.app.call_later(self.host.show_end)
+
+    def alert(self, view: PlayerView) -> None:
+        """Bell and window title when it becomes this screen's turn (not on
+        arrival: the player is looking), for a player who looked elsewhere."""
+        mine = view.phase is not Phase.OVER and view.to_move in self.client.human_seats
+        before, self.my_turn = self.my_turn, mine
+        if mine == before or not self.alerts:
+            return
+        write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if mine else TITLE))
+        if mine and before is not None:
+            self.app.bell()
 
     def turn_text(self, view: PlayerView, names: list[str]) -> Text:
         if view.phase is Phase.OVER or view.to_move is None:
@@ -270,7 +295,8 @@ class TableScreen(Screen[None]):
             return self.host.in_lobby == (action == "leave")
         if action == "confirm" and self.bid_digits:
             return True
-        if action in ("digit", "pass_bid", "toggle_hints") and self.client.seat is None:
+        if action in ("digit", "pass_bid", "toggle_hints", "toggle_alerts") \
+                and self.client.seat is None:
             return False  # a watcher's keys: no bids, no picks, no hints
         if action == "digit":  # bids and picks: nothing to bid or pick once it is over
             return self.client.view().phase is not Phase.OVER
@@ -416,6 +442,13 @@ class TableScreen(Screen[None]):
     async def action_toggle_scores(self) -> None:
         self.show_breakdown = not self.show_breakdown
         await self.refresh_table()
+
+    def action_toggle_alerts(self) -> None:
+        self.alerts = not self.alerts
+        if self.my_turn:
+            write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if self.alerts else TITLE))
+        self.app.notify(f"Your-turn bell and title: {'on' if self.alerts else 'off'}",
+                        markup=False, timeout=3)
 
     def action_opponents(self) -> None:
         """Scroll the opponents' boards a page, back to the top after the last."""
