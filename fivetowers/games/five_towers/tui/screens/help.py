@@ -54,6 +54,7 @@ after each scrap card; *sand* builds at the bottom too; a pair of equal
 | `a` | lay out the hint's best plan for your bid |
 | `u` / `backspace` | undo a step or the choice of cards |
 | `h` | show / hide the hints |
+| `v` | the hints in full: every bid's plan, wrapped (the panel cuts long ones) |
 | `s` | show / hide every score's breakdown (others: towers+main+pairs−pile=total) |
 | `b` | bell and window title when it becomes your turn: on / off (on at first) |
 | `o` | scroll to the other players' boards (4–5 players on a small terminal) |

@@ -59,13 +59,15 @@ class TableScreen(Screen[None]):
         Binding("backspace", "undo", show=False),
         Binding("h", "toggle_hints", "hints"),
         Binding("s", "toggle_scores", "scores"),
-        Binding("b", "toggle_alerts", "bell"),
         Binding("o", "opponents", "more players"),
         Binding("e", "results", "results"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
         Binding("q", "leave", "lobby"),
         Binding("c", "chat", "chat"),
+        # Last: at 80 columns the build's keys fill the line before these.
+        Binding("v", "plans", "plans"),
+        Binding("b", "toggle_alerts", "bell"),
     ]
 
     def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
@@ -114,7 +116,7 @@ class TableScreen(Screen[None]):
         self.query_one(BidPanel).border_title = "Bidding"
         self.query_one(BidPanel).make_room(count + 1)
         self.query_one(BuildPanel).border_title = "Building"
-        self.query_one(HintPanel).border_title = "Hints (h)"
+        self.query_one(HintPanel).border_title = "Hints (h) · v: in full"
         self.client.subscribe(self._on_table_event)
         await self.refresh_table()
         self.client.start()
@@ -169,7 +171,7 @@ class TableScreen(Screen[None]):
         self.draw_boards(view, seat, names)
         self.draw_panels(view, seat, names)
         self.query_one(GameLog).show(view.log)
-        keys = (view.phase, self.guide is None, bool(self.bid_digits),
+        keys = (view.phase, self.guide is None, bool(self.bid_digits), self.show_hints,
                 self.guide.max_pay() if self.guide else 0)
         # The footer rebuilds all its keys (a dozen widgets) when they change:
         # only when the phase or the build does, never once per bid.
@@ -304,6 +306,9 @@ class TableScreen(Screen[None]):
             if action == "pay" and (self.guide is None or not self.guide.max_pay()):
                 return False
             return self.guide is not None
+        if action == "plans":  # the hint's plans in full: for a player, hints on
+            return (self.show_hints and self.client.seat is not None
+                    and self.client.view().phase is not Phase.OVER)
         if action == "opponents":
             return len(self.client.view().seats) > 3
         if action == "results":
@@ -457,6 +462,15 @@ class TableScreen(Screen[None]):
             area.scroll_home(animate=False)
         else:
             area.scroll_page_down(animate=False)
+
+    def action_plans(self) -> None:
+        from fivetowers.games.five_towers.tui.screens.plans import PlansScreen, plans_text
+        seat = self.client.seat
+        if seat is None:
+            return
+        advice = self.advice if self.hint_version == self.client.version else None
+        self.app.push_screen(PlansScreen(plans_text(self.client.view(), seat, self.names(),
+                                                    self.current_hint(), advice)))
 
     def action_results(self) -> None:
         self.host.show_end()
