@@ -78,6 +78,7 @@ class LobbyApp(HostedApp):
         self.lobby = lobby
         self.visitor = visitor
         self.port = visitor.port
+        self.server_name = visitor.server_name
         self.here: HostedTable | None = None
         """The table this session is at (seated or watching), if any."""
         self.watching = False

@@ -64,7 +64,8 @@ class WaitingScreen(Screen[None]):
             text.append(who, style="bold" if seat.identity == host.identity else "")
             text.append("\n")
         text.append(f"\n{hosted.status().capitalize()}. Others join with\n\n")
-        text.append(f"  ssh -t -p {host.port} HOST join {hosted.code}\n", style="bold")
+        text.append(f"  ssh -t -p {host.port} {host.server_name} join {hosted.code}\n",
+                    style="bold")
         text.append("\nThe game starts when every seat is taken. Esc leaves the table.")
         self.query_one("#waiting", Static).update(text)
 

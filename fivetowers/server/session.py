@@ -45,6 +45,9 @@ class Visitor:
     colorterm: str
     port: int = 2222
     """The server's port, for telling players how to connect."""
+    server_name: str = "HOST"
+    """What players type to reach the server: its ``--public-name``, else the
+    address this session connected to (the one it listens on)."""
 
 
 AppFactory = Callable[[Visitor], App[Any]]
@@ -58,6 +61,7 @@ class SessionHost(Protocol):
     stdout: TextIO
     stderr: TextIO
     port: int
+    public_name: str | None
 
     def session_started(self, session: Session) -> bool: ...
 
@@ -98,6 +102,12 @@ def say(process: asyncssh.SSHServerProcess[bytes], line: str) -> None:
         pass
 
 
+def reachable_name(address: str) -> str:
+    """The address a client connected to, as that client can type it again
+    (an IPv4 client of a dual-stack listener shows as ``::ffff:a.b.c.d``)."""
+    return address.removeprefix("::ffff:") if "." in address else address
+
+
 class Session:
     """One SSH session from start to exit status."""
 
@@ -109,6 +119,8 @@ class Session:
         self.name = name
         peer = process.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
+        local = process.get_extra_info("sockname") or ("HOST", 0)
+        self.server_name = host.public_name or reachable_name(str(local[0]))
         self.app: App[Any] | None = None
         self.terminal: SessionTerminal | None = None
         self.goodbye: str | None = None
@@ -140,7 +152,7 @@ class Session:
                 return 2
         if process.term_type is None:
             say(process, "fivetowers needs a terminal: connect with ssh -t "
-                f"(for example: ssh -t -p {self.host.port} HOST)")
+                f"(for example: ssh -t -p {self.host.port} {self.server_name})")
             return 1
         if not self.host.session_started(self):
             say(process, "fivetowers: the server is full right now; please try again later.")
@@ -156,7 +168,8 @@ class Session:
         size = clamp_size(width or 80, height or 24)
         visitor = Visitor(identity=self.identity, name=self.name, address=self.address,
                           join_code=join_code, term=process.term_type or "xterm",
-                          colorterm=process.env.get("COLORTERM", ""), port=self.host.port)
+                          colorterm=process.env.get("COLORTERM", ""), port=self.host.port,
+                          server_name=self.server_name)
         terminal = self.terminal = SessionTerminal(process, size, self.host.min_size,
                                                    name=self.name, address=self.address)
         app = self.app = self.host.app_factory(visitor)
