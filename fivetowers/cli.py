@@ -590,6 +590,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on; 0.0.0.0 for every interface (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222)")
+    p.add_argument("--public-name", metavar="NAME", default=None,
+                   help="the host name or address players type to reach the server, as the "
+                        "lobby shows it in 'ssh ... join CODE' (default: the address each "
+                        "player connected to)")
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="where the host key and the store are kept (default: "
                         "$XDG_DATA_HOME/fivetowers or ~/.local/share/fivetowers)")

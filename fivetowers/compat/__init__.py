@@ -32,6 +32,11 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   with their descriptions in the session's language.
 - ``CoveredScreen``: a screen not laid out while an opaque one covers it
   (``Screen._refresh_layout``; Textual lays out the screen under the top one).
+- ``write_to_terminal``: the window title, through the App's driver
+  (``_driver``), as Textual writes its bell.
+- ``InOrderInput``: an Input that applies keys arriving in one read in
+  order (its bindings ran after the printable keys behind them;
+  ``Input._on_key``, ``App._check_bindings``).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, TextIO
 from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App, ScreenStackError
+from textual.binding import BindingsMap
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
@@ -26,7 +27,7 @@ from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import ToastRack
 
@@ -411,6 +412,58 @@ def is_covered(screen: Screen[Any]) -> bool:
     return above is not None and above.styles.background.a == 1
 
 
+# -- 9. keys that arrive together, in a text field -------------------------------
+
+_INPUT_BINDINGS = BindingsMap(Input.BINDINGS)
+
+
+class InOrderInput(Input):
+    """Textual's Input, taking keys in the order they came when several come at once.
+
+    An Input inserts a printable key in its own key handler
+    (``Input._on_key``), but its editing keys (Backspace, Delete, the arrows,
+    Enter...) are bindings, and a non-priority binding runs only once the Key
+    has bubbled from the Input through every ancestor's message queue up to
+    the App (``App._on_key`` -> ``App._check_bindings``). When a terminal's
+    read holds Backspace and "d" (a slow link, a fast typist, a key repeat),
+    the driver posts both Keys at once and the "d" is inserted before the
+    Backspace's binding runs: "abc" becomes "abc" instead of "abd". This
+    Input runs its own bindings in its own key handler, before the printable
+    path, so each key is applied in turn. A binding it declines (its
+    ``check_action``) bubbles as before. Retire it when Textual runs a
+    focused widget's bindings before the next key reaches it (upstream
+    report text: issue 16's note; not filed yet).
+    """
+
+    async def on_key(self, event: events.Key) -> None:
+        for binding in _INPUT_BINDINGS.key_to_bindings.get(event.key, ()):
+            if await self.app.run_action(binding.action, self):
+                # Handled here and now: neither the printable path of the
+                # Input's handler nor the App's binding check may run it again.
+                event.stop()
+                event.prevent_default()
+                return
+
+
+# -- 10. writing to the terminal ----------------------------------------------------
+
+def write_to_terminal(app: App[Any], sequence: str) -> None:
+    """Send ``sequence`` (an escape sequence: a window title) to ``app``'s terminal.
+
+    Textual writes its own escape sequences (the bell, the clipboard, the
+    pointer shape) through the App's driver (``App._driver.write``), but
+    offers no public way to write one of an App's own: there is no API for
+    the window title. Through the driver the sequence goes where the App's
+    frames go (an SSH session's channel, or the local terminal) and in order
+    with them; a headless App (tests) writes nothing, as ``App.bell`` does.
+    Retire it when Textual has a public way to set the terminal's title or
+    to write to the driver: not reported upstream yet.
+    """
+    driver = app._driver
+    if driver is not None and not app.is_headless:
+        driver.write(sequence)
+
+
 WORKAROUNDS = (
     _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
               "XTermParser stops caching _parse_extended_key class-wide"),
@@ -435,4 +488,8 @@ WORKAROUNDS = (
               "DataTable exposes its pending layout and hover cursor"),
     _recorded("CoveredScreen", ("Screen._refresh_layout", "App._background_screens"),
               "Textual lays out only the screens that can be seen"),
+    _recorded("write_to_terminal", ("_driver",),
+              "Textual can set the terminal title (or write to its driver) publicly"),
+    _recorded("InOrderInput", ("Input._on_key", "App._on_key", "App._check_bindings"),
+              "a focused widget's bindings run before its next key (keys in one read)"),
 )

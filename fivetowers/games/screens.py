@@ -45,6 +45,12 @@ class TableHost(Protocol):
     One host per table screen: it knows which table and seat it serves."""
 
     @property
+    def in_lobby(self) -> bool:
+        """At a server's table, in a lobby session: q goes back to the lobby (only the lobby's q
+        disconnects) and the help says so; else local play, where q quits."""
+        ...
+
+    @property
     def offers_chat(self) -> bool:
         """Whether the table screen offers its chat key."""
         ...

@@ -44,6 +44,7 @@ class SeatHost:
     talks to the table."""
 
     offers_chat = True
+    in_lobby = True
 
     def __init__(self, app: LobbyApp, hosted: HostedTable, seat: int | None) -> None:
         self.app = app
@@ -92,6 +93,7 @@ class LobbyApp(HostedApp):
         self.lobby = lobby
         self.visitor = visitor
         self.port = visitor.port
+        self.server_name = visitor.server_name
         self.here: HostedTable | None = None
         """The table this session is at (seated or watching), if any."""
         self.watching = False
@@ -169,6 +171,12 @@ class LobbyApp(HostedApp):
                 if watch is False or not hosted.started:
                     self.notify(str(exc), severity="error", markup=False)
                     return
+                # j (or ssh ... join) with the code of a full running table.
+                self.notify(f"{exc}: you join as a watcher.", markup=False)
+        elif hosted.seat_of(self.visitor.identity) is not None and hosted.started:
+            self.notify(f"You have a seat at {hosted.code}: you are only watching it. "
+                        "Enter on it in the lobby takes you back to your seat.",
+                        markup=False, timeout=8)
         if seat is None and not hosted.started:
             self.notify(_("That table has not started yet: sit down, or watch later."),
                         severity="warning", markup=False)

@@ -49,6 +49,11 @@ class LobbyHost(Protocol):
         """The server's port, for the ``ssh ... join CODE`` line."""
         ...
 
+    @property
+    def server_name(self) -> str:
+        """The server's address or public name, for the same line."""
+        ...
+
     def open_table(self, code: str, watch: bool | None) -> None:
         """Sit at (``watch`` False), watch (True), or sit-else-watch (None) a table."""
         ...

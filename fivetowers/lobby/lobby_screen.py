@@ -88,8 +88,8 @@ class LobbyScreen(Screen[None]):
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")
         yield Static(Text.assemble(
-            _("Share a table's code: others type  "), (f"ssh -t -p {app.port} HOST join CODE",
-                                                   "bold")), id="lobby-help")
+            _("Share a table's code: others type  "),
+            (f"ssh -t -p {app.port} {app.server_name} join CODE", "bold")), id="lobby-help")
         # Textual's compact footer drawn as one widget: a FooterKey per key,
         # rebuilt each time focus settled, was about half of a session's start.
         yield KeyBar()

@@ -12,9 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static, Switch
 
+from fivetowers.compat.textual import InOrderInput
 from fivetowers.games import game_kinds
 from fivetowers.games.protocol import GameKind, GameOption
-from fivetowers.lobby.model import TITLE_LENGTH
+from fivetowers.lobby.model import CHAT_LENGTH, TITLE_LENGTH
+from fivetowers.ui.capped_input import CappedInput
 
 
 @dataclass(frozen=True)
@@ -97,15 +99,15 @@ class NewTableScreen(ModalScreen[NewTable | None]):
                                  value=self.kind.name, allow_blank=False, compact=True,
                                  id="game")
             yield Label("Name")
-            yield Input(placeholder="a name for the table", id="title",
+            yield InOrderInput(placeholder="a name for the table", id="title",
                         max_length=TITLE_LENGTH)
             with Horizontal(classes="form-row"):
                 yield Label(seats_label(self.kind), id="seats-label")
-                yield Input(str(min(max(3, self.kind.min_players), self.kind.max_players)),
+                yield InOrderInput(str(min(max(3, self.kind.min_players), self.kind.max_players)),
                             id="players", max_length=len(str(self.kind.max_players)),
                             restrict=seats_allowed(self.kind))
                 yield Label("of them bots")
-                yield Input("1", id="bots", max_length=len(str(self.kind.max_players - 1)),
+                yield InOrderInput("1", id="bots", max_length=len(str(self.kind.max_players - 1)),
                             restrict=bots_allowed(self.kind))
             for kind in self.kinds.values():
                 with Horizontal(classes="form-row game-options", id=f"options-{kind.name}") \
@@ -189,7 +191,7 @@ class JoinScreen(ModalScreen[str | None]):
         with Vertical(id="join", classes="form"):
             yield Static("Join a table by its code (Enter: join, Esc: cancel)",
                          classes="form-title")
-            yield Input(placeholder="CODE", id="code", max_length=12,
+            yield InOrderInput(placeholder="CODE", id="code", max_length=12,
                         restrict=r"[A-Za-z0-9]*")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -205,8 +207,14 @@ class ChatScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="chat", classes="form"):
             yield Static("Say to the table (Enter: send, Esc: cancel)", classes="form-title")
-            yield Input(placeholder="a line for everyone at this table", id="line",
-                        max_length=120)
+            yield CappedInput(placeholder="a line for everyone at this table", id="line",
+                              max_length=CHAT_LENGTH)
+            yield Static("", id="chat-note")
+
+    def on_capped_input_cut(self, event: CappedInput.Cut) -> None:
+        self.query_one("#chat-note", Static).update(Text(
+            f"Paste cut to fit {CHAT_LENGTH} characters ({event.left_out} left out).",
+            style="bold yellow"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,6 +76,11 @@ def run_serve(args: argparse.Namespace) -> int:
     if workers is not None and not 1 <= workers <= 256:
         print(f"fivetowers: serve: --workers {workers} must be 1 to 256", file=sys.stderr)
         return 2
+    public_name = args.public_name
+    if public_name is not None and not re.fullmatch(r"[A-Za-z0-9._:\[\]-]{1,253}", public_name):
+        print(f"fivetowers: serve: --public-name {public_name!r} is no host name or address",
+              file=sys.stderr)
+        return 2
     if args.password is not None and not args.password:
         print("fivetowers: serve: --password must not be empty", file=sys.stderr)
         return 2
@@ -83,6 +89,7 @@ def run_serve(args: argparse.Namespace) -> int:
         data_dir=Path(args.data_dir) if args.data_dir else default_data_dir(),
         allow_file=Path(args.allow) if args.allow else None,
         password=args.password,
+        public_name=public_name,
     )
     configure_logging(sys.stderr)
     try:

@@ -66,7 +66,8 @@ class WaitingScreen(Screen[None]):
             text.append("\n")
         text.append(_("\n{status}. Others join with\n\n").format(
             status=hosted.status().capitalize()))
-        text.append(f"  ssh -t -p {host.port} HOST join {hosted.code}\n", style="bold")
+        text.append(f"  ssh -t -p {host.port} {host.server_name} join {hosted.code}\n",
+                    style="bold")
         text.append(_("\nThe game starts when every seat is taken. Esc leaves the table."))
         self.query_one("#waiting", Static).update(text)
 

@@ -287,8 +287,10 @@ class SSHDriver(OwnDriver):
             now = loop.time()
             self._raw_budget.charge(len(data), now)
             self._terminal.last_input = now
-            if self._too_small and data in (b"q", b"\x03"):
-                self.app.post_message(messages.ExitApp())
+            if self._too_small:
+                # The notice covers the game: no key behind it may play.
+                if data in (b"q", b"\x03"):
+                    self.app.post_message(messages.ExitApp())
                 continue
             self._cancel_timers()
             await self._feed(decode(data), now)

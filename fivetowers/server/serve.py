@@ -65,6 +65,9 @@ class ServerConfig:
     disconnected for flooding input; doubled for each flood within an hour
     (up to 15 minutes), so that a persistent flooder costs the others nothing."""
     min_size: tuple[int, int] = (80, 24)
+    public_name: str | None = None
+    """The host name players type (``--public-name``), when the address the
+    server listens on is not it (a NAT, a DNS name)."""
     shutdown_grace: float = 2.0
     """Seconds players get to read "the server is stopping" before it does."""
 
@@ -96,6 +99,7 @@ class GameServer:
         self.exporter = exporter
         """Answers ``ssh HOST export GAME`` (the lobby's store); None: no games kept."""
         self.min_size = config.min_size
+        self.public_name = config.public_name
         self.linger = config.linger
         self.policy = AuthPolicy(load_allowed_keys(config.allow_file), config.password,
                                  config.max_auth_attempts)
@@ -350,7 +354,8 @@ async def serve_forever(config: ServerConfig, app_factory: AppFactory | None = N
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    host = config.host if config.host not in ("0.0.0.0", "::", "") else "HOST"
+    host = config.public_name or (
+        config.host if config.host not in ("0.0.0.0", "::", "") else "HOST")
     print(f"fivetowers: serving on {host} port {server.port}", file=out)
     print(f"  host key fingerprint: {server.fingerprint}", file=out)
     print(f"  players connect with: ssh -t -p {server.port} {host}", file=out)

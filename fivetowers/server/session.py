@@ -49,6 +49,9 @@ class Visitor:
     speech: Speech = field(default_factory=Speech)
     """The session's language: first what the client's locale asks for
     (LC_ALL, LC_MESSAGES, LANG), then what the player chooses in the lobby."""
+    server_name: str = "HOST"
+    """What players type to reach the server: its ``--public-name``, else the
+    address this session connected to (the one it listens on)."""
 
 
 AppFactory = Callable[[Visitor], App[Any]]
@@ -75,6 +78,7 @@ class SessionHost(Protocol):
     port: int
     exporter: Exporter | None
     """Answers ``export GAME``; None: the server keeps no games."""
+    public_name: str | None
 
     def session_started(self, session: Session) -> bool: ...
 
@@ -128,6 +132,12 @@ def say(process: asyncssh.SSHServerProcess[bytes], line: str, error: bool = Fals
         pass
 
 
+def reachable_name(address: str) -> str:
+    """The address a client connected to, as that client can type it again
+    (an IPv4 client of a dual-stack listener shows as ``::ffff:a.b.c.d``)."""
+    return address.removeprefix("::ffff:") if "." in address else address
+
+
 class Session:
     """One SSH session from start to exit status."""
 
@@ -139,6 +149,8 @@ class Session:
         self.name = name
         peer = process.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
+        local = process.get_extra_info("sockname") or ("HOST", 0)
+        self.server_name = host.public_name or reachable_name(str(local[0]))
         self.app: App[Any] | None = None
         self.terminal: SessionTerminal | None = None
         self.goodbye: Goodbye | None = None
@@ -179,7 +191,8 @@ class Session:
         if process.term_type is None:
             say(process, self.words.gettext(
                 "fivetowers needs a terminal: connect with ssh -t "
-                "(for example: ssh -t -p {port} HOST)").format(port=self.host.port))
+                "(for example: ssh -t -p {port} {host})").format(port=self.host.port,
+                                                               host=self.server_name))
             return 1
         if not self.host.session_started(self):
             say(process, self.words.gettext(
@@ -218,7 +231,7 @@ class Session:
         visitor = Visitor(identity=self.identity, name=self.name, address=self.address,
                           join_code=join_code, term=process.term_type or "xterm",
                           colorterm=process.env.get("COLORTERM", ""), port=self.host.port,
-                          speech=self.speech)
+                          speech=self.speech, server_name=self.server_name)
         terminal = self.terminal = SessionTerminal(process, size, self.host.min_size,
                                                    name=self.name, address=self.address)
         app = self.app = self.host.app_factory(visitor)

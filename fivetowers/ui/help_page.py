@@ -28,3 +28,18 @@ class HelpPage(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+LOCAL_KEYS = "| `q` | quit |\n"
+HOSTED_KEYS = """\
+| `c` | chat: say a line to everyone at the table |
+| `q` | back to the lobby (your seat is kept; the lobby's `q` disconnects) |
+"""
+
+
+def table_help(text: str, hosted: bool) -> str:
+    """A game's help page for local play (q quits) or for a server's table
+    (q goes back to the lobby, c chats): ``text`` holds ``{leave_keys}`` in
+    its key table and ``{end_q}`` where it says what the end screen's q does."""
+    return text.format(leave_keys=HOSTED_KEYS if hosted else LOCAL_KEYS,
+                       end_q="`q` goes back to the lobby" if hosted else "`q` quits")

@@ -19,17 +19,17 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import DataTable, Static, Tooltip
+from textual.widgets import DataTable, Input, Static, Tooltip
 from textual.widgets._toast import Toast, ToastRack
 
 import fivetowers.compat.textual as compat
 from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, CoveredScreen,
-                                       LeanScreensApp,
+                                       InOrderInput, LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        drop_closed_watchers, has_toast_rack, is_closing,
                                        keep_process_output, release_strip_caches,
                                        share_parsed_css, strip_caches_filled,
-                                       translate_footer_keys, watchers_of)
+                                       translate_footer_keys, watchers_of, write_to_terminal)
 
 KITTY = "\x1b[1;5A\x1b[1;2B"  # ctrl+up, shift+down: the parser's extended-key path
 
@@ -442,3 +442,72 @@ async def test_a_screen_seen_through_the_one_on_top_is_laid_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     layouts, width = await _layouts_while_covered(True, SeeThrough(), monkeypatch)
     assert layouts > 0 and width == 60
+
+
+# -- keys that arrive together, in a text field ------------------------------------
+
+class Field(App[None]):
+    def __init__(self, field: Input) -> None:
+        super().__init__()
+        self.field = field
+        self.submitted: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield self.field
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.submitted.append(event.value)
+
+
+async def typed_in_one_read(field: Input, value: str, read: str) -> tuple[str, list[str]]:
+    """``field`` holding ``value``, after the keys of one terminal read."""
+    app = Field(field)
+    async with app.run_test() as pilot:
+        field.value = value
+        field.cursor_position = len(value)
+        for event in XTermParser().feed(read):
+            app.post_message(event)  # as a driver does: all of one read at once
+        await pilot.pause()
+        await pilot.pause()
+        return field.value, app.submitted
+
+
+async def test_upstream_input_still_takes_keys_of_one_read_out_of_order() -> None:
+    assert await typed_in_one_read(Input(), "abc", "\x7fd") == ("abc", []), (
+        "upstream fixed the key order: retire InOrderInput")
+
+
+@pytest.mark.parametrize("read, value, submitted", [
+    ("\x7fd", "abd", []),
+    ("\x7f\x7fxy", "axy", []),
+    ("\x1b[Dz", "abzc", []),  # left, then z: inserted before the c
+    ("\x7f\r", "ab", ["ab"]),
+    ("d\x7fe\r", "abce", ["abce"]),
+])
+async def test_the_in_order_input_takes_them_in_order(read: str, value: str,
+                                                     submitted: list[str]) -> None:
+    assert await typed_in_one_read(InOrderInput(), "abc", read) == (value, submitted)
+
+
+# -- writing to the terminal ------------------------------------------------------------
+
+class Recording(Quiet):
+    def __init__(self, app: App[Any]) -> None:
+        super().__init__(app)
+        self.written: list[str] = []
+
+    def write(self, data: str) -> None:
+        self.written.append(data)
+
+
+async def test_a_sequence_goes_through_the_driver_as_textual_s_bell_does() -> None:
+    assert "self._driver.write" in inspect.getsource(App.bell), (
+        "re-check compat/textual.py: write_to_terminal (how Textual writes its bell)")
+    app = Blank()
+    write_to_terminal(app, "\x1b]2;t\x1b\\")  # no driver yet: nothing to write to
+    driver = Recording(app)
+    app._driver = driver
+    write_to_terminal(app, "\x1b]2;t\x1b\\")
+    assert driver.written == ["\x1b]2;t\x1b\\"]
+    async with Blank().run_test() as pilot:  # headless: written nowhere, no error
+        write_to_terminal(pilot.app, "\x1b]2;t\x1b\\")

@@ -80,7 +80,8 @@ async def test_serve_runs_keeps_its_host_key_and_stops_cleanly(tmp_path: Path) -
 async def test_serve_bad_options_one_line(tmp_path: Path) -> None:
     for extra, needle in ((["--allow", str(tmp_path / "missing")], "cannot read allowed keys"),
                           (["--port", "70000"], "is not a port"),
-                          (["--away", "-1"], "is not a number of seconds")):
+                          (["--away", "-1"], "is not a number of seconds"),
+                          (["--public-name", "my host"], "is no host name or address")):
         proc = await asyncio.create_subprocess_exec(
             PYTHON, "-m", "fivetowers.cli", "serve", "--data-dir", str(tmp_path / "d"), *extra,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

@@ -115,6 +115,8 @@ async def test_two_players_a_bot_and_a_spectator_play_to_the_end(
         for screen in (ann, bob, cy):
             assert "Winner" in screen.text or "Shared victory" in screen.text
         for screen in (ann, bob, cy):
-            screen.press(b"q")
+            screen.press(b"q")  # the end screen's q: back to the lobby
+            await screen.wait_for("lobby — you are")
+            screen.press(b"q")  # the lobby's q disconnects
             assert await screen.wait_closed() == 0
     ann_conn.close()

@@ -26,6 +26,7 @@ class GoTownHost:
     "play again" deals a new game; a replaced game's screen shows no end."""
 
     offers_chat = False
+    in_lobby = False
 
     def __init__(self, app: GoTownApp, client: LocalClient) -> None:
         self.app = app

@@ -22,6 +22,7 @@ class EndScreen(Screen[None]):
         Binding("n", "play_again", "play again"),
         Binding("b", "back", "back to the table"),
         Binding("q", "quit", "quit"),
+        Binding("q", "leave", "back to the lobby"),
     ]
 
     def __init__(self, client: TableClient, host: TableHost) -> None:
@@ -49,7 +50,9 @@ class EndScreen(Screen[None]):
                     yield TowerBoard(large=False, id=f"final{i}")
             yield Static(Text.assemble(("n", "bold green"), " play again   ",
                                        ("b", "bold green"), " look at the table   ",
-                                       ("q", "bold green"), " quit"), id="end-keys")
+                                       ("q", "bold green"),
+                                       " back to the lobby" if self.host.in_lobby else " quit"),
+                         id="end-keys")
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -82,5 +85,13 @@ class EndScreen(Screen[None]):
     def action_back(self) -> None:
         self.app.pop_screen()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("quit", "leave"):  # the one q: leaving a hosted table is no quit
+            return self.host.in_lobby == (action == "leave")
+        return True
+
     def action_quit(self) -> None:
         self.app.exit()
+
+    async def action_leave(self) -> None:
+        await self.host.leave()

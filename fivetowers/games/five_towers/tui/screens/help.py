@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fivetowers.ui.help_page import HelpPage
+from fivetowers.ui.help_page import HelpPage, table_help
 
 HELP = """\
 # 5 Towers — the rules in short
@@ -48,13 +48,14 @@ after each scrap card; *sand* builds at the bottom too; a pair of equal
 | `a` | lay out the hint's best plan for your bid |
 | `u` / `backspace` | undo a step or the choice of cards |
 | `h` | show / hide the hints |
+| `v` | the hints in full: every bid's plan, wrapped (the panel cuts long ones) |
 | `s` | show / hide every score's breakdown (others: towers+main+pairs−pile=total) |
+| `b` | bell and window title when it becomes your turn: on / off (on at first) |
 | `o` | scroll to the other players' boards (4–5 players on a small terminal) |
 | `e` | the results again, once the game is over |
 | `?` | this help (`↑` `↓` `end` scroll); `escape` closes it |
-| `q` | quit |
-
-On the end screen: `n` plays again, `b` goes back to look at the table, `q` quits.
+{leave_keys}
+On the end screen: `n` plays again, `b` goes back to look at the table, {end_q}.
 
 With hints on, each opponent's board shows **bid≤N**: the highest bid they
 could carry out now (public information).
@@ -65,5 +66,12 @@ that step; *dead end* means the rules allow it but a card would be stuck;
 """
 
 
+def help_text(hosted: bool) -> str:
+    """The help for local play or for a server's table."""
+    return table_help(HELP, hosted)
+
+
 class HelpScreen(HelpPage):
-    TEXT = HELP
+    def __init__(self, hosted: bool = False) -> None:
+        super().__init__()
+        self.TEXT = help_text(hosted)

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import OptionList
 
+from fivetowers.compat.textual import write_to_terminal
 from fivetowers.games.five_towers.rules import TYPES, Phase, PlayerView, SeatView
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.five_towers.solver.plans import Hint
@@ -39,6 +40,12 @@ from fivetowers.ui.key_bar import KeyBar
 from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
+TITLE, YOUR_TURN_TITLE = "5 Towers", "5 Towers — your turn"
+
+
+def window_title(title: str) -> str:
+    """The xterm sequence that sets the window's title (ended by ST, not BEL)."""
+    return f"\x1b]2;{title}\x1b\\"
 
 
 class TableScreen(LiveTableScreen[TableClient]):
@@ -60,7 +67,11 @@ class TableScreen(LiveTableScreen[TableClient]):
         Binding("e", "results", "results"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
+        Binding("q", "leave", "lobby"),
         Binding("c", "chat", "chat"),
+        # Last: at 80 columns the build's keys fill the line before these.
+        Binding("v", "plans", "plans"),
+        Binding("b", "toggle_alerts", "bell"),
     ]
 
     def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
@@ -70,6 +81,10 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.bid_notice = ""
         self.bid_digits = ""
         self.countdown: Timer | None = None
+        self.alerts = True
+        """Ring the bell and title the window when it becomes this screen's turn."""
+        self.my_turn: bool | None = None
+        """Whether a seat of this screen was to move at the last redraw (None: none yet)."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -97,7 +112,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.query_one(BidPanel).border_title = "Bidding"
         self.query_one(BidPanel).make_room(count + 1)
         self.query_one(BuildPanel).border_title = "Building"
-        self.query_one(HintPanel).border_title = "Hints (h)"
+        self.query_one(HintPanel).border_title = "Hints (h) · v: in full"
         self.client.subscribe(self._on_table_event)
         self.host.hear_chat(self._chat_heard)
         await self.refresh_table()
@@ -111,6 +126,8 @@ class TableScreen(LiveTableScreen[TableClient]):
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
         self.host.hear_chat(None)
+        if self.my_turn:
+            write_to_terminal(self.app, window_title(TITLE))
 
     def _chat_heard(self) -> bool:
         """A line was said at the table: into the log. True if the log can be
@@ -143,7 +160,8 @@ class TableScreen(LiveTableScreen[TableClient]):
             # The store cannot save for now: the table goes on once it can.
             turn = Text(f" {problem} ", style="bold black on yellow")
         elif problem is not None:
-            turn = Text(f" {problem} (q quits) ", style="bold white on red")
+            leave = "q: back to the lobby" if self.host.in_lobby else "q quits"
+            turn = Text(f" {problem} ({leave}) ", style="bold white on red")
         away = self.away_text()
         if away is not None:
             turn.append_text(away)
@@ -152,6 +170,8 @@ class TableScreen(LiveTableScreen[TableClient]):
             # "bo is away — a bot plays in 45 s" counts down, a timer only while
             # one is due (a timer's sleep holds its App's context a while after).
             self.countdown = self.set_timer(1.0, self._count_down)
+        if seat is None:  # a watcher: said first, the keys to play are not offered
+            turn = Text.assemble((" watching ", "bold black on #87d7ff"), " ", turn)
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         self.query_one(DisplayRow).show(view.display, picked)
@@ -159,7 +179,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.draw_panels(view, seat, names)
         self.query_one(GameLog).show(log_lines(view.log, self.host.chat_lines(),
                                                self.client.stand_in_moves()))
-        keys = (view.phase, self.guide is None, bool(self.bid_digits),
+        keys = (view.phase, self.guide is None, bool(self.bid_digits), self.show_hints,
                 self.guide.max_pay() if self.guide else 0)
         # The footer rebuilds all its keys (a dozen widgets) when they change:
         # only when the phase or the build does, never once per bid.
@@ -168,9 +188,21 @@ class TableScreen(LiveTableScreen[TableClient]):
             self.refresh_bindings()
         if self.show_hints and self.hint_version != self.client.version:
             self.load_hint(self.client.version)
+        self.alert(view)
         if view.phase is Phase.OVER and not self.ended:
             self.ended = True
             self.app.call_later(self.host.show_end)
+
+    def alert(self, view: PlayerView) -> None:
+        """Bell and window title when it becomes this screen's turn (not on
+        arrival: the player is looking), for a player who looked elsewhere."""
+        mine = view.phase is not Phase.OVER and view.to_move in self.client.human_seats
+        before, self.my_turn = self.my_turn, mine
+        if mine == before or not self.alerts:
+            return
+        write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if mine else TITLE))
+        if mine and before is not None:
+            self.app.bell()
 
     def turn_text(self, view: PlayerView, names: list[str]) -> Text:
         if view.phase is Phase.OVER or view.to_move is None:
@@ -280,12 +312,24 @@ class TableScreen(LiveTableScreen[TableClient]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return self.host.offers_chat
+        if action in ("quit", "leave"):  # the one q: "quit" locally, "lobby" hosted
+            return self.host.in_lobby == (action == "leave")
         if action == "confirm" and self.bid_digits:
             return True
+        if action in ("digit", "pass_bid", "toggle_hints", "toggle_alerts") \
+                and self.client.seat is None:
+            return False  # a watcher's keys: no bids, no picks, no hints
+        if action == "digit":  # bids and picks: nothing to bid or pick once it is over
+            return self.client.view().phase is not Phase.OVER
         if action in BUILD_ACTIONS:
             if action == "pay" and (self.guide is None or not self.guide.max_pay()):
                 return False
             return self.guide is not None
+        if action == "plans":  # the hint's plans in full: for a player, hints on
+            return (self.show_hints and self.client.seat is not None
+                    and self.client.view().phase is not Phase.OVER)
         if action == "opponents":
             return len(self.client.view().seats) > 3
         if action == "results":
@@ -421,6 +465,13 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.show_breakdown = not self.show_breakdown
         await self.refresh_table()
 
+    def action_toggle_alerts(self) -> None:
+        self.alerts = not self.alerts
+        if self.my_turn:
+            write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if self.alerts else TITLE))
+        self.app.notify(f"Your-turn bell and title: {'on' if self.alerts else 'off'}",
+                        markup=False, timeout=3)
+
     def action_opponents(self) -> None:
         """Scroll the opponents' boards a page, back to the top after the last."""
         area = self.query_one("#opponents", VerticalScroll)
@@ -429,6 +480,18 @@ class TableScreen(LiveTableScreen[TableClient]):
         else:
             area.scroll_page_down(animate=False)
 
+    def action_plans(self) -> None:
+        from fivetowers.games.five_towers.tui.screens.plans import PlansScreen, plans_text
+        seat = self.client.seat
+        if seat is None:
+            return
+        advice = self.advice if self.hint_version == self.client.version else None
+        self.app.push_screen(PlansScreen(plans_text(self.client.view(), seat, self.names(),
+                                                    self.current_hint(), advice)))
+
     def action_help(self) -> None:
         from fivetowers.games.five_towers.tui.screens.help import HelpScreen
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.host.in_lobby))
+
+    async def action_leave(self) -> None:
+        await self.host.leave()

@@ -31,16 +31,22 @@ class BidPanel(Static):
         out.append(f"Display {len(view.display)} cards; bids 0..{len(view.display)}\n",
                    style="dim")
         for event in view.bids:
-            out.append_text(name_text(names[event.seat], "bold"))
-            if event.amount is not None:
-                out.append(f"  bids {event.amount}\n")
-            elif event.auto:
-                out.append("  passes (auto: cannot raise)\n", style="dim")
+            # "You bid 2", "Hedda bids 2": the viewer's own seat in the second person.
+            you = event.seat == acting and not hot_seat
+            if you:
+                out.append("You", style="bold")
             else:
-                out.append("  passes\n")
+                out.append_text(name_text(names[event.seat], "bold"))
+            if event.amount is not None:
+                out.append(f" {'bid' if you else 'bids'} {event.amount}\n")
+            elif event.auto:
+                out.append(f" {'pass' if you else 'passes'} (auto: cannot raise)\n",
+                           style="dim")
+            else:
+                out.append(f" {'pass' if you else 'passes'}\n")
         if view.to_move is not None:
             out.append_text(name_text(names[view.to_move], "bold reverse"))
-            out.append("  to bid…\n", style="italic")
+            out.append(" to bid…\n", style="italic")
         if acting is not None and view.to_move == acting:
             bids = view.legal_bids
             if bids:

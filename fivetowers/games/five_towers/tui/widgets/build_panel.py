@@ -92,7 +92,7 @@ class BuildPanel(Vertical):
                 out.append("(✓ keeps every card buildable) ")
             out.append("u", style="bold green")
             out.append(" undo")
-            if s.rebuild_pending:
+            if s.rebuild_pending and s.board.teardown:  # nothing to bring back from an empty pile
                 out.append("\nscrap: you may bring one card back from your pile")
             self.options = guide.options()
         if guide.notice:

@@ -28,7 +28,8 @@ def describe(action: Action) -> str:
     if isinstance(action, Bid):
         return f"bid {action.amount}"
     if isinstance(action, Build):
-        return describe_build("", action).strip()
+        # describe_build starts with the builder's name and a colon: none here.
+        return describe_build("", action).removeprefix(": ")
     return "pass"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fivetowers.ui.help_page import HelpPage
+from fivetowers.ui.help_page import HelpPage, table_help
 
 HELP = """\
 # GoTown — the rules in short
@@ -47,14 +47,19 @@ and the robbed player.
 | `h` | show / hide the hints (best plan, strong bot, threats) |
 | `r` | the result again, once the game is over |
 | `?` | this help; `escape` closes it |
-| `q` | quit |
-
+{leave_keys}
 Targets marked **◀n** on a tower or under a hand card are legal, with the
 option number that plays them; **✗** options are refused: pick one to read
 the reason. On the end screen: `n` plays again, `b` goes back to the
-table, `q` quits.
+table, {end_q}.
 """
+
+def help_text(hosted: bool) -> str:
+    """The help for local play or for a server's table."""
+    return table_help(HELP, hosted)
 
 
 class HelpScreen(HelpPage):
-    TEXT = HELP
+    def __init__(self, hosted: bool = False) -> None:
+        super().__init__()
+        self.TEXT = help_text(hosted)

@@ -323,4 +323,4 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
 
     def action_help(self) -> None:
         from fivetowers.games.gotown.tui.screens.help import HelpScreen
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.host.in_lobby))
