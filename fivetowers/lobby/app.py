@@ -172,11 +172,11 @@ class LobbyApp(HostedApp):
                     self.notify(str(exc), severity="error", markup=False)
                     return
                 # j (or ssh ... join) with the code of a full running table.
-                self.notify(f"{exc}: you join as a watcher.", markup=False)
+                self.notify(_("{refusal}: you join as a watcher.").format(refusal=exc), markup=False)
         elif hosted.seat_of(self.visitor.identity) is not None and hosted.started:
-            self.notify(f"You have a seat at {hosted.code}: you are only watching it. "
-                        "Enter on it in the lobby takes you back to your seat.",
-                        markup=False, timeout=8)
+            self.notify(_("You have a seat at {code}: you are only watching it. "
+                          "Enter on it in the lobby takes you back to your seat.").format(
+                              code=hosted.code), markup=False, timeout=8)
         if seat is None and not hosted.started:
             self.notify(_("That table has not started yet: sit down, or watch later."),
                         severity="warning", markup=False)

@@ -207,12 +207,14 @@ class Session:
         """Print the record of one of this key's own games, and nothing else."""
         exporter = self.host.exporter
         if exporter is None:
-            say(self.process, "fivetowers: this server keeps no games to export", error=True)
+            say(self.process, self.words.gettext("fivetowers: this server keeps no games to export"),
+                error=True)
             return 1
         try:
             text = await exporter(self.identity, game_id)
         except ExportRefused as exc:
-            say(self.process, f"fivetowers: {' '.join(str(exc).split())}", error=True)
+            say(self.process, self.words.gettext("fivetowers: {reason}").format(
+                reason=" ".join(str(exc).split())), error=True)
             return 1
         log.info("%s (%s) exported game %d", self.name, self.address, game_id)
         # Plain newlines: the client's own redirect gets the record as
