@@ -19,10 +19,11 @@ log = logging.getLogger("fivetowers.server")
 
 async def serve_with_store(config: ServerConfig, away: float = 60.0,
                            limits: LobbyLimits | None = None,
-                           workers: int | None = None) -> None:
-    """The lobby, keeping every game in the store of the data directory and
-    serving again, at start, the games that were going on at the last stop.
-    Bots and hints run in ``workers`` processes (default: one per core)."""
+                           workers: int | None = None, store_url: str | None = None) -> None:
+    """The lobby, keeping every game in the store of the data directory (or
+    the PostgreSQL database at ``store_url``) and serving again, at start,
+    the games that were going on at the last stop. Bots and hints run in
+    ``workers`` processes (default: one per core)."""
     from fivetowers.lobby.model import Lobby
     from fivetowers.lobby.app import lobby_factory
     from fivetowers.server.serve import load_allowed_keys, serve_forever
@@ -30,7 +31,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     from fivetowers.tables.workers import Workers
 
     load_allowed_keys(config.allow_file)  # a bad file is refused before any work
-    store = open_store(config.data_dir, exclusive=True)
+    store = open_store(config.data_dir, exclusive=True, url=store_url)
     pool = Workers(workers)
     lobby = Lobby(store=store, absence_bot_after=away, limits=limits, workers=pool)
     try:
@@ -57,7 +58,7 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
     from fivetowers.server.hostkey import HostKeyError, default_data_dir
     from fivetowers.server.serve import ConfigError, ServerConfig, configure_logging
-    from fivetowers.tables.store import StoreError
+    from fivetowers.tables.store import StoreError, store_url
 
     if not 0 <= args.port <= 65535:
         print(f"fivetowers: serve: --port {args.port} is not a port (0-65535)", file=sys.stderr)
@@ -83,9 +84,14 @@ def run_serve(args: argparse.Namespace) -> int:
         allow_file=Path(args.allow) if args.allow else None,
         password=args.password,
     )
+    try:
+        url = store_url(getattr(args, "store", None))
+    except StoreError as exc:
+        print(f"fivetowers: serve: {exc}", file=sys.stderr)
+        return 2
     configure_logging(sys.stderr)
     try:
-        asyncio.run(serve_with_store(config, args.away, limits, workers))
+        asyncio.run(serve_with_store(config, args.away, limits, workers, url))
     except (HostKeyError, ConfigError, StoreError) as exc:
         reason = " ".join(str(exc).split())  # one line, whatever the library said
         print(f"fivetowers: serve: {reason}", file=sys.stderr)

@@ -28,7 +28,7 @@ import sqlite3
 from typing import Any, Callable, Mapping, Sequence
 
 from fivetowers.games import UnknownGame, game_kind
-from fivetowers.tables.ratings import INITIAL_RATING, Result, rating_changes
+from fivetowers.tables.ratings import INITIAL_RATING, rated_game, rating_changes
 
 APPLICATION_ID = 0x46355457  # "F5TW"
 SCHEMA_VERSION = 3
@@ -152,24 +152,14 @@ def write_result(conn: sqlite3.Connection, game_id: int, scores: Sequence[int],
                  (when, json.dumps(list(scores)), json.dumps(list(winners)), game_id))
     seats = conn.execute("SELECT seat, name, fingerprint, bot FROM seats WHERE game = ? "
                          "ORDER BY seat", (game_id,)).fetchall()
-    results: list[Result] = []
-    names: dict[str, str] = {}
-    won: set[str] = set()
-    for seat, name, fingerprint, bot in seats:
-        identity = f"bot:{bot}" if bot is not None else (
-            f"key:{fingerprint}" if fingerprint is not None else None)
-        if identity is None or seat >= len(scores):
-            continue  # a guest: kept in the record, not rated
-        results.append(Result(identity, scores[seat]))
-        names[identity] = bot if bot is not None else name
-        if seat in winners:
-            won.add(identity)
-    if not results:
+    game = rated_game(seats, scores, winners)
+    if not game.results:
         return
+    names, won = game.names, game.won
     before = {identity: rating for identity, rating in conn.execute(
         f"SELECT identity, rating FROM ratings WHERE identity IN "
         f"({','.join('?' * len(names))})", list(names))}
-    for identity, delta in rating_changes(before, results).items():
+    for identity, delta in rating_changes(before, game.results).items():
         conn.execute(
             "INSERT INTO ratings (identity, name, rating, games, wins) VALUES (?, ?, ?, 1, ?) "
             "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, "
