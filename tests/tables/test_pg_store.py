@@ -4,6 +4,7 @@ connecting again when the database comes back."""
 
 from __future__ import annotations
 
+import psutil  # type: ignore[import-untyped]
 import psycopg
 import pytest
 
@@ -183,3 +184,37 @@ def test_a_refused_item_of_a_batch_leaves_the_others_kept(postgres_url: str) -> 
     assert [type(r).__name__ if r else None for r in results] == [None, "StoreConflict", None]
     assert [store.load_table(t).info.actions for t in (one, two)] == [1, 1]
     store.close()
+
+
+def kill_postgres(server: Postgres) -> None:
+    """SIGKILL the server and every process of it, as a crash would."""
+    pid = server.server.get_pid()
+    assert pid is not None
+    postmaster = psutil.Process(pid)
+    processes = [postmaster, *postmaster.children(recursive=True)]
+    for process in processes:
+        process.kill()
+    psutil.wait_procs(processes, timeout=10)
+
+
+def test_postgresql_killed_under_play_refuses_then_resumes_losing_nothing() -> None:
+    own = Postgres()  # a server of its own: the session's goes on serving the others
+    try:
+        store = PgStore(own.new_database())
+        table_id, game = new_table(store, "KILL")
+        play(store, table_id, game, seed=4, count=6)
+        acknowledged = [a.to_json() for a in game.actions]
+        kill_postgres(own)
+        for _ in range(2):  # the broken connection, then no server to connect to
+            with pytest.raises(StoreUnavailable) as caught:
+                store.append_action(table_id, 6, {"seat": 0, "pass": True})
+            message = str(caught.value)
+            assert message.startswith(("the store postgresql://", "cannot reach the store "))
+            assert "\n" not in message
+        own.server.ensure_postgres_running()  # crash recovery replays its WAL
+        assert store.load_table(table_id).record["actions"] == acknowledged
+        play(store, table_id, game, seed=4, count=4)  # play resumes on the same store
+        assert store.load_table(table_id).info.actions == 10
+        store.close()
+    finally:
+        own.stop()
