@@ -12,7 +12,9 @@ transactional).
 The versions are the PostgreSQL store's own: version 1 holds what the
 SQLite store's version 3 holds (games of any kind with their setup as JSON,
 seats, actions, results and ratings), with the same columns, so the rows of
-either read back alike (:mod:`fivetowers.tables.store_rows`). Setups and
+either read back alike (:mod:`fivetowers.tables.store_rows`), and one more:
+``games.kept`` counts a game's actions, so appending one is a single
+statement that checks and bumps it (see ``PgStore._append``). Setups and
 actions are kept as JSON *text*, not ``jsonb``: ``jsonb`` reorders keys,
 and a record is written back in the order its game wrote it.
 """
@@ -60,7 +62,8 @@ _V1 = [
         created   DOUBLE PRECISION NOT NULL,
         finished  DOUBLE PRECISION,
         scores    TEXT,
-        winners   TEXT
+        winners   TEXT,
+        kept      INTEGER NOT NULL DEFAULT 0 CHECK (kept >= 0)
     )""",
     # A join code names one live table; finished games give their code back.
     "CREATE UNIQUE INDEX games_live_code ON games(code) WHERE finished IS NULL",

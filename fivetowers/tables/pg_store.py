@@ -25,7 +25,7 @@ import threading
 import time
 from collections import defaultdict
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 import psycopg
 from psycopg import conninfo, errors
@@ -191,10 +191,10 @@ class PgStore:
             try:
                 with conn.transaction():
                     row = conn.execute(
-                        "INSERT INTO games (code, name, kind, private, setup, created) "
-                        "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                        "INSERT INTO games (code, name, kind, private, setup, created, kept) "
+                        "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
                         (code, name, kind, private, compact(dict(setup)),
-                         self._clock())).fetchone()
+                         self._clock(), len(actions))).fetchone()
             except errors.UniqueViolation:
                 raise StoreConflict(f"the join code {code!r} belongs to a live table") from None
             assert row is not None
@@ -218,9 +218,9 @@ class PgStore:
         results: list[StoreError | None] = []
         with self._transaction() as conn:
             for item in batch:
+                # No savepoint needed: _append refuses before it writes.
                 try:
-                    with conn.transaction():  # a savepoint: a refusal undoes this item only
-                        self._append(conn, item)
+                    self._append(conn, item)
                 except StoreError as exc:
                     results.append(exc)
                 else:
@@ -228,27 +228,44 @@ class PgStore:
         return results
 
     def _append(self, conn: Connection, item: PendingAction) -> None:
+        """Keep one action, or refuse it having written nothing."""
         table_id, index = item.table_id, item.index
-        # FOR UPDATE: the game's row is the table's lock, so appends to one
-        # table (from any server) take turns and each sees the last one's.
-        row = conn.execute("SELECT finished, setup FROM games WHERE id = %s FOR UPDATE",
+        body = compact(dict(item.action))
+        if item.setup is None:
+            # One round trip. The UPDATE locks the game's row, and after
+            # waiting for another server's append to the same table it
+            # checks ``kept`` against that append's result: appends to one
+            # table take turns, and a stale one finds no row.
+            done = conn.execute(
+                "WITH game AS (UPDATE games SET kept = kept + 1 "
+                "WHERE id = %s AND finished IS NULL AND kept = %s RETURNING id) "
+                "INSERT INTO actions (game, idx, body) SELECT id, %s, %s FROM game "
+                "RETURNING idx", (table_id, index, index, body)).fetchone()
+            if done is None:
+                self._refusal(conn, table_id, index)
+            return
+        # A setup to check (an action that revealed a reshuffle): lock first.
+        row = conn.execute("SELECT finished, setup, kept FROM games WHERE id = %s FOR UPDATE",
+                           (table_id,)).fetchone()
+        if row is None or row[0] is not None or row[2] != index:
+            self._refusal(conn, table_id, index)
+        text = grown_setup(table_id, row[1], item.setup)
+        conn.execute("UPDATE games SET kept = kept + 1, setup = COALESCE(%s, setup) "
+                     "WHERE id = %s", (text, table_id))
+        conn.execute("INSERT INTO actions (game, idx, body) VALUES (%s, %s, %s)",
+                     (table_id, index, body))
+
+    @staticmethod
+    def _refusal(conn: Connection, table_id: int, index: int) -> NoReturn:
+        """Why an action was not kept."""
+        row = conn.execute("SELECT finished, kept FROM games WHERE id = %s",
                            (table_id,)).fetchone()
         if row is None:
             raise UnknownTable(f"no table {table_id} in the store")
         if row[0] is not None:
             raise StoreConflict(f"table {table_id} is finished: no more actions")
-        counted = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE game = %s",
-                               (table_id,)).fetchone()
-        stored = int(counted[0]) if counted else 0
-        if index != stored:
-            raise StoreConflict(f"action {index} of table {table_id} is out of order: "
-                                f"the store holds {stored} actions")
-        if item.setup is not None:
-            text = grown_setup(table_id, row[1], item.setup)
-            if text is not None:
-                conn.execute("UPDATE games SET setup = %s WHERE id = %s", (text, table_id))
-        conn.execute("INSERT INTO actions (game, idx, body) VALUES (%s, %s, %s)",
-                     (table_id, index, compact(dict(item.action))))
+        raise StoreConflict(f"action {index} of table {table_id} is out of order: "
+                            f"the store holds {row[1]} actions")
 
     def finish_table(self, table_id: int, scores: Sequence[int],
                      winners: Sequence[int]) -> bool:
@@ -315,9 +332,8 @@ class PgStore:
             ids = [g[0] for g in games]
             seats = self._seats(conn, "SELECT game, seat, name, fingerprint, bot FROM seats "
                                       "WHERE game = ANY(%s) ORDER BY game, seat", (ids,))
-            counts = {game: int(count) for game, count in conn.execute(
-                "SELECT game, count(*) FROM actions WHERE game = ANY(%s) GROUP BY game",
-                (ids,))}
+            counts = dict(conn.execute("SELECT id, kept FROM games WHERE id = ANY(%s)",
+                                       (ids,)).fetchall())
         return [info_of(g, seats[g[0]], counts.get(g[0], 0)) for g in games]
 
     def leaderboard(self, limit: int = 20) -> list[Rating]:

@@ -71,6 +71,8 @@ def copy_store(data_dir: Path, target: PgStore) -> Copied:
                                actions)
             cursor.executemany("INSERT INTO ratings (identity, name, rating, games, wins) "
                                "VALUES (%s, %s, %s, %s, %s)", ratings)
+        pg.execute("UPDATE games SET kept = (SELECT count(*) FROM actions "
+                   "WHERE actions.game = games.id)")
         # New games are numbered after the copied ones.
         pg.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                    "(SELECT COALESCE(MAX(id), 0) + 1 FROM games), false)")

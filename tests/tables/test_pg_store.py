@@ -218,3 +218,40 @@ def test_postgresql_killed_under_play_refuses_then_resumes_losing_nothing() -> N
         store.close()
     finally:
         own.stop()
+
+
+def test_racing_writers_keep_each_action_once_and_refuse_the_other(postgres_url: str) -> None:
+    """Two servers append the same action number at the same moment, again
+    and again: one is kept, the other refused as out of order (not failed)."""
+    import threading
+
+    stores = [PgStore(postgres_url), PgStore(postgres_url)]
+    table_id, _ = new_table(stores[0], "RACE")
+    rounds = 40
+    start = threading.Barrier(2)
+    outcomes: list[list[str]] = [[], []]
+
+    def writer(n: int) -> None:
+        for index in range(rounds):
+            start.wait(timeout=30)
+            try:
+                stores[n].append_action(table_id, index, {"seat": n, "round": index})
+            except StoreConflict as exc:
+                outcomes[n].append(f"refused: {exc}")
+            else:
+                outcomes[n].append("kept")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    kept_by = [[o == "kept" for o in outcomes[n]] for n in (0, 1)]
+    assert all(a != b for a, b in zip(*kept_by)), outcomes  # exactly one per round
+    assert all("out of order" in o for o in outcomes[0] + outcomes[1] if o != "kept")
+    stored = stores[0].load_table(table_id).record["actions"]
+    assert [a["round"] for a in stored] == list(range(rounds))
+    assert [a["seat"] for a in stored] == [0 if k else 1 for k in kept_by[0]]
+    assert stores[1].games_of("SHA256:hedda")[0].actions == rounds
+    for store in stores:
+        store.close()
