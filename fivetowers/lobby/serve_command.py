@@ -40,6 +40,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
         # the serving loop.
         await asyncio.to_thread(pool.start)
         log.info("%d worker processes for bots and hints", pool.size)
+        log.info("games are kept in %s", _store_where(config, store_url))
         if report.live or report.finished:
             log.info("restored %d games from the store (%d found finished)",
                      len(report.live), len(report.finished))
@@ -49,6 +50,17 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     finally:
         await lobby.close()  # the last commits, then the store
         pool.close()
+
+
+def _store_where(config: ServerConfig, store_url: str | None) -> str:
+    """The store a server keeps its games in, for its log (never a password)."""
+    if store_url is not None:
+        from fivetowers.tables.pg_store import describe
+
+        return describe(store_url)
+    from fivetowers.tables.store import STORE_FILE
+
+    return str(config.data_dir / STORE_FILE)
 
 
 def run_serve(args: argparse.Namespace) -> int:

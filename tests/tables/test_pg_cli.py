@@ -112,3 +112,30 @@ def test_migrate_from_nowhere_is_one_line(postgres_url: str, tmp_path: Path) -> 
     out = cli("migrate", "--from", str(tmp_path / "nowhere"), "--to", postgres_url)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "no store at" in out.stderr
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_serve_keeps_games_in_the_store_named_and_says_where(postgres_url: str,
+                                                             tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    # Trust authentication ignores the password: it stands for a real one here.
+    url = postgres_url.replace("postgres:@", "postgres:sekrit@")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "fivetowers.cli", "serve", "--port", "0", "--data-dir",
+         str(tmp_path), "--workers", "1"], env={**os.environ, "FIVETOWERS_STORE": url},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        banner = "".join(server.stdout.readline() for _ in range(4))
+        assert "serving on" in banner, banner
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, log = server.communicate(timeout=60)
+    assert "games are kept in postgresql://postgres@" in log, log
+    assert "sekrit" not in log
+    assert not (tmp_path / "fivetowers.sqlite3").exists()
+    with PgStore(postgres_url, create=False) as store:  # the server made the store there
+        assert store.unfinished_tables() == []
