@@ -558,6 +558,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where the host key and the store are kept (default: "
                         "$XDG_DATA_HOME/fivetowers or ~/.local/share/fivetowers)")
     p.add_argument("--store", metavar="URL", default=None, help=STORE_HELP)
+    p.add_argument("--share-store", action="store_true",
+                   help="one of several servers on the PostgreSQL store: each serves the "
+                        "tables it drives (players see the tables of the server they reach) "
+                        "and takes over, within seconds, those of a server that died")
     p.add_argument("--allow", metavar="FILE", default=None,
                    help="authorized_keys file: only these keys may log in (default: any key)")
     p.add_argument("--password", metavar="PW", default=None,

@@ -127,11 +127,11 @@ class Player:
         return Seen(banner.group(0), clock.group(0), log)
 
 
-async def start_server(data: Path, away: float,
-                       store: str | None = None) -> tuple[asyncio.subprocess.Process, int]:
+async def start_server(data: Path, away: float, store: str | None = None,
+                       *options: str) -> tuple[asyncio.subprocess.Process, int]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "fivetowers.cli", "serve", "--port", "0", "--data-dir", str(data),
-        "--away", str(away), *(["--store", store] if store else []), cwd=ROOT,
+        "--away", str(away), *(["--store", store] if store else []), *options, cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE)
     assert proc.stdout is not None

@@ -42,6 +42,9 @@ and migrated, so concurrent starts take turns."""
 SERVER_LOCK = 2
 """Advisory lock (LOCK_CLASS, SERVER_LOCK): held by a server that opened the
 store exclusively, for its connection's life."""
+TABLE_LOCK_CLASS = LOCK_CLASS + 1
+"""Advisory lock (TABLE_LOCK_CLASS, table id): a table's lease, held by the
+one server (of several sharing the store) that drives the table."""
 
 TABLES = {1: {MARKER, "games", "seats", "actions", "ratings"}}
 """The tables a store of each schema version must hold."""

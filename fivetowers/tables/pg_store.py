@@ -21,6 +21,7 @@ without its password.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import defaultdict
@@ -31,8 +32,8 @@ import psycopg
 from psycopg import conninfo, errors
 
 from fivetowers.tables.pg_schema import (
-    APPLICATION, LOCK_CLASS, MARKER, MIGRATION_LOCK, SCHEMA_VERSION, SERVER_LOCK, TABLES,
-    Connection, migrate, write_result,
+    APPLICATION, LOCK_CLASS, MARKER, MIGRATION_LOCK, SCHEMA_VERSION, SERVER_LOCK,
+    TABLE_LOCK_CLASS, TABLES, Connection, migrate, write_result,
 )
 from fivetowers.tables.sqlite_schema import compact
 from fivetowers.tables.store import (
@@ -44,6 +45,7 @@ from fivetowers.tables.store_rows import (
     GAME_COLUMNS, actions_of, grown_setup, info_of, stored_of,
 )
 
+log = logging.getLogger("fivetowers.store")
 CONNECT_TIMEOUT = 5
 """Seconds to wait for the database when connecting, unless the URL says."""
 
@@ -69,11 +71,18 @@ class PgStore:
     """A fivetowers store in a PostgreSQL database (see :class:`Store` for the methods)."""
 
     def __init__(self, url: str, *, create: bool = True, durable: bool = True,
-                 exclusive: bool = False, clock: Callable[[], float] = time.time) -> None:
+                 exclusive: bool = False, shared: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
+        if exclusive and shared:
+            raise ValueError("a store is opened exclusive or shared, not both")
         self.url = url
         self.where = describe(url)
         self._durable = durable
         self._exclusive = exclusive
+        self.shared = shared
+        """Opened by one of several servers sharing the database: each drives
+        the tables it holds the lease of (see :meth:`unfinished_tables`)."""
+        self._leases: set[int] = set()
         self._clock = clock
         self._lock = threading.RLock()
         self._conn: Connection | None = None
@@ -82,6 +91,12 @@ class PgStore:
         except psycopg.Error as exc:
             raise StoreError(f"{self.where}: {_one_line(exc)}") from None
         parts.setdefault("connect_timeout", CONNECT_TIMEOUT)
+        if shared:
+            # A server whose machine vanishes holds its leases until its
+            # connection is known dead: keepalives tell within 5 + 3 s.
+            for key, value in (("keepalives", 1), ("keepalives_idle", 5),
+                               ("keepalives_interval", 1), ("keepalives_count", 3)):
+                parts.setdefault(key, value)
         self._conninfo = conninfo.make_conninfo("", **parts)
         conn = self._connect()
         try:
@@ -105,6 +120,14 @@ class PgStore:
                                     (LOCK_CLASS, SERVER_LOCK)).fetchone()
                 if not held or not held[0]:
                     raise StoreBusy(f"another fivetowers server is using the store {self.where}")
+            if self._leases:  # connected again: the leases went with the old session
+                lost = [table_id for table_id in sorted(self._leases) if not self._lease(
+                    conn, "pg_try_advisory_lock", table_id)]
+                for table_id in lost:
+                    self._leases.discard(table_id)
+                    log.error("table %d was taken over by another server while the store "
+                              "was unreachable: both may drive it now (stale moves are "
+                              "refused)", table_id)
         except BaseException as exc:
             conn.close()
             if isinstance(exc, psycopg.Error):
@@ -113,6 +136,28 @@ class PgStore:
             raise
         self._conn = conn
         return conn
+
+    @staticmethod
+    def _lease(conn: Connection, function: str, table_id: int) -> bool:
+        row = conn.execute(f"SELECT {function}(%s, %s)",
+                           (TABLE_LOCK_CLASS, table_id)).fetchone()
+        return bool(row and row[0] is not False)
+
+    def orphans(self) -> int:
+        """How many unfinished tables no server holds the lease of (a cheap
+        look before :meth:`unfinished_tables` takes them)."""
+        with self._transaction() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM games g WHERE finished IS NULL AND NOT EXISTS "
+                "(SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' "
+                "AND l.classid = %s::oid AND l.objid = g.id::oid AND l.objsubid = 2)",
+                (TABLE_LOCK_CLASS,)).fetchone()
+        return int(row[0]) if row else 0
+
+    @property
+    def leases(self) -> frozenset[int]:
+        """The tables this server drives (a shared store's; empty otherwise)."""
+        return frozenset(self._leases)
 
     def _open(self, conn: Connection, create: bool) -> None:
         """Check the database is a fivetowers store this version can use,
@@ -199,6 +244,11 @@ class PgStore:
                 raise StoreConflict(f"the join code {code!r} belongs to a live table") from None
             assert row is not None
             table_id = int(row[0])
+            if self.shared:
+                # Leased before the commit makes the table visible: no other
+                # server's look for unleased tables can take it first.
+                self._lease(conn, "pg_advisory_lock", table_id)
+                self._leases.add(table_id)
             with conn.cursor() as cursor:
                 cursor.executemany(
                     "INSERT INTO seats (game, seat, name, fingerprint, bot) "
@@ -294,11 +344,23 @@ class PgStore:
 
     # -- reading -----------------------------------------------------------------
     def unfinished_tables(self) -> list[StoredTable]:
+        """Every unfinished table; a shared store's: only those whose lease
+        it has just taken (nobody held it: their server died, or never was),
+        so each call hands out tables for this server to drive from now on."""
         with self._transaction() as conn:
+            if self.shared:
+                # MATERIALIZED: the lock is tried on unfinished, unheld tables only.
+                taken = [int(i) for (i,) in conn.execute(
+                    "WITH free AS MATERIALIZED (SELECT id FROM games "
+                    "WHERE finished IS NULL AND NOT id = ANY(%s) ORDER BY id) "
+                    "SELECT id FROM free WHERE pg_try_advisory_lock(%s, id::integer)",
+                    (sorted(self._leases), TABLE_LOCK_CLASS))]
+                self._leases.update(taken)
             # The seats and actions of exactly the games listed: a game
             # created meanwhile is not half-read.
             games = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE finished IS NULL "
-                                 "ORDER BY id").fetchall()
+                                 f"{'AND id = ANY(%s) ' if self.shared else ''}ORDER BY id",
+                                 (taken,) if self.shared else ()).fetchall()
             ids = [g[0] for g in games]
             seats = self._seats(conn, "SELECT game, seat, name, fingerprint, bot FROM seats "
                                       "WHERE game = ANY(%s) ORDER BY game, seat", (ids,))

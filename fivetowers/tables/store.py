@@ -233,22 +233,27 @@ def store_url(option: str | None) -> str | None:
 
 
 def open_store(data_dir: Path | str | None = None, *, create: bool = True,
-               exclusive: bool = False, url: str | None = None) -> Store:
+               exclusive: bool = False, url: str | None = None,
+               shared: bool = False) -> Store:
     """The PostgreSQL store at ``url`` if given, else the SQLite store in
     ``data_dir`` (default :func:`default_data_dir`).
 
     Raises :class:`StoreError` subclasses with a one-line message: a damaged
     or foreign store, a newer schema, (``create=False``) no store at all,
     (``exclusive=True``, for the server) another process holding it, or an
-    unreachable database.
+    unreachable database. ``shared`` (PostgreSQL only): one of several
+    servers sharing the store, each driving the tables it leases.
     """
+    if shared and url is None:
+        raise StoreError("sharing a store between servers needs PostgreSQL (--store "
+                         "postgresql://...): the SQLite store is one server's")
     if url is not None:
         try:
             from fivetowers.tables.pg_store import PgStore
         except ImportError:
             raise StoreError("the PostgreSQL store needs psycopg: "
                              "pip install 'fivetowers[postgres]'") from None
-        return PgStore(url, create=create, exclusive=exclusive)
+        return PgStore(url, create=create, exclusive=exclusive and not shared, shared=shared)
     from fivetowers.tables.sqlite_store import SqliteStore
 
     directory = Path(data_dir) if data_dir is not None else default_data_dir()

@@ -255,3 +255,27 @@ def test_racing_writers_keep_each_action_once_and_refuse_the_other(postgres_url:
     assert stores[1].games_of("SHA256:hedda")[0].actions == rounds
     for store in stores:
         store.close()
+
+
+def test_shared_stores_hand_each_table_to_one_server_and_free_it_when_that_one_goes(
+        postgres_url: str) -> None:
+    first = PgStore(postgres_url, shared=True)
+    second = PgStore(postgres_url, shared=True)
+    mine, game = new_table(first, "MINE")  # leased by its creator as it is kept
+    play(first, mine, game, seed=5, count=4)
+    assert first.leases == {mine}
+    assert second.orphans() == 0 and second.unfinished_tables() == []
+    first.close()  # its server stops (or dies): the lease comes free
+    assert second.orphans() == 1
+    [taken] = second.unfinished_tables()
+    assert taken.info.id == mine and taken.info.actions == 4 and second.leases == {mine}
+    assert second.unfinished_tables() == [] and second.orphans() == 0  # handed out once
+    third = PgStore(postgres_url, shared=True)
+    assert third.unfinished_tables() == []  # the second drives it now
+    third.close()
+    second.close()
+
+
+def test_a_store_is_shared_only_on_postgresql(tmp_path: object) -> None:
+    with pytest.raises(StoreError, match="^sharing a store between servers needs PostgreSQL"):
+        open_store(str(tmp_path), shared=True)
