@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 
 import psycopg
 
-from fivetowers.tables.ratings import INITIAL_RATING, rated_game, rating_changes
+from fivetowers.tables.ratings import rated_game
 
 Connection = psycopg.Connection[Any]
 """A connection whose rows are tuples (psycopg's default row factory)."""
@@ -129,12 +129,10 @@ def write_result(conn: Connection, game_id: int,
     before = {identity: rating for identity, rating in conn.execute(
         "SELECT identity, rating FROM ratings WHERE identity = ANY(%s) "
         "ORDER BY identity FOR UPDATE", (sorted(game.names),))}
-    for identity, delta in sorted(rating_changes(before, game.results).items()):
-        conn.execute(
+    with conn.cursor() as cursor:
+        cursor.executemany(
             "INSERT INTO ratings (identity, name, rating, games, wins) "
             "VALUES (%s, %s, %s, 1, %s) "
             "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, "
             "rating = ratings.rating + %s, games = ratings.games + 1, "
-            "wins = ratings.wins + excluded.wins",
-            (identity, game.names[identity], INITIAL_RATING + delta,
-             int(identity in game.won), delta))
+            "wins = ratings.wins + excluded.wins", game.rating_rows(before))

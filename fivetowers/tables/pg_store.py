@@ -42,7 +42,7 @@ from fivetowers.tables.store import (
     UnknownTable,
 )
 from fivetowers.tables.store_rows import (
-    GAME_COLUMNS, actions_of, grown_setup, info_of, stored_of,
+    GAME_COLUMNS, actions_of, grown_setup, info_of, seats_by_game, stored_of,
 )
 
 log = logging.getLogger("fivetowers.store")
@@ -420,7 +420,4 @@ class PgStore:
     @staticmethod
     def _seats(conn: Connection, query: str,
                params: Sequence[Any] = ()) -> dict[int, list[StoredSeat]]:
-        out: dict[int, list[StoredSeat]] = defaultdict(list)
-        for game_id, _seat, name, fingerprint, bot in conn.execute(query, params):
-            out[game_id].append(StoredSeat(name, fingerprint, bot))
-        return out
+        return seats_by_game(conn.execute(query, params))

@@ -67,6 +67,15 @@ class RatedGame:
     names: dict[str, str]  # identity: the name to keep (a bot: its kind)
     won: set[str]  # identities of winning seats
 
+    def rating_rows(self, before: Mapping[str, float]) -> list[tuple[str, str, float, int, float]]:
+        """A store's rating upserts, by identity: (identity, name, the rating
+        of a new one, 1 if it won else 0, the change), given the ratings
+        ``before`` the game (an identity missing from it is new)."""
+        changes = rating_changes(before, self.results)
+        return [(identity, self.names[identity], INITIAL_RATING + delta,
+                 int(identity in self.won), delta)
+                for identity, delta in sorted(changes.items())]
+
 
 def rated_game(seats: Iterable[tuple[int, str, str | None, str | None]],
                scores: Sequence[int], winners: Sequence[int]) -> RatedGame:

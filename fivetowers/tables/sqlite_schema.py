@@ -28,7 +28,7 @@ import sqlite3
 from typing import Any, Callable, Mapping, Sequence
 
 from fivetowers.games import UnknownGame, game_kind
-from fivetowers.tables.ratings import INITIAL_RATING, rated_game, rating_changes
+from fivetowers.tables.ratings import rated_game
 
 APPLICATION_ID = 0x46355457  # "F5TW"
 SCHEMA_VERSION = 3
@@ -155,16 +155,14 @@ def write_result(conn: sqlite3.Connection, game_id: int, scores: Sequence[int],
     game = rated_game(seats, scores, winners)
     if not game.results:
         return
-    names, won = game.names, game.won
     before = {identity: rating for identity, rating in conn.execute(
         f"SELECT identity, rating FROM ratings WHERE identity IN "
-        f"({','.join('?' * len(names))})", list(names))}
-    for identity, delta in rating_changes(before, game.results).items():
-        conn.execute(
-            "INSERT INTO ratings (identity, name, rating, games, wins) VALUES (?, ?, ?, 1, ?) "
-            "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, "
-            "rating = rating + ?, games = games + 1, wins = wins + excluded.wins",
-            (identity, names[identity], INITIAL_RATING + delta, int(identity in won), delta))
+        f"({','.join('?' * len(game.names))})", list(game.names))}
+    conn.executemany(
+        "INSERT INTO ratings (identity, name, rating, games, wins) VALUES (?, ?, ?, 1, ?) "
+        "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, "
+        "rating = rating + ?, games = games + 1, wins = wins + excluded.wins",
+        game.rating_rows(before))
 
 
 def _to_v1(conn: sqlite3.Connection) -> None:

@@ -46,7 +46,8 @@ from fivetowers.tables.store import (
     TableInfo, UnknownTable,
 )
 from fivetowers.tables.store_rows import (
-    GAME_COLUMNS as _GAME_COLUMNS, actions_of, grown_setup, info_of as _info, stored_of,
+    GAME_COLUMNS as _GAME_COLUMNS, actions_of, grown_setup, info_of as _info, seats_by_game,
+    stored_of,
 )
 
 _TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "ratings"},
@@ -329,10 +330,7 @@ class SqliteStore:
     @staticmethod
     def _seats(conn: sqlite3.Connection, query: str,
                params: Sequence[Any] = ()) -> dict[int, list[StoredSeat]]:
-        out: dict[int, list[StoredSeat]] = defaultdict(list)
-        for game_id, _seat, name, fingerprint, bot in conn.execute(query, params):
-            out[game_id].append(StoredSeat(name, fingerprint, bot))
-        return out
+        return seats_by_game(conn.execute(query, params))
 
     def _actions(self, table_id: int, bodies: list[str]) -> list[object]:
         return actions_of(table_id, bodies, self.path)

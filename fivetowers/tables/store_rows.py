@@ -4,7 +4,8 @@ checking a setup only grows. SQLite and PostgreSQL keep the same columns."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections import defaultdict
+from typing import Any, Iterable, Mapping
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.tables.sqlite_schema import compact, record_of
@@ -14,6 +15,14 @@ from fivetowers.tables.store import (
 
 GAME_COLUMNS = "id, code, name, kind, private, setup, created, finished, scores, winners"
 """A game row's columns, in the order :func:`info_of` reads them."""
+
+
+def seats_by_game(rows: Iterable[tuple[Any, ...]]) -> dict[int, list[StoredSeat]]:
+    """Seat rows (game, seat, name, fingerprint, bot), in seat order, by game."""
+    out: dict[int, list[StoredSeat]] = defaultdict(list)
+    for game_id, _seat, name, fingerprint, bot in rows:
+        out[game_id].append(StoredSeat(name, fingerprint, bot))
+    return out
 
 
 def setup_of(row: tuple[Any, ...]) -> dict[str, Any] | None:
