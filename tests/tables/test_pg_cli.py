@@ -139,3 +139,13 @@ def test_serve_keeps_games_in_the_store_named_and_says_where(postgres_url: str,
     assert not (tmp_path / "fivetowers.sqlite3").exists()
     with PgStore(postgres_url, create=False) as store:  # the server made the store there
         assert store.unfinished_tables() == []
+
+
+def test_sharing_the_sqlite_store_is_refused_in_one_line(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIVETOWERS_STORE", raising=False)
+    out = cli("serve", "--port", "0", "--data-dir", str(tmp_path), "--share-store")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith("fivetowers: serve: sharing a store between servers needs "
+                                 "PostgreSQL (--store postgresql://...)")
+    assert not (tmp_path / "fivetowers.sqlite3").exists()
