@@ -303,7 +303,7 @@ def _cut(message: str) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from fivetowers.tables.history import record_text_of
-    from fivetowers.tables.store import StoreError, open_store
+    from fivetowers.tables.store import StoreError, open_store, store_url
 
     try:
         table_id = int(args.game.lstrip("#"))
@@ -313,7 +313,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _die(_('{game} is not a game number (see "my games" in the lobby)')
                     .format(game=shown(args.game)))
     try:
-        store = open_store(args.data_dir, create=False)
+        store = open_store(args.data_dir, create=False, url=store_url(args.store))
         try:
             stored = store.load_table(table_id)
         finally:
@@ -326,6 +326,28 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _die(_("game {number} in the store is damaged: {error}")
                     .format(number=table_id, error=_cut(str(exc))))
     print(_record_text(record))
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from fivetowers.tables.pg_store import PgStore
+    from fivetowers.tables.store import StoreError, store_url
+    from fivetowers.tables.store_copy import copy_store
+
+    try:
+        url = store_url(args.to)
+        assert url is not None  # --to is required and not empty
+        target = PgStore(url)
+        try:
+            copied = copy_store(Path(args.source), target)
+        finally:
+            target.close()
+    except StoreError as exc:
+        return _die(f"migrate: {' '.join(str(exc).split())}")
+    print(f"copied {copied.games} games, {copied.players} players' keys and "
+          f"{copied.ratings} ratings into {target.where}")
     return 0
 
 
@@ -502,6 +524,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return run_serve(args)
 
 
+STORE_HELP = ("keep games in this PostgreSQL database, postgresql://user:password@host/"
+              "database (default: $FIVETOWERS_STORE, else the SQLite store of the data "
+              "directory)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fivetowers",
@@ -561,7 +588,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="where the server keeps its store (default: $XDG_DATA_HOME/fivetowers "
                         "or ~/.local/share/fivetowers)")
+    p.add_argument("--store", metavar="URL", default=None, help=STORE_HELP)
     p.set_defaults(func=cmd_export)
+    p = sub.add_parser(
+        "migrate", help="copy a SQLite store's games, players and ratings into PostgreSQL",
+        description="Copy the SQLite store of a data directory (stop its server first) into "
+                    "a new, empty PostgreSQL database, which then serves with "
+                    "fivetowers serve --store URL. Games keep their numbers.")
+    p.add_argument("--from", dest="source", metavar="DATA_DIR", required=True,
+                   help="the data directory holding fivetowers.sqlite3")
+    p.add_argument("--to", metavar="URL", required=True,
+                   help="the PostgreSQL database: postgresql://user:password@host/database")
+    p.set_defaults(func=cmd_migrate)
     p = sub.add_parser("tournament", help="play bots against each other and print win rates")
     p.add_argument("--bots", required=True, metavar="A,B",
                    help="bot names (random, greedy, strong), one seat each; the last fills "
@@ -597,6 +635,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="where the host key and the store are kept (default: "
                         "$XDG_DATA_HOME/fivetowers or ~/.local/share/fivetowers)")
+    p.add_argument("--store", metavar="URL", default=None, help=STORE_HELP)
+    p.add_argument("--share-store", action="store_true",
+                   help="one of several servers on the PostgreSQL store: each serves the "
+                        "tables it drives (players see the tables of the server they reach) "
+                        "and takes over, within seconds, those of a server that died")
     p.add_argument("--allow", metavar="FILE", default=None,
                    help="authorized_keys file: only these keys may log in (default: any key)")
     p.add_argument("--password", metavar="PW", default=None,

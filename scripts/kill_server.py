@@ -144,10 +144,12 @@ class Player:
         return Seen(banner.group(0), clock.group(0), log)
 
 
-async def start_server(data: Path, away: float) -> tuple[asyncio.subprocess.Process, int]:
+async def start_server(data: Path, away: float, store: str | None = None,
+                       *options: str) -> tuple[asyncio.subprocess.Process, int]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "fivetowers.cli", "serve", "--port", "0", "--data-dir", str(data),
-        "--away", str(away), cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        "--away", str(away), *(["--store", store] if store else []), *options, cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE)
     assert proc.stdout is not None
     banner = ""
@@ -329,9 +331,10 @@ def found_at(seen: Seen, states: list[Seen]) -> int | None:
     return top[-1]
 
 
-def check(player: Player, data: Path, kill: int) -> int:
-    """Compare what ``player`` saw since the last start with the stored record."""
-    store = open_store(data, create=False)
+def check(player: Player, data: Path, kill: int, url: str | None = None) -> int:
+    """Compare what ``player`` saw since the last start with the stored record
+    (the data directory's, or the PostgreSQL store at ``url``)."""
+    store = open_store(data, create=False, url=url)
     try:
         tables = [t for t in store.games_of(player.fingerprint, limit=5)]
         if not player.seen:
@@ -374,7 +377,7 @@ def check(player: Player, data: Path, kill: int) -> int:
 
 
 async def run(kills: int, players: int, seed: int, data: Path,
-              verbose: bool = False) -> dict[str, float]:
+              verbose: bool = False, store: str | None = None) -> dict[str, float]:
     rng = random.Random(seed)
     crew = [Player(f"p{i}", asyncssh.generate_private_key("ssh-ed25519"),
                    random.Random(f"{seed}:{i}"), game="gotown" if i % 2 else "fivetowers")
@@ -383,7 +386,7 @@ async def run(kills: int, players: int, seed: int, data: Path,
     restarts = screens = 0
     logs: list[str] = []
     for kill in range(1, kills + 1):
-        proc, port = await start_server(data, away=3600)
+        proc, port = await start_server(data, away=3600, store=store)
         if kill > 1:
             restarts += 1
         pumps = [await connect(p, port) for p in crew]
@@ -408,13 +411,13 @@ async def run(kills: int, players: int, seed: int, data: Path,
         for line in log.splitlines():
             if "Traceback" in line or "cannot be served again" in line:
                 raise CheckFailed(f"kill {kill}: the server said: {line}\n{log}")
-        screens += sum(check(p, data, kill) for p in crew)
+        screens += sum(check(p, data, kill, store) for p in crew)
         if verbose:
             print(f"kill {kill}: " + ", ".join(
                 f"{p.name} table {p.table_id} {len(p.stored or [])} actions" for p in crew),
                 file=sys.stderr)
     # One last start: every kept table is served again.
-    proc, port = await start_server(data, away=3600)
+    proc, port = await start_server(data, away=3600, store=store)
     restarts += 1
     proc.send_signal(signal.SIGTERM)
     await asyncio.wait_for(proc.wait(), 30)
@@ -436,12 +439,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per kill")
     parser.add_argument("--data-dir", help="keep the store here (default: a temporary directory)")
+    parser.add_argument("--store", metavar="URL",
+                        help="keep games in this PostgreSQL database instead (serve --store)")
     args = parser.parse_args(argv)
     os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
     with tempfile.TemporaryDirectory(prefix="fivetowers-kill-") as tmp:
         data = Path(args.data_dir) if args.data_dir else Path(tmp) / "data"
         try:
-            figures = asyncio.run(run(args.kills, args.players, args.seed, data, args.verbose))
+            figures = asyncio.run(run(args.kills, args.players, args.seed, data, args.verbose,
+                                      args.store))
         except CheckFailed as exc:
             print(f"kill_server: FAILED: {exc}", file=sys.stderr)
             return 1

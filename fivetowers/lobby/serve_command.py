@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # textual must not be imported before run_serve sets its environment
     from fivetowers.lobby.limits import LobbyLimits
+    from fivetowers.lobby.model import Lobby
     from fivetowers.server.serve import ServerConfig
 
 log = logging.getLogger("fivetowers.server")
@@ -20,10 +21,14 @@ log = logging.getLogger("fivetowers.server")
 
 async def serve_with_store(config: ServerConfig, away: float = 60.0,
                            limits: LobbyLimits | None = None,
-                           workers: int | None = None) -> None:
-    """The lobby, keeping every game in the store of the data directory and
-    serving again, at start, the games that were going on at the last stop.
-    Bots and hints run in ``workers`` processes (default: one per core)."""
+                           workers: int | None = None, store_url: str | None = None,
+                           shared: bool = False) -> None:
+    """The lobby, keeping every game in the store of the data directory (or
+    the PostgreSQL database at ``store_url``) and serving again, at start,
+    the games that were going on at the last stop. Bots and hints run in
+    ``workers`` processes (default: one per core). ``shared``: one of several
+    servers on that database, serving the tables it leases and, within
+    seconds, those of a server that died."""
     from fivetowers.lobby.model import Lobby
     from fivetowers.lobby.app import lobby_factory
     from fivetowers.lobby.export import exporter
@@ -32,7 +37,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     from fivetowers.tables.workers import Workers
 
     load_allowed_keys(config.allow_file)  # a bad file is refused before any work
-    store = open_store(config.data_dir, exclusive=True)
+    store = open_store(config.data_dir, exclusive=True, url=store_url, shared=shared)
     pool = Workers(workers)
     lobby = Lobby(store=store, absence_bot_after=away, limits=limits, workers=pool)
     try:
@@ -41,15 +46,60 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
         # the serving loop.
         await asyncio.to_thread(pool.start)
         log.info("%d worker processes for bots and hints", pool.size)
+        log.info("games are kept in %s", _store_where(config, store_url))
         if report.live or report.finished:
             log.info("restored %d games from the store (%d found finished)",
                      len(report.live), len(report.finished))
         for table_id, reason in report.broken:
             log.warning("stored game %d cannot be served again: %s", table_id, reason)
-        await serve_forever(config, lobby_factory(lobby), exporter=exporter(lobby))
+        adopting = asyncio.create_task(_adopt_orphans(lobby)) if shared else None
+        try:
+            await serve_forever(config, lobby_factory(lobby), exporter=exporter(lobby))
+        finally:
+            if adopting is not None:
+                adopting.cancel()
     finally:
         await lobby.close()  # the last commits, then the store
         pool.close()
+
+
+ADOPT_EVERY = 1.0
+"""Seconds between a sharing server's looks for tables nobody drives."""
+
+
+async def _adopt_orphans(lobby: Lobby) -> None:
+    """Serve, as if restored at start, the tables of a server that died (their
+    leases came free), and tables kept while no server ran."""
+    from fivetowers.tables.pg_store import PgStore
+    from fivetowers.tables.store import StoreError
+
+    store, writer = lobby.store, lobby.writer
+    assert isinstance(store, PgStore) and writer is not None
+    while True:
+        await asyncio.sleep(ADOPT_EVERY)
+        try:
+            if not await writer.call(store.orphans):
+                continue  # nothing to take: the lobby's screens are left alone
+            report = lobby.restore()
+        except StoreError as exc:  # the database away: the next look tries again
+            log.warning("cannot look for tables to take over: %s", exc)
+            continue
+        if report.live:
+            log.info("took over %d tables nobody served: %s", len(report.live),
+                     " ".join(f"#{r.info.id}" for r in report.live))
+        for table_id, reason in report.broken:
+            log.warning("stored game %d cannot be served again: %s", table_id, reason)
+
+
+def _store_where(config: ServerConfig, store_url: str | None) -> str:
+    """The store a server keeps its games in, for its log (never a password)."""
+    if store_url is not None:
+        from fivetowers.tables.pg_store import describe
+
+        return describe(store_url)
+    from fivetowers.tables.store import STORE_FILE
+
+    return str(config.data_dir / STORE_FILE)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -59,7 +109,7 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
     from fivetowers.server.hostkey import HostKeyError, default_data_dir
     from fivetowers.server.serve import ConfigError, ServerConfig, configure_logging
-    from fivetowers.tables.store import StoreError
+    from fivetowers.tables.store import StoreError, store_url
 
     if not 0 <= args.port <= 65535:
         print(f"fivetowers: serve: --port {args.port} is not a port (0-65535)", file=sys.stderr)
@@ -91,9 +141,15 @@ def run_serve(args: argparse.Namespace) -> int:
         password=args.password,
         public_name=public_name,
     )
+    try:
+        url = store_url(getattr(args, "store", None))
+    except StoreError as exc:
+        print(f"fivetowers: serve: {exc}", file=sys.stderr)
+        return 2
     configure_logging(sys.stderr)
     try:
-        asyncio.run(serve_with_store(config, args.away, limits, workers))
+        asyncio.run(serve_with_store(config, args.away, limits, workers, url,
+                                     getattr(args, "share_store", False)))
     except (HostKeyError, ConfigError, StoreError) as exc:
         reason = " ".join(str(exc).split())  # one line, whatever the library said
         print(f"fivetowers: serve: {reason}", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 INITIAL_RATING = 1500.0
 K_FACTOR = 32.0
@@ -57,3 +57,38 @@ def rating_changes(ratings: Mapping[str, float], results: Sequence[Result],
         change[a.identity] += delta
         change[b.identity] -= delta
     return dict(change)
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """A finished game's rated seats, as a store moves ratings by them."""
+
+    results: list[Result]
+    names: dict[str, str]  # identity: the name to keep (a bot: its kind)
+    won: set[str]  # identities of winning seats
+
+    def rating_rows(self, before: Mapping[str, float]) -> list[tuple[str, str, float, int, float]]:
+        """A store's rating upserts, by identity: (identity, name, the rating
+        of a new one, 1 if it won else 0, the change), given the ratings
+        ``before`` the game (an identity missing from it is new)."""
+        changes = rating_changes(before, self.results)
+        return [(identity, self.names[identity], INITIAL_RATING + delta,
+                 int(identity in self.won), delta)
+                for identity, delta in sorted(changes.items())]
+
+
+def rated_game(seats: Iterable[tuple[int, str, str | None, str | None]],
+               scores: Sequence[int], winners: Sequence[int]) -> RatedGame:
+    """The rated seats of a finished game from its stored seats (seat, name,
+    fingerprint, bot): a guest, with neither, is kept but not rated."""
+    game = RatedGame([], {}, set())
+    for seat, name, fingerprint, bot in seats:
+        identity = f"bot:{bot}" if bot is not None else (
+            f"key:{fingerprint}" if fingerprint is not None else None)
+        if identity is None or seat >= len(scores):
+            continue
+        game.results.append(Result(identity, scores[seat]))
+        game.names[identity] = bot if bot is not None else name
+        if seat in winners:
+            game.won.add(identity)
+    return game

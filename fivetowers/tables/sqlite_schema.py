@@ -31,7 +31,7 @@ import sqlite3
 from typing import Any, Callable, Mapping, Sequence
 
 from fivetowers.games import UnknownGame, game_kind
-from fivetowers.tables.ratings import INITIAL_RATING, Result, rating_changes
+from fivetowers.tables.ratings import rated_game
 
 APPLICATION_ID = 0x46355457  # "F5TW"
 SCHEMA_VERSION = 5
@@ -186,34 +186,21 @@ def _rate(conn: sqlite3.Connection, game_id: int, scores: Sequence[int],
     or in the one rating of a version-2 store (``kind`` None)."""
     seats = conn.execute("SELECT seat, name, fingerprint, bot FROM seats WHERE game = ? "
                          "ORDER BY seat", (game_id,)).fetchall()
-    results: list[Result] = []
-    names: dict[str, str] = {}
-    won: set[str] = set()
-    for seat, name, fingerprint, bot in seats:
-        identity = f"bot:{bot}" if bot is not None else (
-            f"key:{fingerprint}" if fingerprint is not None else None)
-        if identity is None or seat >= len(scores):
-            continue  # a guest: kept in the record, not rated
-        results.append(Result(identity, scores[seat]))
-        names[identity] = bot if bot is not None else name
-        if seat in winners:
-            won.add(identity)
-    if not results:
+    game = rated_game(seats, scores, winners)
+    if not game.results:
         return
     # The game's own ratings only: a 5 Towers rating says nothing of GoTown.
     of_game, key_columns, key = ("kind = ? AND ", "kind, ", [kind]) if kind is not None \
         else ("", "", [])
     before = {identity: rating for identity, rating in conn.execute(
         f"SELECT identity, rating FROM ratings WHERE {of_game}identity IN "
-        f"({','.join('?' * len(names))})", [*key, *names])}
-    for identity, delta in rating_changes(before, results).items():
-        conn.execute(
-            f"INSERT INTO ratings ({key_columns}identity, name, rating, games, wins) "
-            f"VALUES ({'?, ' * len(key)}?, ?, ?, 1, ?) "
-            f"ON CONFLICT ({key_columns}identity) DO UPDATE SET name = excluded.name, "
-            "rating = rating + ?, games = games + 1, wins = wins + excluded.wins",
-            (*key, identity, names[identity], INITIAL_RATING + delta, int(identity in won),
-             delta))
+        f"({','.join('?' * len(game.names))})", [*key, *game.names])}
+    conn.executemany(
+        f"INSERT INTO ratings ({key_columns}identity, name, rating, games, wins) "
+        f"VALUES ({'?, ' * len(key)}?, ?, ?, 1, ?) "
+        f"ON CONFLICT ({key_columns}identity) DO UPDATE SET name = excluded.name, "
+        "rating = rating + ?, games = games + 1, wins = wins + excluded.wins",
+        [(*key, *row) for row in game.rating_rows(before)])
 
 
 def _to_v1(conn: sqlite3.Connection) -> None:

@@ -26,7 +26,6 @@ commit) rather than on its event loop: scripts/bench_store.py measures both.
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import sqlite3
 import stat
@@ -38,14 +37,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Mapping, Sequence
 
-from fivetowers.games import UnknownGame, game_kind
 from fivetowers.tables.sqlite_schema import (
-    APPLICATION_ID, SCHEMA_VERSION, compact, migrate, record_of, write_result,
+    APPLICATION_ID, SCHEMA_VERSION, compact, migrate, write_result,
 )
 from fivetowers.tables.store import (
     PendingAction, Rating, StoreBusy, StoreConflict, StoredSeat, StoredTable, StoreError,
     StoreMissing, StoreUnavailable, StoreUnreadable, StoreUnwritable, StoreVersionError,
     TableInfo, UnknownTable,
+)
+from fivetowers.tables.store_rows import (
+    GAME_COLUMNS as _GAME_COLUMNS, actions_of, grown_setup, info_of as _info, seats_by_game,
+    stored_of,
 )
 
 _TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "ratings"},
@@ -53,8 +55,6 @@ _TABLES = {1: {"games", "seats", "actions"}, 2: {"games", "seats", "actions", "r
            4: {"games", "seats", "actions", "ratings"},
            5: {"games", "seats", "actions", "ratings", "preferences"}}
 """The tables a store of each schema version must hold."""
-
-_GAME_COLUMNS = "id, code, name, kind, private, setup, created, finished, scores, winners"
 
 
 class SqliteStore:
@@ -245,18 +245,8 @@ class SqliteStore:
             raise StoreConflict(f"action {index} of table {table_id} is out of order: "
                                 f"the store holds {stored} actions")
         if item.setup is not None:
-            setup = dict(item.setup)
-            text = compact(setup)
-            if text != row[1]:
-                try:
-                    kept = json.loads(row[1])
-                except ValueError:
-                    kept = None
-                changed = [k for k, v in kept.items() if k not in setup
-                           or not _grown(v, setup[k])] if isinstance(kept, dict) else ["setup"]
-                if changed:  # a setup only grows (a reshuffle revealed): never rewritten
-                    raise StoreConflict(f"table {table_id} already has another "
-                                        f"{', '.join(changed)}")
+            text = grown_setup(table_id, row[1], item.setup)
+            if text is not None:
                 conn.execute("UPDATE games SET setup = ? WHERE id = ?", (text, table_id))
         conn.execute("INSERT INTO actions (game, idx, body) VALUES (?, ?, ?)",
                      (table_id, index, compact(dict(item.action))))
@@ -355,32 +345,14 @@ class SqliteStore:
     @staticmethod
     def _seats(conn: sqlite3.Connection, query: str,
                params: Sequence[Any] = ()) -> dict[int, list[StoredSeat]]:
-        out: dict[int, list[StoredSeat]] = defaultdict(list)
-        for game_id, _seat, name, fingerprint, bot in conn.execute(query, params):
-            out[game_id].append(StoredSeat(name, fingerprint, bot))
-        return out
+        return seats_by_game(conn.execute(query, params))
 
     def _actions(self, table_id: int, bodies: list[str]) -> list[object]:
-        # One parse per table, not per action: restoring 1000 tables spent
-        # most of its reading time in json.loads calls.
-        try:
-            actions = json.loads("[" + ",".join(bodies) + "]")
-        except ValueError:
-            actions = None
-        if not isinstance(actions, list) or len(actions) != len(bodies) or not all(
-                isinstance(a, dict) for a in actions):
-            raise StoreUnreadable(f"table {table_id} in {self.path} is damaged: "
-                                  "an action is not JSON")
-        return actions
+        return actions_of(table_id, bodies, self.path)
 
     def _stored(self, row: tuple[Any, ...], seats: list[StoredSeat],
                 actions: list[object]) -> StoredTable:
-        setup = _setup(row)
-        if setup is None:
-            raise StoreUnreadable(f"table {row[0]} in {self.path} is damaged: "
-                                  "its setup is not a JSON object")
-        record = record_of(setup, [s.name for s in seats], actions)
-        return StoredTable(_info(row, seats, len(actions), setup), record)
+        return stored_of(row, seats, actions, self.path)
 
     def abandon_table(self, table_id: int) -> bool:
         with self._transaction(write=True) as conn:
@@ -485,36 +457,3 @@ def _own(path: Path) -> IO[bytes]:
         owner.close()
         raise StoreBusy(f"another fivetowers server is using the store {path}") from None
     return owner
-
-
-def _grown(kept: object, new: object) -> bool:
-    """Whether a setup value ``new`` keeps ``kept``: the same, or a list with
-    more entries after the same ones (GoTown's ``reshuffles`` gains one each
-    time its draw pile is rebuilt)."""
-    if isinstance(kept, list) and isinstance(new, list):
-        return new[:len(kept)] == kept
-    return new == kept
-
-
-def _setup(row: tuple[Any, ...]) -> dict[str, Any] | None:
-    try:
-        setup = json.loads(row[5])
-    except ValueError:
-        return None
-    return setup if isinstance(setup, dict) else None
-
-
-def _info(row: tuple[Any, ...], seats: list[StoredSeat], actions: int,
-          setup: dict[str, Any] | None = None) -> TableInfo:
-    (table_id, code, name, kind, private, _setup_text, created, finished, scores,
-     winners) = row
-    if setup is None:
-        setup = _setup(row)
-    try:
-        options = game_kind(kind).options_of(setup) if setup is not None else {}
-    except (UnknownGame, ValueError):  # a game this server does not know: listed all the same
-        options = {}
-    return TableInfo(table_id, code, name, kind, options, tuple(seats),
-                     bool(private), created, finished, actions,
-                     tuple(json.loads(scores)) if scores else None,
-                     tuple(json.loads(winners)) if winners else None)

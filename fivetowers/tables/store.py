@@ -1,9 +1,9 @@
 """The store: what the tables layer needs to keep every game across restarts.
 
 The tables layer depends on the :class:`Store` protocol only; SQLite
-(:mod:`fivetowers.tables.sqlite_store`) is one implementation, so a
-PostgreSQL backend for several servers is a new class, not a rewrite
-(DESIGN.md "Where it grows").
+(:mod:`fivetowers.tables.sqlite_store`, the default, in the data directory)
+and PostgreSQL (:mod:`fivetowers.tables.pg_store`, named by a
+``postgresql://`` URL) implement it; :func:`open_store` picks one.
 
 The store knows games, not 5 Towers: a table keeps its game's *kind* (the
 registry's name, :func:`fivetowers.games.game_kind`), the game's *setup* (its
@@ -236,14 +236,46 @@ def default_data_dir() -> Path:
     return root / "fivetowers"
 
 
+STORE_ENV = "FIVETOWERS_STORE"
+"""The environment variable naming a PostgreSQL store when ``--store`` does not."""
+
+
+def store_url(option: str | None) -> str | None:
+    """The PostgreSQL store asked for: ``option`` (``--store``), else
+    ``$FIVETOWERS_STORE``; None for the SQLite store of the data directory.
+    :class:`StoreError` if it is not a ``postgresql://`` URL."""
+    url = option if option else os.environ.get(STORE_ENV) or None
+    if url is None:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        source = "--store" if option else f"${STORE_ENV}"
+        raise StoreError(f"{source} must be a postgresql:// URL (the SQLite store is "
+                         "the data directory's, chosen with --data-dir)")
+    return url
+
+
 def open_store(data_dir: Path | str | None = None, *, create: bool = True,
-               exclusive: bool = False) -> Store:
-    """The store in ``data_dir`` (default :func:`default_data_dir`).
+               exclusive: bool = False, url: str | None = None,
+               shared: bool = False) -> Store:
+    """The PostgreSQL store at ``url`` if given, else the SQLite store in
+    ``data_dir`` (default :func:`default_data_dir`).
 
     Raises :class:`StoreError` subclasses with a one-line message: a damaged
-    or foreign file, a newer schema, (``create=False``) no store at all, or
-    (``exclusive=True``, for the server) another process holding it.
+    or foreign store, a newer schema, (``create=False``) no store at all,
+    (``exclusive=True``, for the server) another process holding it, or an
+    unreachable database. ``shared`` (PostgreSQL only): one of several
+    servers sharing the store, each driving the tables it leases.
     """
+    if shared and url is None:
+        raise StoreError("sharing a store between servers needs PostgreSQL (--store "
+                         "postgresql://...): the SQLite store is one server's")
+    if url is not None:
+        try:
+            from fivetowers.tables.pg_store import PgStore
+        except ImportError:
+            raise StoreError("the PostgreSQL store needs psycopg: "
+                             "pip install 'fivetowers[postgres]'") from None
+        return PgStore(url, create=create, exclusive=exclusive and not shared, shared=shared)
     from fivetowers.tables.sqlite_store import SqliteStore
 
     directory = Path(data_dir) if data_dir is not None else default_data_dir()

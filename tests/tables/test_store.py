@@ -1,4 +1,5 @@
-"""The SQLite store: keeping tables, actions, results; reading them back."""
+"""The store, on SQLite and on PostgreSQL: keeping tables, actions, results;
+reading them back."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ import pytest
 from fivetowers.games.five_towers.rules.game import Game, Phase
 from fivetowers.games.five_towers.rules.record import replay, result_json
 from fivetowers.games.five_towers.rules.variant import Variant
-from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import (
     PendingAction, Store, StoreBusy, StoreConflict, StoredSeat, UnknownTable, action_hook,
     open_store,
 )
+from tests.tables.backends import Backend
 from tests.tables.random_play import random_action, step_rng
 from tests.tables.kept import kept, record
 
@@ -32,11 +33,6 @@ class Clock:
     def __call__(self) -> float:
         self.now += 1.0
         return self.now
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "store.sqlite3"
 
 
 def new_table(store: Store, code: str, seed: int | None = 7,
@@ -57,13 +53,13 @@ def play(store: Store, table_id: int, game: Game, seed: int, count: int | None) 
         count = None if count is None else count - 1
 
 
-def test_a_table_survives_closing_and_replays_to_the_same_state(path: Path) -> None:
-    store = SqliteStore(path)
+def test_a_table_survives_closing_and_replays_to_the_same_state(backend: Backend) -> None:
+    store = backend.open()
     table_id, game = new_table(store, "ABCD", variant=Variant.GREAT_POWERS)
     play(store, table_id, game, seed=1, count=30)
     store.close()
 
-    store = SqliteStore(path)
+    store = backend.open()
     [stored] = store.unfinished_tables()
     assert stored.info.id == table_id and stored.info.code == "ABCD"
     assert stored.info.seats == SEATS and stored.info.actions == 30
@@ -76,9 +72,9 @@ def test_a_table_survives_closing_and_replays_to_the_same_state(path: Path) -> N
     store.close()
 
 
-def test_the_reshuffle_is_kept_with_the_action_that_caused_it(path: Path) -> None:
+def test_the_reshuffle_is_kept_with_the_action_that_caused_it(backend: Backend) -> None:
     # Without a seed the reshuffle is truly random: only the stored one replays.
-    store = SqliteStore(path)
+    store = backend.open()
     table_id, game = new_table(store, "R", seed=None)
     while game.reshuffle is None:
         play(store, table_id, game, seed=2, count=1)
@@ -91,8 +87,8 @@ def test_the_reshuffle_is_kept_with_the_action_that_caused_it(path: Path) -> Non
     store.close()
 
 
-def test_actions_out_of_order_are_refused_and_change_nothing(path: Path) -> None:
-    store = SqliteStore(path)
+def test_actions_out_of_order_are_refused_and_change_nothing(backend: Backend) -> None:
+    store = backend.open()
     table_id, game = new_table(store, "X")
     play(store, table_id, game, seed=3, count=3)
     for index in (2, 4):  # a duplicate, a gap
@@ -104,8 +100,8 @@ def test_actions_out_of_order_are_refused_and_change_nothing(path: Path) -> None
     store.close()
 
 
-def test_a_second_different_reshuffle_is_refused(path: Path) -> None:
-    store = SqliteStore(path)
+def test_a_second_different_reshuffle_is_refused(backend: Backend) -> None:
+    store = backend.open()
     table_id, game = new_table(store, "X")
     setup = game.setup_json()
     first = {**setup, "reshuffle": setup["deck"][:3]}
@@ -121,8 +117,8 @@ def test_a_second_different_reshuffle_is_refused(path: Path) -> None:
     store.close()
 
 
-def test_finishing_keeps_results_rates_and_lists_my_games(path: Path) -> None:
-    store = SqliteStore(path, clock=Clock())
+def test_finishing_keeps_results_rates_and_lists_my_games(backend: Backend) -> None:
+    store = backend.open(clock=Clock())
     first, game = new_table(store, "ONE")
     play(store, first, game, seed=4, count=None)
     second, other = new_table(store, "TWO")
@@ -156,8 +152,8 @@ def test_finishing_keeps_results_rates_and_lists_my_games(path: Path) -> None:
     store.close()
 
 
-def test_a_join_code_is_unique_among_live_tables_only(path: Path) -> None:
-    store = SqliteStore(path)
+def test_a_join_code_is_unique_among_live_tables_only(backend: Backend) -> None:
+    store = backend.open()
     first, _ = new_table(store, "SAME")
     with pytest.raises(StoreConflict, match="join code"):
         new_table(store, "SAME")
@@ -167,8 +163,8 @@ def test_a_join_code_is_unique_among_live_tables_only(path: Path) -> None:
     store.close()
 
 
-def test_bad_tables_are_refused(path: Path) -> None:
-    store = SqliteStore(path)
+def test_bad_tables_are_refused(backend: Backend) -> None:
+    store = backend.open()
     game = Game(["A", "B"], seed=1)
     with pytest.raises(StoreConflict, match="kind"):
         store.create_table(code="C", name="c", seats=[StoredSeat("A"), StoredSeat("B")],
@@ -184,8 +180,8 @@ def test_bad_tables_are_refused(path: Path) -> None:
     store.close()
 
 
-def test_threads_may_share_one_store(path: Path) -> None:
-    store = SqliteStore(path, durable=False)
+def test_threads_may_share_one_store(backend: Backend) -> None:
+    store = backend.open(durable=False)
     tables = [new_table(store, f"T{i}", seed=i) for i in range(4)]
     errors: list[BaseException] = []
 
@@ -227,8 +223,8 @@ def test_an_exclusive_store_refuses_a_second_server(tmp_path: Path) -> None:
     open_store(tmp_path, exclusive=True).close()  # released on close
 
 
-def test_the_setup_is_sent_only_when_an_action_changed_it(path: Path) -> None:
-    store = SqliteStore(path)
+def test_the_setup_is_sent_only_when_an_action_changed_it(backend: Backend) -> None:
+    store = backend.open()
     table_id, game = new_table(store, "S", seed=None)
     sent: list[bool] = []
     append = store.append_action

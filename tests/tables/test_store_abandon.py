@@ -3,18 +3,15 @@ the game as abandoned (ended where it stopped, unscored, never served again)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import StoreConflict, UnknownTable
-
+from tests.tables.backends import Backend
 from tests.tables.test_store import new_table, play
 
 
-def test_an_abandoned_game_ends_unscored_and_is_not_served_again(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "store.sqlite3", clock=lambda: 5000.0)
+def test_an_abandoned_game_ends_unscored_and_is_not_served_again(backend: Backend) -> None:
+    store = backend.open(clock=lambda: 5000.0)
     table_id, game = new_table(store, "ABAND")
     play(store, table_id, game, seed=3, count=12)
     assert store.abandon_table(table_id)

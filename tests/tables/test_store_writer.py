@@ -4,29 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import pytest
 
 from fivetowers.games.five_towers.rules.game import Game
 from fivetowers.games.five_towers.rules.record import Record
-from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import (
     PendingAction, StoreConflict, StoredSeat, StoreError, UnknownTable,
 )
 from fivetowers.tables.store_writer import StoreWriter
+from tests.tables.backends import Backend
 from tests.tables.random_play import play_to_end
 from tests.tables.kept import kept
 
 SEATS = [StoredSeat("A", "SHA256:a"), StoredSeat("B", bot="random")]
 
 
-class GatedStore(SqliteStore):
-    """Holds its first batch until the test lets it go, and counts batches."""
+class Gated:
+    """Holds its first batch until the test lets it go, and counts batches
+    (mixed into either backend's store class by :func:`gated`)."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, durable=False)
+    def __init__(self, location: Any) -> None:
+        super().__init__(location, durable=False)  # type: ignore[call-arg]
         self.gate = threading.Event()
         self.holding = threading.Event()
         self.batches: list[int] = []
@@ -35,7 +35,14 @@ class GatedStore(SqliteStore):
         self.holding.set()
         self.gate.wait(timeout=30)
         self.batches.append(len(batch))
-        return super().append_actions(batch)
+        result: list[StoreError | None] = super().append_actions(batch)  # type: ignore[misc]
+        return result
+
+
+def gated(backend: Backend) -> Any:
+    """A store of ``backend`` that holds its first batch (see :class:`Gated`)."""
+    store_class = type(f"Gated{backend.store_class.__name__}", (Gated, backend.store_class), {})
+    return store_class(backend.location)
 
 
 async def queued() -> None:
@@ -54,8 +61,8 @@ def games(count: int) -> list[Game]:
     return out
 
 
-async def test_queued_actions_are_committed_together_and_in_order(tmp_path: Path) -> None:
-    store = GatedStore(tmp_path / "s.sqlite3")
+async def test_queued_actions_are_committed_together_and_in_order(backend: Backend) -> None:
+    store = gated(backend)
     writer = StoreWriter(store)
     played = games(4)
     ids = [await writer.call(store.create_table, code=f"C{i}", name="t", seats=SEATS,
@@ -82,8 +89,8 @@ async def test_queued_actions_are_committed_together_and_in_order(tmp_path: Path
     await writer.close()
 
 
-async def test_a_refused_action_fails_alone(tmp_path: Path) -> None:
-    store = GatedStore(tmp_path / "s.sqlite3")
+async def test_a_refused_action_fails_alone(backend: Backend) -> None:
+    store = gated(backend)
     writer = StoreWriter(store)
     [game] = games(1)
     table_id = await writer.call(store.create_table, code="C", name="t", seats=SEATS,
@@ -107,8 +114,8 @@ async def test_a_refused_action_fails_alone(tmp_path: Path) -> None:
     await writer.close()
 
 
-async def test_calls_return_values_and_raise_errors(tmp_path: Path) -> None:
-    writer = StoreWriter(SqliteStore(tmp_path / "s.sqlite3", durable=False))
+async def test_calls_return_values_and_raise_errors(backend: Backend) -> None:
+    writer = StoreWriter(backend.open(durable=False))
     assert await writer.call(writer.store.leaderboard) == []
     with pytest.raises(UnknownTable):
         await writer.call(writer.store.load_table, 1)
