@@ -126,7 +126,8 @@ def migrate(conn: Connection, start: int,
 def write_result(conn: Connection, game_id: int,
                  scores: Sequence[int], winners: Sequence[int], when: float) -> None:
     """Mark a game finished and move its rated seats' ratings at its game."""
-    (kind,) = conn.execute("SELECT kind FROM games WHERE id = %s", (game_id,)).fetchone()
+    row = conn.execute("SELECT kind FROM games WHERE id = %s", (game_id,)).fetchone()
+    kind = None if row is None else row[0]
     conn.execute("UPDATE games SET finished = %s, scores = %s, winners = %s WHERE id = %s",
                  (when, json.dumps(list(scores)), json.dumps(list(winners)), game_id))
     seats = conn.execute("SELECT seat, name, fingerprint, bot FROM seats WHERE game = %s "
