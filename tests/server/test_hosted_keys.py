@@ -109,7 +109,7 @@ async def test_a_watcher_sees_a_watchers_keys_and_a_watching_label(lobby: Lobby)
         assert isinstance(app.screen, TableScreen)
         assert said == [f"table {hosted.code} has no free seat: you join as a watcher."]
         keys = key_bar(app)
-        assert "bid" not in keys and "pass" not in keys and "hints" not in keys
+        assert "bid" not in keys and "pass" not in keys and "bell" not in keys
         assert "s scores" in keys and "q lobby" in keys and "c chat" in keys
         status = str(app.screen.query_one("#status").render())
         assert status.startswith(" watching ")

@@ -318,9 +318,9 @@ class TableScreen(LiveTableScreen[TableClient]):
             return self.host.in_lobby == (action == "leave")
         if action == "confirm" and self.bid_digits:
             return True
-        if action in ("digit", "pass_bid", "toggle_hints", "toggle_alerts") \
+        if action in ("digit", "pass_bid", "toggle_alerts") \
                 and self.client.seat is None:
-            return False  # a watcher's keys: no bids, no picks, no hints
+            return False  # a watcher's keys: no bids, no picks, no turn of their own
         if action == "digit":  # bids and picks: nothing to bid or pick once it is over
             return self.client.view().phase is not Phase.OVER
         if action in BUILD_ACTIONS:
