@@ -42,9 +42,10 @@ search left the greedy play too seldom: 51% heads-up over 200 games against
 57% at 0.5)."""
 WIDTH = 6
 """The most plays searched at a decision (see :meth:`StrongBot.candidates`)."""
-ROUNDS = 2
+ROUNDS = 3
 """How many rounds of turns a playout plays (this one to its end, then every
-seat's next, and again)."""
+seat's next, twice more): with the cheaper playouts, 3 rounds searched
+better than 2 (59% against 57% heads-up over the same 200 games)."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
