@@ -34,18 +34,23 @@ from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
 from fivetowers.games.gotown.rules.view import SeatView
 
 
-MARGIN = 0.0
+MARGIN = 0.01
 """How much better (in mean score) a play must search than the greedy one..."""
-SURE = 0.5
-"""... plus this many standard errors of the mean difference (at 1.5 the
-search left the greedy play too seldom: 51% heads-up over 200 games against
-57% at 0.5)."""
+SURE = 1.5
+"""... plus this many standard errors of the mean difference."""
 WIDTH = 6
 """The most plays searched at a decision (see :meth:`StrongBot.candidates`)."""
-ROUNDS = 3
+ROUNDS = 2
 """How many rounds of turns a playout plays (this one to its end, then every
-seat's next, twice more): with the cheaper playouts, 3 rounds searched
-better than 2 (59% against 57% heads-up over the same 200 games)."""
+seat's next, and again)."""
+HEADS_UP = (0.0, 0.5, 3)
+"""(:data:`MARGIN`, :data:`SURE`, :data:`ROUNDS`) at a table of two. A round
+there is half as long, so the playouts can look further, and the search may
+leave the greedy play more readily: at SURE 1.5 it did so at 5% of
+decisions. Over the same 200 heads-up games these won 59% (SURE 1.5 and 2
+rounds: 51%; differences within the noise of 200 games, about ±7 points).
+At four seats they cost the bot its lead (24.7% of 300 games), so bigger
+tables keep the settings above."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
@@ -64,6 +69,8 @@ class StrongBot:
         # the turn in progress, and our tower at its start
         self._turn: int = -1
         self._faced: SeatView | None = None
+        self.deals = 0  # how many deals the last decision searched (benchmarks)
+        self.playouts = 0  # and how many playouts it played
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
@@ -98,12 +105,14 @@ class StrongBot:
                 sums[i] += diff
                 squares[i] += diff * diff
             rounds += 1
+        self.deals, self.playouts = rounds, rounds * len(plays)
         # the greedy play unless the search finds one better beyond its noise
+        margin, sure, _ = settings(len(view.seats))
         best, best_mean = 0, 0.0
         for i in range(1, len(plays)):
             mean = sums[i] / rounds
             spread = math.sqrt(max(squares[i] / rounds - mean * mean, 0.0) / rounds)
-            if mean > MARGIN + SURE * spread and mean > best_mean:
+            if mean > margin + sure * spread and mean > best_mean:
                 best, best_mean = i, mean
         return plays[best]
 
@@ -127,10 +136,17 @@ class StrongBot:
     def _playout(self, deal: Game, action: Action, me: int, rng: random.Random) -> float:
         game = deal.clone()
         game.apply(action)
-        horizon = deal.turn + ROUNDS * game.player_count
+        rounds = settings(game.player_count)[2]
+        horizon = deal.turn + rounds * game.player_count
         while not game.over and game.turn < horizon:
             game.apply(greedy_play(game, rng))
         return score(game, me)
+
+
+def settings(players: int) -> tuple[float, float, int]:
+    """(margin, sure, rounds) for a table of ``players`` (see :data:`HEADS_UP`)."""
+    return HEADS_UP if players == 2 else (MARGIN, SURE, ROUNDS)
+
 
 def score(game: Game, me: int) -> float:
     """1 for a win, 0 for another's; else 0.5 plus the lead in floors (a pair
