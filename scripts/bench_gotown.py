@@ -7,7 +7,9 @@ plays through ``legal_actions`` and the one validator, as the random bot
 plays); the in-process replay of a record (parse + every action, per
 record and per action); and the hint's latency p50/p99/max over positions
 taken at the start of real turns of greedy-bot games, with the ratio to
-the goal (p99 ≤ 10 ms).
+the goal (p99 ≤ 10 ms); and the strong bot's decisions per second at its
+default budget in heads-up games against the greedy bot, with the deals
+and playouts its searched decisions played.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from fivetowers.games.gotown.bots import GreedyBot, RandomBot
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules import Game, Record, replay
 from fivetowers.games.gotown.rules.position import Position
+from fivetowers.games.gotown.strong import StrongBot
 
 NAMES = ("An", "Bình", "Chi", "Dũng")
 HINT_GOAL_P99_MS = 10.0
@@ -61,6 +64,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--strong-games", type=int, default=4)
     args = parser.parse_args()
 
     records = []
@@ -92,6 +96,36 @@ def main() -> None:
     print(f"hint over {len(positions)} positions from greedy games: p50 {p50:.3f} ms, "
           f"p99 {p99:.3f} ms, max {times[-1]:.3f} ms; p99 / goal "
           f"{p99 / HINT_GOAL_P99_MS:.3f} (goal p99 ≤ {HINT_GOAL_P99_MS:.0f} ms)")
+    strong_decisions(args.strong_games, args.seed)
+
+
+def strong_decisions(games: int, seed: int) -> None:
+    """The strong bot at its default budget against the greedy bot, heads-up."""
+    decisions = searched = deals = playouts = 0
+    spent = 0.0
+    for index in range(games):
+        game = Game(list(NAMES[:2]), 5, seed=seed + index)
+        strong = StrongBot()
+        bots = [strong, GreedyBot()] if index % 2 == 0 else [GreedyBot(), strong]
+        rng = random.Random(seed + index)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            bot = bots[seat]
+            start = time.perf_counter()
+            strong.deals = 0
+            action = bot.choose(game.view(seat), rng)
+            if bot is strong:
+                spent += time.perf_counter() - start
+                decisions += 1
+                searched += strong.deals > 0
+                deals += strong.deals
+                playouts += strong.playouts
+            game.apply(action)
+    print(f"strong bot ({StrongBot().time_per_move:g} s budget): {decisions / spent:.1f} "
+          f"decisions/s over {decisions} decisions; {searched} searched, "
+          f"{deals / max(searched, 1):.1f} deals and {playouts / max(searched, 1):.0f} "
+          f"playouts each ({playouts / spent:.0f} playouts/s)")
 
 
 if __name__ == "__main__":

@@ -151,3 +151,32 @@ def test_strong_keeps_roughly_to_its_time_per_move() -> None:
         game.apply(action)
     assert spent and max(spent) < 20 * budget + 0.25
     assert sum(spent) / len(spent) < 2 * budget + 0.02
+
+
+def test_opponents_are_dealt_the_cards_they_would_have_played_only_seldom() -> None:
+    """Our open top floor [4, 5] faced the opponent all its turn: it holds no
+    4 or 5 it could have stolen with, nor a thief or a jackhammer, most likely."""
+    from collections import Counter
+
+    from fivetowers.games.gotown.strong import Dealer, played_at_once
+
+    game = table([["1", "1", "2"], ["3", "3", "3", "6", "6"]], towers=[[["4", "5"]], []],
+                 draw=["2"] * 3)
+    view = game.view(0)
+    unlikely = played_at_once(view)
+    assert {Card.FOUR, Card.FIVE, Card.THIEF, Card.JACKHAMMER} <= unlikely
+    assert Card.WRECKING_BALL not in unlikely  # one floor: a wrecking ball waits
+    dealer = Dealer(view)
+    rng = random.Random(5)
+    held: Counter[Card] = Counter()
+    for _ in range(400):
+        held += dealer.deal(rng).players[1].hand
+    share = {c: held[c] / (400 * 5) for c in (Card.FOUR, Card.THIEF, Card.ONE, Card.EIGHT)}
+    # dealt at random, a 4 (3 unseen) would be in its hand 3/4 as often as an
+    # 8 (4 unseen); the model keeps 4s and thieves out most of the time
+    assert share[Card.FOUR] < share[Card.EIGHT] / 4
+    assert share[Card.THIEF] < share[Card.EIGHT] / 4
+    # a guarded top floor can be neither stolen nor hammered: nothing to infer
+    guarded = table([["1"], ["3"]], towers=[[["4", "5"]], []], dogs=[[0], []])
+    assert Card.FOUR not in played_at_once(guarded.view(0))
+    assert Card.JACKHAMMER not in played_at_once(guarded.view(0))

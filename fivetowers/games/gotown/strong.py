@@ -5,11 +5,17 @@ ending the turn, the best build, the greedy bot's next best), the bot deals
 the cards it cannot see (the other hands, by their public sizes, and the
 draw pile) at random many times and, on the same deals for every play
 (common random numbers), makes the play, lets the greedy bot without its
-plan finish the turn and play :data:`ROUNDS` rounds, then scores the table:
-a win 1, another's win 0, else its lead in floors (pairs in hand and a
-guarded top counting part of a floor). It keeps dealing until its time per
-move is spent and leaves the greedy play only for one whose paired mean
-difference is beyond the noise. Like every bot it sees only its own view.
+plan (:func:`~fivetowers.games.gotown.playout.greedy_play`) finish the turn
+and play :data:`ROUNDS` rounds, then scores the table: a win 1, another's
+win 0, else its lead in floors (pairs in hand and a guarded top counting
+part of a floor). It keeps dealing until its time per move is spent and
+leaves the greedy play for the one with the best paired mean difference,
+if that is beyond :data:`SURE` standard errors. Like every bot it sees only
+its own view.
+
+The deals model the opponents as players who use their cards (see
+:func:`played_at_once`): a hand that had the chance to play a thief, or to
+steal our top floor, and did not, most likely holds none.
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ import time
 from collections import Counter
 
 from fivetowers.games.gotown.bots import GreedyBot, pairs
+from fivetowers.games.gotown.playout import greedy_play
 from fivetowers.games.gotown.rules import (
-    Action, Build, Card, End, Game, IllegalPlay, PlayerView, Steal, full_deck,
+    Action, Build, Card, End, Game, PlayerView, Steal, full_deck,
 )
-from fivetowers.games.gotown.rules.view import view_of
+from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
+from fivetowers.games.gotown.rules.view import SeatView
 
 
 MARGIN = 0.01
@@ -31,15 +39,23 @@ MARGIN = 0.01
 SURE = 1.5
 """... plus this many standard errors of the mean difference."""
 WIDTH = 6
+"""The most plays searched at a decision (see :meth:`StrongBot.candidates`)."""
 ROUNDS = 2
 """How many rounds of turns a playout plays (this one to its end, then every
 seat's next, and again)."""
+HEADS_UP = (0.0, 0.5, 3)
+"""(:data:`MARGIN`, :data:`SURE`, :data:`ROUNDS`) at a table of two. A round
+there is half as long, so the playouts can look further, and the search may
+leave the greedy play more readily: at SURE 1.5 it did so at 5% of
+decisions. Over the same 200 heads-up games these won 59% (SURE 1.5 and 2
+rounds: 51%; differences within the noise of 200 games, about ±7 points).
+At four seats they cost the bot its lead (24.7% of 300 games, against
+33.0% with the settings above, which bigger tables therefore keep)."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
 PROTECTED = 0.3
 """A dog on the top floor, in floors: the tower cannot be stolen from or hit."""
-"""The most plays searched at a decision (see :meth:`StrongBot.candidates`)."""
 
 
 class StrongBot:
@@ -50,6 +66,11 @@ class StrongBot:
         self.simulations = simulations  # deals per decision instead of the clock (tests)
         self.rollout = GreedyBot(plan=False)
         self.prior = GreedyBot()
+        # the turn in progress, and our tower at its start
+        self._turn: int = -1
+        self._faced: SeatView | None = None
+        self.deals = 0  # how many deals the last decision searched (benchmarks)
+        self.playouts = 0  # and how many playouts it played
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
@@ -57,6 +78,8 @@ class StrongBot:
         deadline = time.perf_counter() + self.time_per_move
         legal = view.legal
         me = view.seat
+        if self._turn != view.turn:  # our tower as the opponents last saw it
+            self._turn, self._faced = view.turn, view.seats[me]
         if len(legal) == 1:
             return legal[0]
         for action in legal:  # a win now needs no search
@@ -71,7 +94,7 @@ class StrongBot:
         sums = [0.0] * len(plays)
         squares = [0.0] * len(plays)
         rounds = 0
-        dealer = Dealer(view)
+        dealer = Dealer(view, self._faced)
         while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
                               else rounds < self.simulations):
             deal = dealer.deal(rng)
@@ -82,12 +105,14 @@ class StrongBot:
                 sums[i] += diff
                 squares[i] += diff * diff
             rounds += 1
+        self.deals, self.playouts = rounds, rounds * len(plays)
         # the greedy play unless the search finds one better beyond its noise
+        margin, sure, _ = settings(len(view.seats))
         best, best_mean = 0, 0.0
         for i in range(1, len(plays)):
             mean = sums[i] / rounds
             spread = math.sqrt(max(squares[i] / rounds - mean * mean, 0.0) / rounds)
-            if mean > MARGIN + SURE * spread and mean > best_mean:
+            if mean > margin + sure * spread and mean > best_mean:
                 best, best_mean = i, mean
         return plays[best]
 
@@ -111,24 +136,16 @@ class StrongBot:
     def _playout(self, deal: Game, action: Action, me: int, rng: random.Random) -> float:
         game = deal.clone()
         game.apply(action)
-        horizon = deal.turn + ROUNDS * game.player_count
+        rounds = settings(game.player_count)[2]
+        horizon = deal.turn + rounds * game.player_count
         while not game.over and game.turn < horizon:
-            self._step(game, rng)
+            game.apply(greedy_play(game, rng))
         return score(game, me)
 
-    def _step(self, game: Game, rng: random.Random) -> None:
-        """One play of the greedy bot without its plan: its best-ranked
-        candidate that the rules accept (ending the turn always is)."""
-        seat = game.to_move
-        assert seat is not None
-        view = view_of(game, seat, with_legal=False)
-        for action in self.rollout.ranked(view, list(game.candidates()), rng):
-            try:
-                game.apply(action)
-                return
-            except IllegalPlay:
-                continue
-        raise AssertionError("ending the turn is always legal")
+
+def settings(players: int) -> tuple[float, float, int]:
+    """(margin, sure, rounds) for a table of ``players`` (see :data:`HEADS_UP`)."""
+    return HEADS_UP if players == 2 else (MARGIN, SURE, ROUNDS)
 
 
 def score(game: Game, me: int) -> float:
@@ -145,6 +162,32 @@ def score(game: Game, me: int) -> float:
     return 0.5 + 0.4 * (strength(me) - best_other) / game.floors_to_win
 
 
+STILL_HELD = 0.1
+"""The chance that an opponent still holds a card it would have played at
+once (:func:`played_at_once`): drawn at the end of its turn, or kept."""
+
+_AT_ONCE = frozenset({Card.THIEF, Card.SUPER_THIEF, Card.MILKSHAKE, Card.DONUT_TRUCK})
+
+
+def played_at_once(view: PlayerView, faced: SeatView | None = None) -> frozenset[Card]:
+    """The cards an opponent is unlikely to hold now, having had its turn
+    since our last: thieves, milkshakes and donut trucks are played as soon
+    as they are drawn; a jackhammer, a wrecking ball and a card that steals
+    as soon as our tower, as the opponents ``faced`` it at the start of our
+    turn (default: as it is now), gives them a target."""
+    assert view.seat is not None
+    tower = faced or view.seats[view.seat]
+    cards = set(_AT_ONCE)
+    if tower.floors:
+        guarded = len(tower.floors) - 1 in tower.dogs
+        if len(tower.floors) >= 2 or guarded:
+            cards.add(Card.WRECKING_BALL)
+        if not guarded:
+            cards.add(Card.JACKHAMMER)
+            cards.update(floor_card(FLOOR_SUM - p.value) for p in tower.floors[-1].pieces)
+    return frozenset(cards)
+
+
 def determinize(view: PlayerView, rng: random.Random) -> Game:
     """A whole game that agrees with everything ``view`` shows, the unseen
     cards dealt at random into the other hands and the draw pile."""
@@ -155,9 +198,10 @@ class Dealer:
     """Deals the cards ``view`` cannot see, again and again: what is unseen
     and the public table are worked out once per move."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, faced: SeatView | None = None) -> None:
         assert view.seat is not None
         self.view = view
+        self.unlikely = played_at_once(view, faced)
         unseen = Counter(full_deck()) - Counter(view.hand) - Counter(view.discard)
         for public in view.seats:
             for floor in public.floors:
@@ -166,6 +210,7 @@ class Dealer:
         if view.truck_on_table:
             unseen -= Counter({Card.DONUT_TRUCK: 1})
         self.unseen = sorted(unseen.elements(), key=lambda c: c.value)
+        self.in_hands = sum(s.hand_size for i, s in enumerate(view.seats) if i != view.seat)
         game = Game([s.name for s in view.seats], view.floors_to_win, seed=0)
         for seat, (player, shown) in enumerate(zip(game.players, view.seats)):
             player.hand = Counter(view.hand) if seat == view.seat else Counter()
@@ -180,6 +225,19 @@ class Dealer:
     def deal(self, rng: random.Random) -> Game:
         cards = list(self.unseen)
         rng.shuffle(cards)
+        if self.unlikely:
+            # the cards an opponent would have played already are dealt to
+            # the hands only once the likely ones run out
+            front: list[Card] = []
+            back: list[Card] = []
+            for card in cards:
+                (back if card in self.unlikely and rng.random() >= STILL_HELD
+                 else front).append(card)
+            if back:
+                cards = front + back
+                rest = cards[self.in_hands:]
+                rng.shuffle(rest)
+                cards[self.in_hands:] = rest
         game = self.table.clone()
         game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws
         for seat, shown in enumerate(self.view.seats):
