@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from fivetowers.games.five_towers.rules import (
-    Action, BuildSession, Game, Phase, PlayerView, Position, Variant,
+    BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
 from fivetowers.games.five_towers.rules.players import players_problem
 from fivetowers.games.five_towers.solver.plans import Hint

@@ -30,7 +30,7 @@ from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
-from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen
+from fivetowers.ui.live_table import LiveTableScreen
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
 
