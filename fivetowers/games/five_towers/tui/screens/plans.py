@@ -39,7 +39,8 @@ def plans_text(view: PlayerView, seat: int, names: list[str], hint: Hint | None,
         out.append(f"{hint.max_bid}", style="bold green")
         for plan in hint.plans:
             out.append("\n" + _("bid {amount}").format(amount=plan.bid), style="bold")
-            out.append(f" ({plan.gain:+d} VP): ", style="green" if plan.gain > 0 else "")
+            gain = _("{points} VP").format(points=f"{plan.gain:+d}")
+            out.append(f" ({gain}): ", style="green" if plan.gain > 0 else "")
             out.append(explain(plan) if plan.bid else _("take nothing"))
         out.append("\n")
     if advice is not None:
