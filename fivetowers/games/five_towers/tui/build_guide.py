@@ -13,8 +13,8 @@ from fivetowers.games.five_towers.rules import (
 )
 from fivetowers.games.five_towers.rules.towers import has_tower_top
 from fivetowers.games.five_towers.solver.plans import Plan
-from fivetowers.games.five_towers.tui.words import cards_word, step_word
-from fivetowers.i18n import _, refusal_text
+from fivetowers.games.five_towers.tui.words import cards_word, refusal_words, step_word
+from fivetowers.i18n import _
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class BuildGuide:
         try:
             self.session.choose(take, self.pay, self.teardown)
         except IllegalBuild as exc:
-            self.say(refusal_text(exc), True)
+            self.say(refusal_words(exc), True)
         else:
             self.say(_("now place the cards: pick one (digit, click, ↑↓ enter)"))
 
@@ -119,7 +119,7 @@ class BuildGuide:
         try:
             self.session.place(option.step)
         except IllegalBuild as exc:
-            self.say(_("refused: {reason}").format(reason=refusal_text(exc)), True)
+            self.say(_("refused: {reason}").format(reason=refusal_words(exc)), True)
             return
         if self.session.done or self.session.can_finish():
             placed = step_word(option.step)
@@ -149,7 +149,7 @@ class BuildGuide:
         except IllegalBuild as exc:  # a solver bug must not crash the screen
             while self.session.undo():
                 pass
-            self.say(_("the hint's plan was refused: {reason}").format(reason=refusal_text(exc)),
+            self.say(_("the hint's plan was refused: {reason}").format(reason=refusal_words(exc)),
                      True)
             return
         taken = list(plan.take)
@@ -165,5 +165,5 @@ class BuildGuide:
         try:
             return self.session.finish(seat)
         except IllegalBuild as exc:
-            self.say(refusal_text(exc), True)
+            self.say(refusal_words(exc), True)
             return None

@@ -13,7 +13,8 @@ from typing import Iterable, Sequence
 
 from fivetowers.games.five_towers.rules import Build, Card, End, LogEntry, Source, Step, TowerType
 from fivetowers.games.five_towers.solver.plans import Plan
-from fivetowers.i18n import ENGLISH, N_, _, current_language, ngettext
+from fivetowers.games.protocol import ActionRefused, Term
+from fivetowers.i18n import ENGLISH, N_, _, current_language, ngettext, refusal_text
 
 CARD_WORD = {
     TowerType.CANDY: N_("candy-{value}"),
@@ -107,7 +108,7 @@ def _detail(value: object) -> object:
     if isinstance(value, Card):
         return card_word(value)
     if isinstance(value, tuple) and value and all(isinstance(v, Card) for v in value):
-        return cards_word(value)  # type: ignore[arg-type]
+        return cards_word(value)
     if isinstance(value, tuple):
         return ", ".join(map(str, value))  # names
     return value
@@ -156,3 +157,24 @@ def plan_word(plan: Plan, explain: str) -> str:
     steps = ", ".join(step_word(s) for s in plan.steps)
     parts.append(_("build {cards}").format(cards=steps) if steps else _("build nothing"))
     return ", ".join(parts)
+
+
+def _named_cards(value: object) -> object:
+    """A refusal's detail that names cards (``candy-4``, ``candy-4, sand-2``)
+    in the viewer's words; any other detail as it is."""
+    if not isinstance(value, str) or isinstance(value, Term) or not value:
+        return value
+    try:
+        cards = [Card.from_str(part) for part in value.split(", ")]
+    except ValueError:
+        return value
+    return cards_word(cards)
+
+
+def refusal_words(exc: BaseException) -> str:
+    """A refusal of the rules in the viewer's language, its cards too (the
+    rules name them as ``candy-4``)."""
+    if english() or not isinstance(exc, ActionRefused) or not exc.details:
+        return refusal_text(exc)
+    details = {key: _named_cards(value) for key, value in exc.details.items()}
+    return refusal_text(type(exc)(exc.template, **details))

@@ -28,8 +28,11 @@ KEYS = (
 """The key table: each key (the same in every language) and what it does."""
 NOTES = (
     N_('On the end screen: `n` plays again, `b` goes back to look at the table, {end_q}.'),
-    N_("With hints on, each opponent's board shows **bid≤N**: the highest bid they could carry out now (public information)."),
-    N_('In the build list **✓** means every taken card can still be built after that step; *dead end* means the rules allow it but a card would be stuck; **✗** means the rules refuse it (pick it to read why).'),
+    N_("With hints on, each opponent's board shows **bid≤N**: the highest bid they "
+       "could carry out now (public information)."),
+    N_("In the build list **✓** means every taken card can still be built after that "
+       "step; *dead end* means the rules allow it but a card would be stuck; **✗** "
+       "means the rules refuse it (pick it to read why)."),
 )
 """What follows the key table, a paragraph each ({end_q}: what q does there)."""
 

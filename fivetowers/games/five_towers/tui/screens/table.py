@@ -36,7 +36,8 @@ from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
-from fivetowers.i18n import N_, _, refusal_text
+from fivetowers.games.five_towers.tui.words import refusal_words
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_bar import KeyBar
 from fivetowers.ui.live_table import LiveTableScreen
 
@@ -378,7 +379,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             await self.client.submit(Bid(seat, n))
             self.bid_notice = ""
         except ActionRefused as exc:  # the rules' or the table's (not kept)
-            self.bid_notice = refusal_text(exc)
+            self.bid_notice = refusal_words(exc)
             await self.refresh_table()
 
     async def action_pass_bid(self) -> None:
@@ -390,7 +391,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             await self.client.submit(Pass(seat))
             self.bid_notice = ""
         except ActionRefused as exc:  # the rules' or the table's (not kept)
-            self.bid_notice = refusal_text(exc)
+            self.bid_notice = refusal_words(exc)
             await self.refresh_table()
 
     async def on_display_card_clicked(self, message: DisplayCardClicked) -> None:
@@ -445,7 +446,7 @@ class TableScreen(LiveTableScreen[TableClient]):
                 try:
                     await self.client.submit(build)
                 except ActionRefused as exc:  # the rules' or the table's (not kept)
-                    guide.say(refusal_text(exc), True)
+                    guide.say(refusal_words(exc), True)
                 else:
                     self.guide = None
         await self.refresh_table()

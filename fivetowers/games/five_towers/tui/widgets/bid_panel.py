@@ -29,7 +29,8 @@ class BidPanel(Static):
     def show(self, view: PlayerView, names: list[str], acting: int | None,
              notice: str, hot_seat: bool = False) -> None:
         out = Text()
-        out.append(_("Display {count} cards; bids 0..{count}").format(count=len(view.display)) + "\n",
+        heading = _("Display {count} cards; bids 0..{count}").format(count=len(view.display))
+        out.append(heading + "\n",
                    style="dim")
         for event in view.bids:
             # "You bid 2", "Hedda bids 2": the viewer's own seat in the second person.

@@ -50,7 +50,8 @@ class GameLog(Widget):
         self._update()
 
     def _update(self) -> None:
-        self.border_subtitle = _("↓ {count} newer (wheel)").format(count=self.back) if self.back else ""
+        self.border_subtitle = (_("↓ {count} newer (wheel)").format(count=self.back)
+                                if self.back else "")
         self.refresh()
 
     def window(self) -> tuple[LogEntry, ...]:
