@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 
@@ -16,8 +17,8 @@ class HelpPage(ModalScreen[None]):
 
     TEXT = ""
     BINDINGS = [
-        Binding("escape", "close", "close"),
-        Binding("question_mark", "close", "close", key_display="?", show=False),
+        Binding("escape", "close", N_("close")),
+        Binding("question_mark", "close", N_("close"), key_display="?", show=False),
         Binding("q", "close", show=False),
     ]
 
@@ -30,16 +31,16 @@ class HelpPage(ModalScreen[None]):
         self.dismiss()
 
 
-LOCAL_KEYS = "| `q` | quit |\n"
-HOSTED_KEYS = """\
-| `c` | chat: say a line to everyone at the table |
-| `q` | back to the lobby (your seat is kept; the lobby's `q` disconnects) |
-"""
+LOCAL_KEYS = (("q", N_("quit")),)
+HOSTED_KEYS = (("c", N_("chat: say a line to everyone at the table")),
+               ("q", N_("back to the lobby (your seat is kept; the lobby's `q` disconnects)")))
 
 
 def table_help(text: str, hosted: bool) -> str:
     """A game's help page for local play (q quits) or for a server's table
     (q goes back to the lobby, c chats): ``text`` holds ``{leave_keys}`` in
     its key table and ``{end_q}`` where it says what the end screen's q does."""
-    return text.format(leave_keys=HOSTED_KEYS if hosted else LOCAL_KEYS,
-                       end_q="`q` goes back to the lobby" if hosted else "`q` quits")
+    keys = "".join(f"| `{key}` | {_(what)} |\n" for key, what in
+                   (HOSTED_KEYS if hosted else LOCAL_KEYS))
+    return text.format(leave_keys=keys,
+                       end_q=_("`q` goes back to the lobby") if hosted else _("`q` quits"))

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from fivetowers.compat.textual import is_closing
+from fivetowers.i18n import N_
 
 
 class TableEventLike(Protocol):
@@ -46,10 +47,10 @@ class HostLike(Protocol):
 
 
 TABLE_KEYS = [
-    Binding("h", "toggle_hints", "hints"),
-    Binding("question_mark", "help", "help", key_display="?"),
-    Binding("q", "quit", "quit"),
-    Binding("c", "chat", "chat"),
+    Binding("h", "toggle_hints", N_("hints")),
+    Binding("question_mark", "help", N_("help"), key_display="?"),
+    Binding("q", "quit", N_("quit")),
+    Binding("c", "chat", N_("chat")),
 ]
 """The keys every table screen ends its bindings with (c: only if the host chats)."""
 

@@ -7,7 +7,8 @@ what it shows gives a key for it, and the first App to draw that content at
 that size renders it while the others reuse its lines (Strips are never
 changed once made). Everything else that decides how the lines look is in
 the key too: the App's class (its stylesheet), theme, the widget's size,
-classes and pseudo-classes, and the screen's classes.
+classes and pseudo-classes, the screen's classes, and the viewer's language
+(two players at one table may read two: the same content says other words).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from fivetowers.compat.textual import release_strip_caches
+from fivetowers.i18n import current_language
 
 KEPT = 256
 """Renders kept at the least."""
@@ -48,7 +50,7 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
     app = widget.app
     key = (type(widget), content, widget.size, crop, type(app), app.theme, app.ansi_color,
            frozenset(widget.classes), frozenset(widget.get_pseudo_classes()),
-           frozenset(widget.screen.classes))
+           frozenset(widget.screen.classes), current_language())
     lines = _lines.get(key)
     if lines is None:
         lines = _lines[key] = render(crop)

@@ -18,6 +18,13 @@ CONVERTED = (
     "lobby/lobby_screen.py", "lobby/waiting_screen.py", "lobby/my_games_screen.py",
     "lobby/leaderboard_screen.py", "lobby/app.py", "server/session.py", "server/driver.py",
     "server/serve.py",
+    *(f"games/five_towers/tui/{module}" for module in (
+        "screens/table.py", "screens/end.py", "screens/help.py", "screens/replay.py",
+        "screens/plans.py", "screens/leave.py", "widgets/bid_panel.py",
+        "widgets/build_panel.py", "widgets/display_row.py", "widgets/game_log.py",
+        "widgets/hint_panel.py", "widgets/status_bar.py", "widgets/tower_board.py",
+        "log_lines.py", "build_guide.py", "look.py", "words.py")),
+    "ui/key_bar.py", "ui/live_table.py", "ui/help_page.py",
 )
 SHOWS_TEXT = frozenset({
     "notify", "Static", "Label", "Text", "note", "update", "append", "add_columns",
@@ -26,6 +33,8 @@ SHOWS_TEXT = frozenset({
 """Calls whose positional string arguments a player reads."""
 NOT_TEXT = frozenset({"", " ", "  ", "\n", "bold", "italic", "dim", "reverse",
                       "5 Towers", "GoTown"})  # styles, and the games' names
+KEYS = frozenset({*"abcdefghijklmnopqrstuvwxyz", "enter", "escape"})
+"""A key to press (``n`` play again) is the same in every language."""
 COMMANDS = ("ssh ", "fivetowers ")
 """A command line to type is the same in every language."""
 
@@ -39,7 +48,8 @@ def _words(node: ast.expr) -> bool:
         return any(isinstance(v, ast.Constant) and any(c.isalpha() for c in str(v.value))
                    for v in node.values)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return (node.value not in NOT_TEXT and not node.value.strip().startswith(COMMANDS)
+        return (node.value not in NOT_TEXT and node.value.strip() not in KEYS
+                and not node.value.strip().startswith(COMMANDS)
                 and any(c.isalpha() for c in node.value))
     return False
 

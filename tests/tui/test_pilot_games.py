@@ -63,7 +63,7 @@ async def build_by_keyboard(pilot: Pilot[None], client: LocalClient) -> None:
     await pilot.press("enter")
 
 
-async def play_to_the_end(pilot: Pilot[None], manual: bool) -> None:
+async def play_to_the_end(pilot: Pilot[None], manual: bool, turn_words: str = "turn to") -> None:
     app = pilot.app
     assert isinstance(app, FiveTowersApp)
     for _ in range(MAX_TURNS):
@@ -75,7 +75,7 @@ async def play_to_the_end(pilot: Pilot[None], manual: bool) -> None:
         assert view.to_move in client.human_seats, "a bot did not move"
         assert client.seat == view.to_move
         status = str(app.screen.query_one(StatusBar).render())
-        assert "turn to" in status.lower()  # whose turn it is, on the top line
+        assert turn_words in status.lower()  # whose turn it is, on the top line
         if view.phase is Phase.BID:
             await bid_by_keyboard(pilot, client)
         elif manual:

@@ -59,6 +59,9 @@ class LogEntry:
     """How many actions had been applied when it happened: the entries of
     action ``k`` (and what followed from it) have ``after == k``, so a host
     can place a chat line, or mark a stand-in bot's move, among them."""
+    details: tuple[tuple[str, object], ...] = ()
+    """What ``text`` says as data (names, amounts, cards, the build), so a
+    screen can say it again in its viewer's language; ``text`` is English."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +317,8 @@ class Game:
                              top=top, bid=bid.amount)
         self.high_bid, self.high_seat = bid.amount, bid.seat
         self.bids.append(BidEvent(bid.seat, bid.amount))
-        self._log("bid", bid.seat, f"{self.players[bid.seat].name}: bid {bid.amount}")
+        self._log("bid", bid.seat, f"{self.players[bid.seat].name}: bid {bid.amount}",
+                  name=self.players[bid.seat].name, amount=bid.amount)
         if bid.seat == self.starter:
             n = self.player_count
             self._waiting = [(self.starter + i) % n for i in range(1, n)]
@@ -326,7 +330,8 @@ class Game:
         if self.high_bid is None:
             raise IllegalBid("the starting player must bid (0 or more); they cannot pass")
         self.bids.append(BidEvent(action.seat, None))
-        self._log("pass", action.seat, f"{self.players[action.seat].name}: pass")
+        self._log("pass", action.seat, f"{self.players[action.seat].name}: pass",
+                  name=self.players[action.seat].name)
         self._waiting.pop(0)
         self._next_bidder()
 
@@ -340,7 +345,8 @@ class Game:
             self._waiting.pop(0)
             self.bids.append(BidEvent(seat, None, auto=True))
             self._log("auto-pass", seat,
-                      f"{self.players[seat].name}: pass (cannot raise)")
+                      f"{self.players[seat].name}: pass (cannot raise)",
+                      name=self.players[seat].name)
         if self.high_bid == 0:
             self._log("no-build", None, "nobody builds; the display is discarded")
             self._clean_up()
@@ -364,7 +370,8 @@ class Game:
         self.discard.extend(session.paid)
         self.display = session.remaining_display()
         torn = session.torn
-        self._log("build", seat, describe_build(self.players[seat].name, build, torn))
+        self._log("build", seat, describe_build(self.players[seat].name, build, torn),
+                  name=self.players[seat].name, build=build, torn=torn)
         self.starter = (seat + 1) % self.player_count
         self._clean_up()
 
@@ -381,7 +388,8 @@ class Game:
         self.bids, self.high_bid, self.high_seat = [], None, None
         self._waiting, self._max_bids = [], {}
         self.phase, self.to_move = Phase.BID, self.starter
-        self._log("reveal", None, f"round {self.round}: " + ", ".join(map(str, self.display)))
+        self._log("reveal", None, f"round {self.round}: " + ", ".join(map(str, self.display)),
+                  round=self.round, cards=tuple(self.display))
 
     def _clean_up(self) -> None:
         self.discard.extend(self.display)
@@ -408,16 +416,19 @@ class Game:
         self.reshuffle = list(new)
         self.draw, self.discard = new, []
         self._log("reshuffle", None,
-                  f"the deck ran out: {len(new)} discarded cards form the new deck")
+                  f"the deck ran out: {len(new)} discarded cards form the new deck",
+                  count=len(new))
 
     def _end_game(self) -> None:
         self.phase, self.to_move = Phase.OVER, None
         self.display = []
-        names = ", ".join(self.players[s].name for s in self.outcome().winners)
-        self._log("end", None, f"the game is over; winner: {names}")
+        winners = tuple(self.players[s].name for s in self.outcome().winners)
+        self._log("end", None, f"the game is over; winner: {', '.join(winners)}",
+                  names=winners)
 
-    def _log(self, kind: str, seat: int | None, text: str) -> None:
-        self.log.append(LogEntry(self.round, kind, seat, text, len(self.actions)))
+    def _log(self, kind: str, seat: int | None, text: str, **details: object) -> None:
+        self.log.append(LogEntry(self.round, kind, seat, text, len(self.actions),
+                                 tuple(details.items())))
 
     # -- the platform's protocol (fivetowers.games.protocol.Match) -----------
     def result(self) -> Result | None:

@@ -13,6 +13,8 @@ from fivetowers.games.five_towers.rules import (
 )
 from fivetowers.games.five_towers.rules.towers import has_tower_top
 from fivetowers.games.five_towers.solver.plans import Plan
+from fivetowers.games.five_towers.tui.words import cards_word, refusal_words, step_word
+from fivetowers.i18n import _
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,10 @@ class BuildGuide:
 
     def toggle(self, index: int) -> None:
         if self.chosen:
-            self.say("cards already chosen: undo (u) to choose again", True)
+            self.say(_("cards already chosen: undo (u) to choose again"), True)
             return
         if not 0 <= index < len(self.session.display):
-            self.say(f"there is no card {index + 1} in the display", True)
+            self.say(_("there is no card {number} in the display").format(number=index + 1), True)
             return
         self.picked ^= {index}
         self.say("")
@@ -65,7 +67,7 @@ class BuildGuide:
 
     def cycle_teardown(self) -> None:
         if self.chosen:
-            self.say("undo (u) to change the teardown", True)
+            self.say(_("undo (u) to change the teardown"), True)
             return
         options = self.teardown_options()
         self.teardown = options[(options.index(self.teardown) + 1) % len(options)]
@@ -79,9 +81,9 @@ class BuildGuide:
 
     def cycle_pay(self) -> None:
         if self.chosen:
-            self.say("undo (u) to change the payment", True)
+            self.say(_("undo (u) to change the payment"), True)
         elif not self.max_pay():
-            self.say("you cannot pay with tree cards now", True)
+            self.say(_("you cannot pay with tree cards now"), True)
         else:
             self.pay = (self.pay + 1) % (self.max_pay() + 1)
             self.say("")
@@ -91,9 +93,9 @@ class BuildGuide:
         try:
             self.session.choose(take, self.pay, self.teardown)
         except IllegalBuild as exc:
-            self.say(str(exc), True)
+            self.say(refusal_words(exc), True)
         else:
-            self.say("now place the cards: pick one (digit, click, ↑↓ enter)")
+            self.say(_("now place the cards: pick one (digit, click, ↑↓ enter)"))
 
     # -- placing ------------------------------------------------------------
     def options(self) -> list[StepOption]:
@@ -117,24 +119,24 @@ class BuildGuide:
         try:
             self.session.place(option.step)
         except IllegalBuild as exc:
-            self.say(f"refused: {exc}", True)
+            self.say(_("refused: {reason}").format(reason=refusal_words(exc)), True)
             return
         if self.session.done or self.session.can_finish():
-            self.say(f"placed {option.step}" + (": enter builds, u undoes"
-                                                  if self.session.done else ""))
+            placed = step_word(option.step)
+            self.say(_("placed {step}: enter builds, u undoes").format(step=placed)
+                     if self.session.done else _("placed {step}").format(step=placed))
         else:
-            left = ", ".join(map(str, self.session.hand))
-            self.say(f"placed {option.step}, but now {left} cannot all be built: undo (u)",
-                     True)
+            self.say(_("placed {step}, but now {cards} cannot all be built: undo (u)").format(
+                step=step_word(option.step), cards=cards_word(self.session.hand)), True)
 
     def undo(self) -> None:
         if self.session.undo():
             if not self.session.chosen:
-                self.say("choice undone: pick cards again")
+                self.say(_("choice undone: pick cards again"))
             else:
-                self.say("step undone")
+                self.say(_("step undone"))
         else:
-            self.say("nothing to undo", True)
+            self.say(_("nothing to undo"), True)
 
     def accept(self, plan: Plan) -> None:
         """Carry out a hint's plan (choose + every step) for the player to confirm."""
@@ -147,7 +149,8 @@ class BuildGuide:
         except IllegalBuild as exc:  # a solver bug must not crash the screen
             while self.session.undo():
                 pass
-            self.say(f"the hint's plan was refused: {exc}", True)
+            self.say(_("the hint's plan was refused: {reason}").format(reason=refusal_words(exc)),
+                     True)
             return
         taken = list(plan.take)
         pool = list(enumerate(self.session.display))
@@ -156,11 +159,11 @@ class BuildGuide:
             i = next(i for i, c in pool if c == card and i not in self.picked)
             self.picked.add(i)
         self.pay, self.teardown = plan.pay, plan.teardown
-        self.say("the hint's plan is laid out")
+        self.say(_("the hint's plan is laid out"))
 
     def finish(self, seat: int) -> Build | None:
         try:
             return self.session.finish(seat)
         except IllegalBuild as exc:
-            self.say(str(exc), True)
+            self.say(refusal_words(exc), True)
             return None

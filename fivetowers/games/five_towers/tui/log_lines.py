@@ -8,9 +8,8 @@ from typing import Mapping, Sequence
 
 from fivetowers.games.five_towers.rules import LogEntry
 from fivetowers.games.screens import ChatEntry
+from fivetowers.games.five_towers.tui.words import STAND_IN
 
-STAND_IN = " (stand-in bot)"
-"""After a move a stand-in bot made."""
 _OWN_MOVES = ("bid", "pass", "build")
 """The kinds of entry that are the mover's own action (not what followed)."""
 
@@ -20,7 +19,7 @@ def log_lines(entries: Sequence[LogEntry], chat: Sequence[ChatEntry] = (),
     """``entries`` with each chat line after the moves made before it was said
     (and after the game's opening reveal), and stand-in bots' moves marked."""
     marks = stand_ins or {}
-    lines = [replace(e, text=e.text + STAND_IN)
+    lines = [replace(e, text=e.text + STAND_IN, details=e.details + (("stand_in", True),))
              if e.kind in _OWN_MOVES and marks.get(e.after, -1) == e.seat else e
              for e in entries]
     if not chat:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from rich.text import Text
 
 from fivetowers.games.five_towers.rules import Card, TowerType
+from fivetowers.games.five_towers.tui.words import card_word
 from fivetowers.ui.text import name_text, safe
 
-__all__ = ["COLOUR", "TAG", "NAME", "TOP_MARK", "MAIN_MARK", "chip", "card_text", "name_text", "safe"]
+__all__ = ["COLOUR", "TOP_MARK", "MAIN_MARK", "chip", "card_text", "name_text", "safe"]
 
 # Each type: a colour, a full name and a short tag that differ in letters
 # (scary, scrap and sand all start with S).
@@ -19,14 +20,7 @@ COLOUR = {
     TowerType.SCRAP: "#9ea7ad",
     TowerType.SAND: "#e8c547",
 }
-TAG = {
-    TowerType.CANDY: "Ca",
-    TowerType.SCARY: "Sy",
-    TowerType.TREE: "Tr",
-    TowerType.SCRAP: "Sp",
-    TowerType.SAND: "Sa",
-}
-NAME = {t: t.value.upper() for t in TowerType}
+# The names and tags, in the viewer's language: tui/words.py.
 TOP_MARK = "▲"   # a tower top (a 0) ends the tower
 MAIN_MARK = "★"  # the main tower: +1 per card
 
@@ -41,5 +35,5 @@ def chip(card_type: TowerType, value: int, padded: bool = False) -> Text:
 
 
 def card_text(card: Card) -> Text:
-    """``candy-11`` in its colour (for lists and the log)."""
-    return Text(str(card), style=f"bold {COLOUR[card.type]}")
+    """``candy-11`` in its colour and the viewer's words (for lists)."""
+    return Text(card_word(card), style=f"bold {COLOUR[card.type]}")

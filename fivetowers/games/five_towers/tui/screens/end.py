@@ -14,15 +14,16 @@ from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 
 class EndScreen(Screen[None]):
     BINDINGS = [
-        Binding("n", "play_again", "play again"),
-        Binding("b", "back", "back to the table"),
-        Binding("q", "quit", "quit"),
-        Binding("q", "leave", "back to the lobby"),
+        Binding("n", "play_again", N_("play again")),
+        Binding("b", "back", N_("back to the table")),
+        Binding("q", "quit", N_("quit")),
+        Binding("q", "leave", N_("back to the lobby")),
     ]
 
     def __init__(self, client: TableClient, host: TableHost) -> None:
@@ -35,23 +36,24 @@ class EndScreen(Screen[None]):
         names = [s.name for s in self.client.seats()]
         winners = view.winners
         banner = Text()
-        banner.append("Winner: " if len(winners) == 1 else "Shared victory: ", style="bold")
+        banner.append((_("Winner:") if len(winners) == 1 else _("Shared victory:")) + " ",
+                      style="bold")
         for n, w in enumerate(winners):
             if n:
-                banner.append(" and ")
+                banner.append(" " + _("and") + " ")
             banner.append_text(name_text(names[w], "bold #ffd75f"))
         with Vertical(id="end"):
-            yield Static("The game is over", id="end-title")
+            yield Static(_("The game is over"), id="end-title")
             yield Static(banner, id="end-winners")
             with Center():
                 yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
             with Horizontal(id="end-boards"):
                 for i in range(len(view.seats)):
                     yield TowerBoard(large=False, id=f"final{i}")
-            yield Static(Text.assemble(("n", "bold green"), " play again   ",
-                                       ("b", "bold green"), " look at the table   ",
-                                       ("q", "bold green"),
-                                       " back to the lobby" if self.host.in_lobby else " quit"),
+            leave = _("back to the lobby") if self.host.in_lobby else _("quit")
+            yield Static(Text.assemble(("n", "bold green"), " " + _("play again") + "   ",
+                                       ("b", "bold green"), " " + _("look at the table") + "   ",
+                                       ("q", "bold green"), " " + leave),
                          id="end-keys")
         yield KeyFooter(compact=True)
 
@@ -68,7 +70,8 @@ class EndScreen(Screen[None]):
         """The score table and the final towers."""
         view = self.client.view()
         table = self.query_one(DataTable)
-        table.add_columns("", "player", "towers", "main", "pairs", "teardown", "total")
+        table.add_columns("", _("player"), _("towers"), _("main"), _("pairs"), _("teardown"),
+                          _("total"))
         ranked = sorted(range(len(view.seats)), key=lambda i: -view.seats[i].score.total)
         for i in ranked:
             s = view.seats[i]

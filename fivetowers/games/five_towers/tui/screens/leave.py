@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 
@@ -21,10 +22,10 @@ class LeaveScreen(ModalScreen[bool]):
              border: thick $warning; background: $surface; }
     """
     BINDINGS = [
-        Binding("y", "leave", "leave the game"),
-        Binding("n", "stay", "go on playing"),
-        Binding("escape", "stay", "go on playing", show=False),
-        Binding("q", "stay", "go on playing", show=False),
+        Binding("y", "leave", N_("leave the game")),
+        Binding("n", "stay", N_("go on playing")),
+        Binding("escape", "stay", N_("go on playing"), show=False),
+        Binding("q", "stay", N_("go on playing"), show=False),
     ]
 
     def __init__(self, kept: bool) -> None:
@@ -32,18 +33,18 @@ class LeaveScreen(ModalScreen[bool]):
         self.kept = kept
 
     def compose(self) -> ComposeResult:
-        text = Text("Leave this game?\n\n", style="bold")
+        text = Text(_("Leave this game?") + "\n\n", style="bold")
         if self.kept:
-            text.append("It is kept: ")
+            text.append(_("It is kept:") + " ")
             text.append("fivetowers play --resume", style="bold")
-            text.append(" takes you back to it, as it is now.")
+            text.append(" " + _("takes you back to it, as it is now."))
         else:
-            text.append("It is not kept (the store could not be opened): leaving ends it.")
+            text.append(_("It is not kept (the store could not be opened): leaving ends it."))
         text.append("\n\n")
         text.append("y", style="bold green")
-        text.append(" leave    ")
+        text.append(" " + _("leave") + "    ")
         text.append("n", style="bold green")
-        text.append(" go on playing")
+        text.append(" " + _("go on playing"))
         with Vertical(id="leave"):
             yield Static(text)
         yield KeyFooter(compact=True)

@@ -15,6 +15,7 @@ from fivetowers.games.five_towers.rules import Action, Phase, PlayerView
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.widgets.hint_panel import describe, explain
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 
@@ -23,30 +24,31 @@ def plans_text(view: PlayerView, seat: int, names: list[str], hint: Hint | None,
     """What the hint knows for ``seat`` now, a paragraph per plan."""
     out = Text()
     if hint is None:
-        out.append("The hint is still thinking: close this (escape) and try again "
-                   "in a moment.", style="italic")
+        out.append(_("The hint is still thinking: close this (escape) and try again "
+                     "in a moment."), style="italic")
         return out
     if view.phase is Phase.BUILD and view.high_bid is not None:
         plan = hint.plans[min(view.high_bid, hint.max_bid)]
-        out.append(f"Best build for your bid of {plan.bid} ({plan.gain:+d} VP):\n",
-                   style="bold")
+        out.append(_("Best build for your bid of {bid} ({gain} VP):").format(
+            bid=plan.bid, gain=f"{plan.gain:+d}") + "\n", style="bold")
         out.append(explain(plan) + "\n")
         out.append("a", style="bold green")
-        out.append(" lays it out for you.\n")
+        out.append(" " + _("lays it out for you.") + "\n")
     else:
-        out.append("Your highest safe bid: ", style="bold")
+        out.append(_("Your highest safe bid:") + " ", style="bold")
         out.append(f"{hint.max_bid}", style="bold green")
         for plan in hint.plans:
-            out.append(f"\nbid {plan.bid}", style="bold")
-            out.append(f" ({plan.gain:+d} VP): ", style="green" if plan.gain > 0 else "")
-            out.append(explain(plan) if plan.bid else "take nothing")
+            out.append("\n" + _("bid {amount}").format(amount=plan.bid), style="bold")
+            gain = _("{points} VP").format(points=f"{plan.gain:+d}")
+            out.append(f" ({gain}): ", style="green" if plan.gain > 0 else "")
+            out.append(explain(plan) if plan.bid else _("take nothing"))
         out.append("\n")
     if advice is not None:
-        out.append("\nStrong bot would: ", style="bold")
+        out.append("\n" + _("Strong bot would:") + " ", style="bold")
         out.append(describe(advice) + "\n", style="cyan")
     others = [i for i in range(len(view.seats)) if i != seat]
     if view.phase is Phase.BID and others:
-        out.append("\nOthers can bid up to: ", style="bold")
+        out.append("\n" + _("Others can bid up to:") + " ", style="bold")
         for n, i in enumerate(others):
             out.append(", " if n else "")
             out.append_text(name_text(names[i], ""))
@@ -56,7 +58,7 @@ def plans_text(view: PlayerView, seat: int, names: list[str], hint: Hint | None,
 
 class PlansScreen(ModalScreen[None]):
     BINDINGS = [
-        Binding("escape", "close", "close"),
+        Binding("escape", "close", N_("close")),
         Binding("v", "close", show=False),
         Binding("q", "close", show=False),
     ]
@@ -67,7 +69,7 @@ class PlansScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="plans") as scroll:
-            scroll.border_title = "Hints in full (v)"
+            scroll.border_title = _("Hints in full (v)")
             yield Static(self.text, id="plans-text")
         yield KeyFooter(compact=True)
 

@@ -27,6 +27,8 @@ from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+from fivetowers.games.five_towers.tui.words import entry_text
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 # As the game log styles them (tui/widgets/game_log.py).
@@ -39,16 +41,16 @@ class ReplayScreen(Screen[None]):
     # Priority: the scrolling opponents box would otherwise take the arrows,
     # Home and End for itself whenever it has the focus.
     BINDINGS = [
-        Binding("left", "step(-1)", "step back", key_display="←/p", priority=True),
+        Binding("left", "step(-1)", N_("step back"), key_display="←/p", priority=True),
         Binding("p", "step(-1)", show=False, priority=True),
-        Binding("right", "step(1)", "step on", key_display="→/n", priority=True),
+        Binding("right", "step(1)", N_("step on"), key_display="→/n", priority=True),
         Binding("n", "step(1)", show=False, priority=True),
-        Binding("pageup", "round(-1)", "round", key_display="PgUp/Dn", priority=True),
+        Binding("pageup", "round(-1)", N_("round"), key_display="PgUp/Dn", priority=True),
         Binding("pagedown", "round(1)", show=False, priority=True),
-        Binding("home", "jump(0)", "start/end", key_display="Home/End", priority=True),
+        Binding("home", "jump(0)", N_("start/end"), key_display="Home/End", priority=True),
         Binding("end", "jump(-1)", show=False, priority=True),
-        Binding("s", "toggle_scores", "scores"),
-        Binding("escape", "back", "back"),
+        Binding("s", "toggle_scores", N_("scores")),
+        Binding("escape", "back", N_("back")),
         Binding("q", "back", show=False),
     ]
 
@@ -90,16 +92,16 @@ class ReplayScreen(Screen[None]):
         yield KeyFooter(compact=True)
 
     async def on_mount(self) -> None:
-        self.query_one(BidPanel).border_title = "Bidding"
-        self.query_one(BuildPanel).border_title = "Building"
+        self.query_one(BidPanel).border_title = _("Bidding")
+        self.query_one(BuildPanel).border_title = _("Building")
         await self.show_position()
 
     # -- drawing ------------------------------------------------------------
     async def show_position(self) -> None:
         i = self.position
         view = self.history.view(i, self.seat)
-        status = Text(f" game {self.game_id} · step {i}/{self.last} ",
-                      style="bold reverse")
+        status = Text(" " + _("game {game} · step {step}/{last}").format(
+            game=self.game_id, step=i, last=self.last) + " ", style="bold reverse")
         self.query_one(StatusBar).show(view, status, view.variant.value)
         self.query_one(DisplayRow).show(view.display, set())
         self.draw_boards(view)
@@ -116,7 +118,8 @@ class ReplayScreen(Screen[None]):
     def draw_boards(self, view: PlayerView) -> None:
         me, seated = self.me, self.seat is not None
         self.query_one("#mine", TowerBoard).show(
-            view.seats[me], f"{self.names[me]} — your towers" if seated else self.names[me],
+            view.seats[me],
+            _("{name} — your towers").format(name=self.names[me]) if seated else self.names[me],
             view.own_teardown, self.show_breakdown, view.to_move == me)
         count = len(view.seats)
         for k in range(1, count):
@@ -129,13 +132,15 @@ class ReplayScreen(Screen[None]):
         out = Text()
         for n, entry in enumerate(self.history.happened(i)):
             out.append("\n" if n else "")
-            out.append(safe(entry.text), style=STEP_STYLE.get(entry.kind, ""))
+            out.append(safe(entry_text(entry)), style=STEP_STYLE.get(entry.kind, ""))
         error = self.history.error
         if error is not None and i == self.last:
-            out.append(f"\nThe record stops here: action {error.action} is refused "
-                       f"({error.message}).", style="bold red")
+            out.append("\n" + _("The record stops here: action {action} is refused "
+                                 "({reason}).").format(action=error.action, reason=error.message),
+                       style="bold red")
         panel = self.query_one("#replay-step", Static)
-        panel.border_title = "Start: the first display" if i == 0 else f"Step {i}"
+        panel.border_title = (_("Start: the first display") if i == 0
+                              else _("Step {step}").format(step=i))
         panel.update(out)
 
     # -- keys -----------------------------------------------------------------

@@ -36,11 +36,13 @@ from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+from fivetowers.games.five_towers.tui.words import refusal_words
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_bar import KeyBar
 from fivetowers.ui.live_table import LiveTableScreen
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
-TITLE, YOUR_TURN_TITLE = "5 Towers", "5 Towers — your turn"
+TITLE, YOUR_TURN_TITLE = "5 Towers", N_("5 Towers — your turn")
 
 
 def window_title(title: str) -> str:
@@ -50,28 +52,28 @@ def window_title(title: str) -> str:
 
 class TableScreen(LiveTableScreen[TableClient]):
     BINDINGS = [
-        Binding("0", "digit(0)", "bid / pick", key_display="0-9"),
+        Binding("0", "digit(0)", N_("bid / pick"), key_display="0-9"),
         *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
-        Binding("p", "pass_bid", "pass"),
-        Binding("t", "teardown", "teardown"),
-        Binding("y", "pay", "pay tree"),
-        Binding("enter", "confirm", "confirm"),
+        Binding("p", "pass_bid", N_("pass")),
+        Binding("t", "teardown", N_("teardown")),
+        Binding("y", "pay", N_("pay tree")),
+        Binding("enter", "confirm", N_("confirm")),
         Binding("up", "cursor(-1)", show=False),
         Binding("down", "cursor(1)", show=False),
-        Binding("a", "accept", "hint plan"),
-        Binding("u", "undo", "undo"),
+        Binding("a", "accept", N_("hint plan")),
+        Binding("u", "undo", N_("undo")),
         Binding("backspace", "undo", show=False),
-        Binding("h", "toggle_hints", "hints"),
-        Binding("s", "toggle_scores", "scores"),
-        Binding("o", "opponents", "more players"),
-        Binding("e", "results", "results"),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "quit", "quit"),
-        Binding("q", "leave", "lobby"),
-        Binding("c", "chat", "chat"),
+        Binding("h", "toggle_hints", N_("hints")),
+        Binding("s", "toggle_scores", N_("scores")),
+        Binding("o", "opponents", N_("more players")),
+        Binding("e", "results", N_("results")),
+        Binding("question_mark", "help", N_("help"), key_display="?"),
+        Binding("q", "quit", N_("quit")),
+        Binding("q", "leave", N_("lobby")),
+        Binding("c", "chat", N_("chat")),
         # Last: at 80 columns the build's keys fill the line before these.
-        Binding("v", "plans", "plans"),
-        Binding("b", "toggle_alerts", "bell"),
+        Binding("v", "plans", N_("plans")),
+        Binding("b", "toggle_alerts", N_("bell")),
     ]
 
     def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
@@ -109,10 +111,10 @@ class TableScreen(LiveTableScreen[TableClient]):
         grid.styles.grid_size_columns = min(count, 2)
         await opponents.mount(grid)
         await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))
-        self.query_one(BidPanel).border_title = "Bidding"
+        self.query_one(BidPanel).border_title = _("Bidding")
         self.query_one(BidPanel).make_room(count + 1)
-        self.query_one(BuildPanel).border_title = "Building"
-        self.query_one(HintPanel).border_title = "Hints (h) · v: in full"
+        self.query_one(BuildPanel).border_title = _("Building")
+        self.query_one(HintPanel).border_title = _("Hints (h) · v: in full")
         self.client.subscribe(self._on_table_event)
         self.host.hear_chat(self._chat_heard)
         await self.refresh_table()
@@ -160,7 +162,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             # The store cannot save for now: the table goes on once it can.
             turn = Text(f" {problem} ", style="bold black on yellow")
         elif problem is not None:
-            leave = "q: back to the lobby" if self.host.in_lobby else "q quits"
+            leave = _("q: back to the lobby") if self.host.in_lobby else _("q quits")
             turn = Text(f" {problem} ({leave}) ", style="bold white on red")
         away = self.away_text()
         if away is not None:
@@ -171,7 +173,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             # one is due (a timer's sleep holds its App's context a while after).
             self.countdown = self.set_timer(1.0, self._count_down)
         if seat is None:  # a watcher: said first, the keys to play are not offered
-            turn = Text.assemble((" watching ", "bold black on #87d7ff"), " ", turn)
+            turn = Text.assemble((" " + _("watching") + " ", "bold black on #87d7ff"), " ", turn)
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         self.query_one(DisplayRow).show(view.display, picked)
@@ -200,25 +202,27 @@ class TableScreen(LiveTableScreen[TableClient]):
         before, self.my_turn = self.my_turn, mine
         if mine == before or not self.alerts:
             return
-        write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if mine else TITLE))
+        write_to_terminal(self.app, window_title(_(YOUR_TURN_TITLE) if mine else TITLE))
         if mine and before is not None:
             self.app.bell()
 
     def turn_text(self, view: PlayerView, names: list[str]) -> Text:
         if view.phase is Phase.OVER or view.to_move is None:
-            return Text(" game over ", style="bold reverse")
+            return Text(" " + _("game over") + " ", style="bold reverse")
         who = view.to_move
-        doing = "bid" if view.phase is Phase.BID else "build"
+        bidding = view.phase is Phase.BID
         if who in self.client.human_seats:
             text = Text(" ▶ ", style="bold black on #ffd75f")
             if len(self.client.human_seats) > 1:
                 text.append_text(name_text(names[who], "bold black on #ffd75f"))
-                text.append(f": your turn to {doing} ", style="bold black on #ffd75f")
+                said = _(": your turn to bid") if bidding else _(": your turn to build")
+                text.append(said + " ", style="bold black on #ffd75f")
             else:
-                text.append(f"YOUR TURN to {doing} ", style="bold black on #ffd75f")
+                said = _("YOUR TURN to bid") if bidding else _("YOUR TURN to build")
+                text.append(said + " ", style="bold black on #ffd75f")
             return text
         text = name_text(names[who], "bold")
-        text.append(f" is {'bidding' if doing == 'bid' else 'building'}…", style="italic")
+        text.append(" " + (_("is bidding…") if bidding else _("is building…")), style="italic")
         return text
 
     def away_text(self) -> Text | None:
@@ -229,17 +233,17 @@ class TableScreen(LiveTableScreen[TableClient]):
             return None
         first = away[0]
         if first.stand_in:
-            doing = "a bot plays for them"
+            doing = _("a bot plays for them")
         elif first.stand_in_at is not None:
             left = max(0, round(first.stand_in_at - asyncio.get_running_loop().time()))
-            doing = f"a bot plays in {left} s"
+            doing = _("a bot plays in {seconds} s").format(seconds=left)
         else:
-            doing = "the game waits for them"
+            doing = _("the game waits for them")
         text = Text("  ")
         text.append_text(name_text(first.name, "bold"))
-        text.append(f" is away — {doing}", style="bold #ff8700")
+        text.append(" " + _("is away — {doing}").format(doing=doing), style="bold #ff8700")
         if len(away) > 1:
-            text.append(f" (+{len(away) - 1} away)", style="#ff8700")
+            text.append(" " + _("(+{count} away)").format(count=len(away) - 1), style="#ff8700")
         return text
 
     def draw_boards(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
@@ -252,7 +256,8 @@ class TableScreen(LiveTableScreen[TableClient]):
                             len(building.teardown), building.score(view.variant.powers))
             own = tuple(building.teardown)
         self.query_one("#mine", TowerBoard).show(
-            mine, f"{names[me]} — your towers" if seat is not None else names[me],
+            mine, _("{name} — your towers").format(name=names[me]) if seat is not None
+            else names[me],
             own, self.show_breakdown, view.to_move == me)
         others = [(me + k) % len(view.seats) for k in range(1, len(view.seats))]
         seats = self.client.seats()
@@ -260,12 +265,12 @@ class TableScreen(LiveTableScreen[TableClient]):
             board = self.query_one(f"#opp{i}", TowerBoard)
             note = ""
             if self.show_hints and view.phase is Phase.BID:  # public: their highest safe bid
-                note = f"bid≤{view.max_bids[other]}"
+                note = _("bid≤{amount}").format(amount=view.max_bids[other])
             title = names[other]
             if seats[other].stand_in:
-                title += " · away, bot plays"
+                title += " · " + _("away, bot plays")
             elif seats[other].away:
-                title += " · away"
+                title += " · " + _("away")
             board.show(view.seats[other], title, None, self.show_breakdown,
                        view.to_move == other, note)
 
@@ -349,7 +354,8 @@ class TableScreen(LiveTableScreen[TableClient]):
             if any(len(str(b)) > len(typed) and str(b).startswith(typed)
                    for b in view.legal_bids):
                 self.bid_digits = typed
-                self.bid_notice = f"bid {typed}…: type a second digit, or enter for {typed}"
+                self.bid_notice = _("bid {typed}…: type a second digit, or enter for {typed}"
+                                    ).format(typed=typed)
                 await self.refresh_table()
                 return
             self.bid_digits = ""
@@ -362,7 +368,7 @@ class TableScreen(LiveTableScreen[TableClient]):
                 if 1 <= n <= len(options):
                     self.guide.pick(options[n - 1])
                 else:
-                    self.guide.say(f"there is no card {n} to place", True)
+                    self.guide.say(_("there is no card {number} to place").format(number=n), True)
             await self.refresh_table()
 
     async def submit_bid(self, n: int) -> None:
@@ -373,7 +379,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             await self.client.submit(Bid(seat, n))
             self.bid_notice = ""
         except ActionRefused as exc:  # the rules' or the table's (not kept)
-            self.bid_notice = str(exc)
+            self.bid_notice = refusal_words(exc)
             await self.refresh_table()
 
     async def action_pass_bid(self) -> None:
@@ -385,7 +391,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             await self.client.submit(Pass(seat))
             self.bid_notice = ""
         except ActionRefused as exc:  # the rules' or the table's (not kept)
-            self.bid_notice = str(exc)
+            self.bid_notice = refusal_words(exc)
             await self.refresh_table()
 
     async def on_display_card_clicked(self, message: DisplayCardClicked) -> None:
@@ -440,7 +446,7 @@ class TableScreen(LiveTableScreen[TableClient]):
                 try:
                     await self.client.submit(build)
                 except ActionRefused as exc:  # the rules' or the table's (not kept)
-                    guide.say(str(exc), True)
+                    guide.say(refusal_words(exc), True)
                 else:
                     self.guide = None
         await self.refresh_table()
@@ -451,7 +457,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         view = self.client.view()
         hint = self.current_hint()
         if hint is None:
-            self.guide.say("the hint is still thinking; try again in a moment", True)
+            self.guide.say(_("the hint is still thinking; try again in a moment"), True)
         elif view.high_bid is not None:
             self.guide.accept(hint.plans[view.high_bid])
         await self.refresh_table()
@@ -468,9 +474,9 @@ class TableScreen(LiveTableScreen[TableClient]):
     def action_toggle_alerts(self) -> None:
         self.alerts = not self.alerts
         if self.my_turn:
-            write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if self.alerts else TITLE))
-        self.app.notify(f"Your-turn bell and title: {'on' if self.alerts else 'off'}",
-                        markup=False, timeout=3)
+            write_to_terminal(self.app, window_title(_(YOUR_TURN_TITLE) if self.alerts else TITLE))
+        self.app.notify(_("Your-turn bell and title: on") if self.alerts
+                        else _("Your-turn bell and title: off"), markup=False, timeout=3)
 
     def action_opponents(self) -> None:
         """Scroll the opponents' boards a page, back to the top after the last."""

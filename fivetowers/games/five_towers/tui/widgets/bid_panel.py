@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from fivetowers.games.five_towers.rules import PlayerView
 from fivetowers.games.five_towers.tui.look import name_text
+from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 
@@ -28,39 +29,42 @@ class BidPanel(Static):
     def show(self, view: PlayerView, names: list[str], acting: int | None,
              notice: str, hot_seat: bool = False) -> None:
         out = Text()
-        out.append(f"Display {len(view.display)} cards; bids 0..{len(view.display)}\n",
+        heading = _("Display {count} cards; bids 0..{count}").format(count=len(view.display))
+        out.append(heading + "\n",
                    style="dim")
         for event in view.bids:
             # "You bid 2", "Hedda bids 2": the viewer's own seat in the second person.
             you = event.seat == acting and not hot_seat
             if you:
-                out.append("You", style="bold")
+                out.append(_("You"), style="bold")
             else:
                 out.append_text(name_text(names[event.seat], "bold"))
             if event.amount is not None:
-                out.append(f" {'bid' if you else 'bids'} {event.amount}\n")
+                said = _("{who} bid {amount}") if you else _("{who} bids {amount}")
+                out.append(said.format(who="", amount=event.amount) + "\n")
             elif event.auto:
-                out.append(f" {'pass' if you else 'passes'} (auto: cannot raise)\n",
+                out.append(" " + (_("pass (auto: cannot raise)") if you
+                                  else _("passes (auto: cannot raise)")) + "\n",
                            style="dim")
             else:
-                out.append(f" {'pass' if you else 'passes'}\n")
+                out.append(" " + (_("pass") if you else _("passes")) + "\n")
         if view.to_move is not None:
             out.append_text(name_text(names[view.to_move], "bold reverse"))
-            out.append(" to bid…\n", style="italic")
+            out.append(" " + _("to bid…") + "\n", style="italic")
         if acting is not None and view.to_move == acting:
             bids = view.legal_bids
             if bids:
                 if hot_seat:  # several humans share the screen: name the one to act
                     out.append_text(name_text(names[acting], "bold"))
-                    out.append(" may bid ", style="bold")
+                    out.append(" " + _("may bid") + " ", style="bold")
                 else:
-                    out.append("You may bid ", style="bold")
+                    out.append(_("You may bid") + " ", style="bold")
                 out.append(" ".join(map(str, bids)), style="bold green")
             if view.may_pass:
                 out.append("  p", style="bold green")
-                out.append(" pass")
+                out.append(" " + _("pass"))
             if view.high_bid is None:
-                out.append("  (you start: no pass)", style="dim")
+                out.append("  " + _("(you start: no pass)"), style="dim")
         if notice:
             out.append(f"\n✗ {notice}", style="bold red")
         if out != self.shown:

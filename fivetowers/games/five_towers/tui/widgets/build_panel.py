@@ -11,7 +11,9 @@ from textual.widgets.option_list import Option
 from fivetowers.games.five_towers.rules import End, Source, Step
 from fivetowers.games.five_towers.tui.build_guide import BuildGuide, StepOption
 from fivetowers.games.five_towers.tui.look import card_text
+from fivetowers.games.five_towers.tui.words import TOWER, card_word
 from fivetowers.games.five_towers.tui.messages import StepPicked
+from fivetowers.i18n import _, ngettext
 
 
 def step_label(n: int, option: StepOption) -> Text:
@@ -19,13 +21,13 @@ def step_label(n: int, option: StepOption) -> Text:
     text = Text(f"{n} ", style="bold")
     text.append_text(card_text(step.card))
     if step.source is Source.TEARDOWN:
-        text.append(" from pile")
+        text.append(" " + _("from pile"))
     if step.end is End.BOTTOM:
-        text.append(" under")
+        text.append(" " + _("under"))
     if option.completable:
         text.append("  ✓", style="bold green")
     elif option.legal:
-        text.append("  dead end", style="yellow")
+        text.append("  " + _("dead end"), style="yellow")
     else:
         text.append("  ✗", style="dim red")
     return text
@@ -58,42 +60,43 @@ class BuildPanel(Vertical):
         if guide is None:
             out = Text()
             out.append_text(builder)
-            out.append(" is building…")
+            out.append(" " + _("is building…"))
             self._put(text, out)
             steps.display = False
             return
         out = Text()
         s = guide.session
         if not s.chosen:
-            out.append(f"Take {guide.take_count} card{'s' * (guide.take_count != 1)}: ",
-                       style="bold")
-            out.append("1-5 or click\n")
+            out.append(ngettext("Take {count} card:", "Take {count} cards:", guide.take_count)
+                       .format(count=guide.take_count) + " ", style="bold")
+            out.append(_("1-5 or click") + "\n")
             picked = [s.display[i] for i in sorted(guide.picked)]
-            out.append("taken: ")
-            out.append(", ".join(map(str, picked)) or "none", style="bold")
+            out.append(_("taken:") + " ")
+            out.append(", ".join(map(card_word, picked)) or _("none"), style="bold")
             out.append(f" ({len(picked)}/{guide.take_count})\n")
             out.append("t", style="bold green")
-            out.append(f" teardown: {guide.teardown or 'none'}\n")
+            torn = _(TOWER[guide.teardown]) if guide.teardown else _("none")
+            out.append(" " + _("teardown: {tower}").format(tower=torn) + "\n")
             if guide.max_pay():
                 out.append("y", style="bold green")
-                out.append(f" pay tree cards: {guide.pay}\n")
+                out.append(" " + _("pay tree cards: {count}").format(count=guide.pay) + "\n")
             out.append("enter", style="bold green")
-            out.append(" choose  ")
+            out.append(" " + _("choose") + "  ")
             out.append("a", style="bold green")
-            out.append(" hint's plan")
+            out.append(" " + _("hint's plan"))
             self.options = []
         else:
             if s.done:
-                out.append("All placed. ", style="bold")
+                out.append(_("All placed.") + " ", style="bold")
                 out.append("enter", style="bold green")
-                out.append(" builds, ")
+                out.append(" " + _("builds,") + " ")
             else:
-                out.append("Place a card ", style="bold")
-                out.append("(✓ keeps every card buildable) ")
+                out.append(_("Place a card") + " ", style="bold")
+                out.append(_("(✓ keeps every card buildable)") + " ")
             out.append("u", style="bold green")
-            out.append(" undo")
+            out.append(" " + _("undo"))
             if s.rebuild_pending and s.board.teardown:  # nothing to bring back from an empty pile
-                out.append("\nscrap: you may bring one card back from your pile")
+                out.append("\n" + _("scrap: you may bring one card back from your pile"))
             self.options = guide.options()
         if guide.notice:
             out.append("\n")

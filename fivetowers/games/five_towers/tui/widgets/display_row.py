@@ -10,8 +10,10 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from fivetowers.games.five_towers.rules import Card
-from fivetowers.games.five_towers.tui.look import COLOUR, NAME
+from fivetowers.games.five_towers.tui.look import COLOUR
 from fivetowers.games.five_towers.tui.messages import DisplayCardClicked
+from fivetowers.games.five_towers.tui.words import type_name
+from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines
 
 NARROW, WIDE = 9, 11
@@ -44,7 +46,9 @@ def card_lines(card: Card, slot: int, picked: bool, width: int) -> list[Text]:
         line.append(v, style=border)
         lines.append(line)
     name = Text(v, style=border)
-    label = NAME[card.type]
+    label = type_name(card.type)
+    if len(label) > inner:  # "PHẾ LIỆU" on a narrow card
+        label = label.replace(" ", "")[:inner]
     pad = inner - len(label)
     name.append(" " * (pad // 2))
     name.append(label, style=f"bold reverse {colour}" if picked else f"bold {colour}")
@@ -80,7 +84,7 @@ class DisplayRow(Widget):
 
     def render(self) -> Text:
         if not self.cards:
-            return Text("\n\n  (no display)", style="dim")
+            return Text("\n\n  " + _("(no display)"), style="dim")
         width = self.card_width()
         rows = [Text() for _ in range(6)]
         for slot, card in enumerate(self.cards):

@@ -10,6 +10,8 @@ from textual.widget import Widget
 
 from fivetowers.games.five_towers.rules import LogEntry
 from fivetowers.games.five_towers.tui.look import safe
+from fivetowers.games.five_towers.tui.words import entry_text
+from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines
 
 _STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "yellow",
@@ -30,7 +32,7 @@ class GameLog(Widget):
         self.entries: tuple[LogEntry, ...] = ()
         self.back = 0
         """Entries hidden below the bottom line (the wheel went back)."""
-        self.border_title = "Log"
+        self.border_title = _("Log")
 
     @property
     def shown(self) -> int:
@@ -48,7 +50,8 @@ class GameLog(Widget):
         self._update()
 
     def _update(self) -> None:
-        self.border_subtitle = f"↓ {self.back} newer (wheel)" if self.back else ""
+        self.border_subtitle = (_("↓ {count} newer (wheel)").format(count=self.back)
+                                if self.back else "")
         self.refresh()
 
     def window(self) -> tuple[LogEntry, ...]:
@@ -62,14 +65,15 @@ class GameLog(Widget):
             return Text("")
         lines: list[Text] = []
         for entry in reversed(self.window()):
-            text = Text(safe(entry.text), style=_STYLE.get(entry.kind, ""))
+            text = Text(safe(entry_text(entry)), style=_STYLE.get(entry.kind, ""))
             lines[:0] = list(text.wrap(self.app.console, width))
             if len(lines) >= height:
                 break
         return Text("\n").join(lines[-height:])
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # The same log for every viewer of a hosted table: rendered once.
+        # The same log for every viewer of a hosted table: rendered once per
+        # language (shared_lines keys by the viewer's language).
         return shared_lines(self, tuple(self.window()), crop, super().render_lines)
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:

@@ -13,6 +13,8 @@ from fivetowers.games.five_towers.rules import Action, Bid, Build, Phase, Player
 from fivetowers.games.five_towers.rules.game import describe_build
 from fivetowers.games.five_towers.solver.plans import Hint, Plan
 from fivetowers.games.five_towers.tui.look import name_text
+from fivetowers.games.five_towers.tui.words import build_word, english, plan_word
+from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 
@@ -20,17 +22,20 @@ _GAIN_SUFFIX = re.compile(r"[;,]?\s*\(?[+-]\d+\)?\s*$")
 
 
 def explain(plan: Plan) -> str:
-    """The plan's explanation without the gain it ends with (shown apart, in colour)."""
-    return _GAIN_SUFFIX.sub("", str(plan.explanation))
+    """The plan's explanation without the gain it ends with (shown apart, in
+    colour), in the viewer's language."""
+    return plan_word(plan, _GAIN_SUFFIX.sub("", str(plan.explanation)))
 
 
 def describe(action: Action) -> str:
     if isinstance(action, Bid):
-        return f"bid {action.amount}"
+        return _("bid {amount}").format(amount=action.amount)
     if isinstance(action, Build):
+        if not english():
+            return build_word(action, None)
         # describe_build starts with the builder's name and a colon: none here.
         return describe_build("", action).removeprefix(": ")
-    return "pass"
+    return _("pass")
 
 
 class HintPanel(Static):
@@ -60,36 +65,37 @@ class HintPanel(Static):
         self.common = seat is None or view.phase is Phase.OVER or (
             view.phase is Phase.BUILD and view.high_seat != seat)
         if seat is None or view.phase is Phase.OVER:
-            self._put(Text("no hints now"), view.phase)
+            self._put(Text(_("no hints now")), view.phase)
             return
         if view.phase is Phase.BUILD and view.high_seat != seat:
-            out.append("no hints while ", style="dim italic")
+            out.append(_("no hints while") + " ", style="dim italic")
             out.append_text(name_text(names[view.to_move or 0], "dim italic"))
-            out.append(" builds", style="dim italic")
+            out.append(" " + _("builds"), style="dim italic")
         elif hint is None:
-            out.append("thinking…" if thinking else "no hint yet", style="dim italic")
+            out.append(_("thinking…") if thinking else _("no hint yet"), style="dim italic")
         elif view.phase is Phase.BUILD and view.high_seat == seat and view.high_bid is not None:
             plan = hint.plans[min(view.high_bid, hint.max_bid)]
-            out.append(f"Best build for bid {plan.bid} ({plan.gain:+d} VP):\n", style="bold")
+            out.append(_("Best build for bid {bid} ({gain} VP):").format(
+                bid=plan.bid, gain=f"{plan.gain:+d}") + "\n", style="bold")
             out.append(explain(plan))
             out.append("\na", style="bold green")
-            out.append(" lays it out for you")
+            out.append(" " + _("lays it out for you"))
         else:
-            out.append("Your highest safe bid: ", style="bold")
+            out.append(_("Your highest safe bid:") + " ", style="bold")
             out.append(str(hint.max_bid), style="bold green")
             for plan in hint.plans:
                 out.append(f"\n{plan.bid}", style="bold")
                 out.append(f" {plan.gain:+d}", style="green" if plan.gain > 0 else "")
-                out.append(f" {explain(plan)}" if plan.bid else " take nothing",
+                out.append(f" {explain(plan)}" if plan.bid else " " + _("take nothing"),
                            style="dim" if plan.bid == 0 else "")
         tail = Text()
         if advice is not None:
-            out.append("\nStrong bot would: ", style="bold")
+            out.append("\n" + _("Strong bot would:") + " ", style="bold")
             out.append(describe(advice), style="cyan")
         if view.phase is Phase.BID and self.size.width >= 40:  # narrow: on their boards
             others = [i for i in range(len(view.seats)) if i != seat]
             if others:
-                tail.append("\nOthers can bid up to: ", style="bold")
+                tail.append("\n" + _("Others can bid up to:") + " ", style="bold")
                 for n, i in enumerate(others):
                     tail.append(", " if n else "")
                     tail.append_text(name_text(names[i], ""))

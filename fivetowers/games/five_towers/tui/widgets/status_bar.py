@@ -8,18 +8,23 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from fivetowers.games.five_towers.rules import Phase, PlayerView
+from fivetowers.i18n import N_, _
 from fivetowers.ui.shared_lines import shared_lines, text_key
+
+VARIANTS = (N_("base"), N_("great powers"))
+"""The variants as the top line names them."""
 
 
 def game_clock(view: PlayerView) -> str:
     """Round, deck and the pass, in the words of RULES.md A4."""
     if view.phase is Phase.OVER:
-        return f"Round {view.round} · game over"
-    clock = f"Round {view.round} · deck {view.draw_count} · pass {view.pass_number}/2"
+        return _("Round {round} · game over").format(round=view.round)
+    clock = _("Round {round} · deck {deck} · pass {number}/2").format(
+        round=view.round, deck=view.draw_count, number=view.pass_number)
     if view.pass_number == 2 and view.draw_count == 0:
-        clock += " · LAST ROUND"
+        clock += " · " + _("LAST ROUND")
     elif view.draw_count == 0:
-        clock += " · reshuffle next"
+        clock += " · " + _("reshuffle next")
     return clock
 
 
@@ -29,7 +34,7 @@ class StatusBar(Static):
     def show(self, view: PlayerView, turn: Text, variant: str) -> None:
         line = Text()
         line.append_text(turn)
-        line.append(f"  {game_clock(view)} · {variant.replace('-', ' ')}")
+        line.append(f"  {game_clock(view)} · {_(variant.replace('-', ' '))}")
         if line != self.shown:  # one line, always: repaint, never relayout
             self.shown = line
             self.update(line, layout=False)

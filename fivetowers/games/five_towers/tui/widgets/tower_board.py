@@ -8,7 +8,9 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from fivetowers.games.five_towers.rules import TYPES, Card, Score, SeatView, TowerType
-from fivetowers.games.five_towers.tui.look import COLOUR, MAIN_MARK, NAME, TAG, card_text, chip, safe
+from fivetowers.games.five_towers.tui.look import COLOUR, MAIN_MARK, card_text, chip, safe
+from fivetowers.games.five_towers.tui.words import type_name, type_tag
+from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines
 
 
@@ -22,8 +24,9 @@ def breakdown(score: Score, compact: bool = False) -> str:
     """Where a score comes from; compact boards get the bare sum (explained in help)."""
     if compact:
         return f"{score.towers}+{score.main}+{score.pairs}−{-score.teardown}={score.total}"
-    return (f"{score.towers} towers +{score.main} main +{score.pairs} pairs "
-            f"−{-score.teardown} pile = {score.total}")
+    return _("{towers} towers +{main} main +{pairs} pairs −{pile} pile = {total}").format(
+        towers=score.towers, main=score.main, pairs=score.pairs, pile=-score.teardown,
+        total=score.total)
 
 
 ACTING_BORDER = "#ffd75f"
@@ -62,13 +65,13 @@ class TowerBoard(Static):
             # stylesheet against the board again, twice a move per viewer.
             self.acting = acting
             self.styles.border = ("heavy", ACTING_BORDER) if acting else None
-        pile = "teardown" if self.large else "pile"
+        pile = _("teardown") if self.large else _("pile")
         sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
         self.border_subtitle = sep.join(
             ([note] if note else []) + [f"{pile} {seat.teardown_count}",
-                                        f"{seat.score.total} VP"])
+                                        _("{points} VP").format(points=seat.score.total)])
         if show_breakdown and not self.large:  # no room inside a compact board
-            self.border_subtitle = breakdown(seat.score, compact=True) + " VP"
+            self.border_subtitle = breakdown(seat.score, compact=True) + " " + _("VP")
         self.refresh(layout=relayout)
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -85,8 +88,10 @@ class TowerBoard(Static):
         longest = max(len(v) for v in towers.values())
         wide = self.large and longest * 5 <= width - 8
         lines = Text()
+        names = {t: type_name(t) if self.large else type_tag(t) for t in TYPES}
+        label_width = max(6 if self.large else 2, *map(len, names.values()))
         for t in TYPES:
-            label = f"{MAIN_MARK if t is main else ' '}{NAME[t] if self.large else TAG[t]:<{6 if self.large else 2}}"
+            label = f"{MAIN_MARK if t is main else ' '}{names[t]:<{label_width}}"
             line = Text(label, style=f"bold {COLOUR[t]}")
             line.append("│" if self.large else " ", style="dim")
             values = towers[t]
@@ -110,7 +115,7 @@ class TowerBoard(Static):
             lines.append(breakdown(self.seat.score), style="italic")
             lines.append("\n")
         if self.large and self.own:
-            lines.append("your pile: ", style="dim")
+            lines.append(_("your pile:") + " ", style="dim")
             for c in self.own:
                 lines.append_text(card_text(c))
                 lines.append(" ")
