@@ -141,6 +141,8 @@ class Player:
             return Seen(banner.group(0), clock.group(0), None)
         # Without whitespace and the scrollbar's glyphs (drawn inside the box).
         log = re.sub(r"[\s▁▂▃▄▅▆▇█▀▔▐▌▏▕]+", "", "".join(log_rows))
+        # A stand-in bot's move is marked on screen, not in the record.
+        log = log.replace("(stand-inbot)", "")
         return Seen(banner.group(0), clock.group(0), log)
 
 

@@ -62,7 +62,7 @@ async def test_the_messages_before_the_app_follow_the_clients_locale(
                                           env={"LC_ALL": "vi_VN.UTF-8"})
         said = await wrong.stdout.read()
         await wrong.wait_closed()
-        assert "fivetowers: lệnh duy nhất là: join MÃ" in said
+        assert "fivetowers: các lệnh duy nhất là: join CODE, export GAME" in said
 
 
 async def test_a_switched_language_is_found_again_at_the_next_login(
