@@ -17,7 +17,8 @@ PACKAGE = Path(fivetowers.__file__).parent
 CONVERTED = (
     "lobby/lobby_screen.py", "lobby/waiting_screen.py", "lobby/my_games_screen.py",
     "lobby/leaderboard_screen.py", "lobby/app.py", "server/session.py", "server/driver.py",
-    "server/serve.py",
+    "server/serve.py", "lobby/new_table_screen.py", "lobby/model.py", "lobby/export.py",
+    "lobby/archive.py",
 )
 SHOWS_TEXT = frozenset({
     "notify", "Static", "Label", "Text", "note", "update", "append", "add_columns",
