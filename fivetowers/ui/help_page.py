@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 
@@ -30,16 +31,14 @@ class HelpPage(ModalScreen[None]):
         self.dismiss()
 
 
-LOCAL_KEYS = "| `q` | quit |\n"
-HOSTED_KEYS = """\
-| `c` | chat: say a line to everyone at the table |
-| `q` | back to the lobby (your seat is kept; the lobby's `q` disconnects) |
-"""
+LOCAL_KEYS = N_("| `q` | quit |\n")
+HOSTED_KEYS = N_("| `c` | chat: say a line to everyone at the table |\n"
+                 "| `q` | back to the lobby (your seat is kept; the lobby's `q` disconnects) |\n")
 
 
 def table_help(text: str, hosted: bool) -> str:
     """A game's help page for local play (q quits) or for a server's table
     (q goes back to the lobby, c chats): ``text`` holds ``{leave_keys}`` in
     its key table and ``{end_q}`` where it says what the end screen's q does."""
-    return text.format(leave_keys=HOSTED_KEYS if hosted else LOCAL_KEYS,
-                       end_q="`q` goes back to the lobby" if hosted else "`q` quits")
+    return text.format(leave_keys=_(HOSTED_KEYS if hosted else LOCAL_KEYS),
+                       end_q=_("`q` goes back to the lobby") if hosted else _("`q` quits"))
