@@ -388,19 +388,61 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _play_gotown(args: argparse.Namespace, players: int, bots: int) -> int:
     if args.variant != "base":
         return _die(_("--variant is for 5 Towers; GoTown has --short"))
-    if args.resume:
-        return _die(_("--resume is for 5 Towers games; GoTown's local games are not kept yet"))
+    from fivetowers.games.gotown.client import Keeper, LocalClient, local_client
     from fivetowers.games.gotown.client import new_local_game as new_gotown
+    from fivetowers.games.gotown.kind import GAME
+    from fivetowers.games.gotown.rules import Game
     from fivetowers.games.gotown.tui.app import GoTownApp
+    from fivetowers.tables.local import keep_local, last_local, local_hook
+    from fivetowers.tables.store import StoreError
 
-    def deal(seed: int | None) -> Any:
-        return new_gotown(players, bots, args.short, seed, args.names, args.bot,
-                          args.bot_delay)
+    store = _local_store(args)
+    if isinstance(store, int):
+        return store
+    keep: Keeper | None = None
+    if store is not None:
+        kept = store
+        keep = lambda game, seats: keep_local(kept, GAME.name, game, seats)  # noqa: E731
+    try:
+        def deal(seed: int | None) -> LocalClient:
+            return new_gotown(players, bots, args.short, seed, args.names, args.bot,
+                              args.bot_delay, keep=keep)
 
-    seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
-    GoTownApp(deal(args.seed), lambda: deal(next(seeds) if seeds else None),
-              hints=not args.no_hints).run()
+        if args.resume:
+            assert store is not None
+            local = last_local(store, GAME.name)
+            if local is None:
+                return _die(_("there is no unfinished local game to resume (in {place})")
+                            .format(place=args.data_dir or _("the data directory")))
+            assert isinstance(local.game, Game)  # a GoTown game: its kind said so
+            first = local_client(local.game, local.seats, args.bot_delay,
+                                 local_hook(store, local.info.id))
+        else:
+            first = deal(args.seed)
+        seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
+        GoTownApp(first, lambda: deal(next(seeds) if seeds else None),
+                  hints=not args.no_hints).run()
+    except StoreError as exc:  # keeping the new game failed before it began
+        return _die(str(exc))
+    finally:
+        if store is not None:
+            store.close()
     return 0
+
+
+def _local_store(args: argparse.Namespace) -> Any:
+    """The server's store for a local game (a closed terminal or a q is not a
+    lost game), None if it cannot be opened (said), or an exit status."""
+    from fivetowers.tables.store import StoreError, open_store
+
+    try:
+        return open_store(args.data_dir)
+    except StoreError as exc:
+        if args.resume:
+            return _die(str(exc))
+        print(_("fivetowers: play: this game will not be kept: {reason}").format(reason=exc),
+              file=sys.stderr)
+        return None
 
 
 def _play_five_towers(args: argparse.Namespace, players: int, bots: int) -> int:
@@ -410,17 +452,12 @@ def _play_five_towers(args: argparse.Namespace, players: int, bots: int) -> int:
     from fivetowers.games.five_towers.rules import Game, Variant
     from fivetowers.games.five_towers.tui.app import create_app
     from fivetowers.tables.local import keep_local, last_local, local_hook
-    from fivetowers.tables.store import StoreError, open_store
+    from fivetowers.tables.store import StoreError
 
     variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
-    try:  # the server's store: a closed terminal or a q is not a lost game
-        store = open_store(args.data_dir)
-    except StoreError as exc:
-        if args.resume:
-            return _die(str(exc))
-        print(_("fivetowers: play: this game will not be kept: {reason}").format(reason=exc),
-              file=sys.stderr)
-        store = None
+    store = _local_store(args)
+    if isinstance(store, int):
+        return store
     keep: Keeper | None = None
     if store is not None:
         kept = store
@@ -432,8 +469,8 @@ def _play_five_towers(args: argparse.Namespace, players: int, bots: int) -> int:
 
         if args.resume:
             assert store is not None
-            local = last_local(store)
-            if local is None or local.kind is not GAME:
+            local = last_local(store, GAME.name)
+            if local is None:
                 return _die(_("there is no unfinished local game to resume (in {place})")
                             .format(place=args.data_dir or _("the data directory")))
             assert isinstance(local.game, Game)  # a 5 Towers game: its kind said so

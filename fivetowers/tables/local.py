@@ -69,11 +69,12 @@ def local_hook(store: Store, table_id: int) -> Callable[[Match], None]:
     return keep
 
 
-def last_local(store: Store) -> LocalGame | None:
-    """The newest unfinished local game that replays; one found over is
-    finished on the way (the terminal closed between its last move and that)."""
+def last_local(store: Store, game: str | None = None) -> LocalGame | None:
+    """The newest unfinished local game (of game ``game``, if given) that
+    replays; one found over is finished on the way (the terminal closed
+    between its last move and that)."""
     for stored in reversed(store.unfinished_tables()):
-        if not is_local(stored.info.code):
+        if not is_local(stored.info.code) or game not in (None, stored.info.kind):
             continue
         try:
             kind = game_kind(stored.info.kind)

@@ -10,6 +10,7 @@ the same for every game and lives here.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from fivetowers.games.protocol import Bot, Match
@@ -24,6 +25,25 @@ H = TypeVar("H")
 
 PROBLEM_WIDTH = 66
 """A problem's longest text: with the screen's " (q quits) " it fits 80 columns."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """What a screen needs to know about a seat besides the view."""
+
+    name: str
+    bot: str | None
+    connected: bool
+    is_you: bool
+    stand_in: bool = False
+    """A bot plays this seat now, for its player who is away."""
+    stand_in_at: float | None = None
+    """When (the event loop's clock) a stand-in will start, while one is due."""
+
+    @property
+    def away(self) -> bool:
+        """A human seat whose player is not here."""
+        return not self.connected
 
 
 class SeatClient(Generic[G, P, H]):
@@ -69,6 +89,16 @@ class SeatClient(Generic[G, P, H]):
         if self.table.cannot_save:
             return "the server cannot save moves right now; retrying…"
         return None
+
+    def seats(self) -> list[SeatInfo]:
+        mine = set(self.human_seats)
+        return [SeatInfo(s.name, s.bot, s.connected or s.bot is not None, i in mine,
+                         self.table.standing_in(i), s.stand_in_at)
+                for i, s in enumerate(self.table.seats)]
+
+    def stand_in_moves(self) -> dict[int, int]:
+        """Action number -> seat, for the moves stand-in bots made here."""
+        return self.table.stand_in_moves
 
     def my_turn(self) -> bool:
         return self.seat is not None and self.table.game.to_move == self.seat

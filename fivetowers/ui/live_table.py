@@ -8,16 +8,48 @@ everything from the client's view) and :meth:`LiveTableScreen.draw_hint`
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
 
+from rich.text import Text
 from textual import work
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 
-from fivetowers.compat.textual import is_closing
+from fivetowers.compat.textual import is_closing, write_to_terminal
+from fivetowers.ui.text import name_text
+
+AWAY_STYLE = "bold #ff8700"
+WATCHING = (" watching ", "bold black on #87d7ff")
+"""The label a watcher's status line starts with."""
+
+
+def window_title(title: str) -> str:
+    """The xterm sequence that sets the window's title (ended by ST, not BEL)."""
+    return f"\x1b]2;{title}\x1b\\"
+
+
+class SeatLike(Protocol):
+    """What the screen reads of a seat (a SeatInfo)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def is_you(self) -> bool: ...
+
+    @property
+    def away(self) -> bool: ...
+
+    @property
+    def stand_in(self) -> bool: ...
+
+    @property
+    def stand_in_at(self) -> float | None: ...
 
 
 class TableEventLike(Protocol):
@@ -49,9 +81,39 @@ TABLE_KEYS = [
     Binding("h", "toggle_hints", "hints"),
     Binding("question_mark", "help", "help", key_display="?"),
     Binding("q", "quit", "quit"),
+    Binding("q", "leave", "lobby"),
     Binding("c", "chat", "chat"),
+    Binding("b", "toggle_alerts", "bell"),
 ]
 """The keys every table screen ends its bindings with (c: only if the host chats)."""
+
+
+def away_text(seats: Sequence[SeatLike]) -> Text | None:
+    """Who is away, and when a bot takes over (or that one plays for them)."""
+    away = [s for s in seats if s.away and not s.is_you]
+    if not away:
+        return None
+    first = away[0]
+    if first.stand_in:
+        doing = "a bot plays for them"
+    elif first.stand_in_at is not None:
+        left = max(0, round(first.stand_in_at - asyncio.get_running_loop().time()))
+        doing = f"a bot plays in {left} s"
+    else:
+        doing = "the game waits for them"
+    text = Text("  ")
+    text.append_text(name_text(first.name, "bold"))
+    text.append(f" is away — {doing}", style=AWAY_STYLE)
+    if len(away) > 1:
+        text.append(f" (+{len(away) - 1} away)", style="#ff8700")
+    return text
+
+
+def away_mark(seat: SeatLike) -> str:
+    """What a seat's board title adds while its player is away."""
+    if seat.stand_in:
+        return " · away, bot plays"
+    return " · away" if seat.away else ""
 
 
 class LiveClient(Protocol):
@@ -64,8 +126,17 @@ class LiveClient(Protocol):
 
     async def advice(self) -> Any: ...
 
+    def seats(self) -> Sequence[SeatLike]: ...
+
 
 C = TypeVar("C", bound=LiveClient)
+
+
+@dataclass(frozen=True)
+class _Redraw:
+    """Not a move: something else to draw (a chat line, a countdown's second)."""
+
+    version: int
 
 
 @dataclass
@@ -76,7 +147,12 @@ class TableChanged(Message):
 
 
 class LiveTableScreen(Screen[None], Generic[C]):
-    """A table screen over a live table's client ``client``."""
+    """A table screen over a live table's client ``client``: it also puts
+    the table's chat in the log (``_chat_heard``), counts down to a stand-in
+    bot (``status_extras``) and rings the bell on a new turn (``alert``)."""
+
+    TITLES = ("fivetowers", "fivetowers — your turn")
+    """The window's title, and while it is your turn."""
 
     def __init__(self, client: C, host: HostLike, show_hints: bool,
                  classes: str | None = None) -> None:
@@ -90,6 +166,65 @@ class LiveTableScreen(Screen[None], Generic[C]):
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
         self.redraw_pending = False
+        self.countdown: Timer | None = None
+        self.alerts = True
+        """Ring the bell and title the window when it becomes this screen's turn."""
+        self.my_turn: bool | None = None
+        """Whether a seat of this screen was to move at the last redraw (None: none yet)."""
+
+    def hear(self) -> None:
+        """Start hearing the table's chat (on mount)."""
+        self.host.hear_chat(self._chat_heard)
+
+    def stop_hearing(self) -> None:
+        """On unmount: no more chat, and the window's title back."""
+        self.host.hear_chat(None)
+        if self.my_turn:
+            write_to_terminal(self.app, window_title(self.TITLES[0]))
+
+    def _chat_heard(self) -> bool:
+        """A line was said at the table: into the log. True if the log can be
+        seen now (this screen, or a dialog over it), else the host pops it up."""
+        self._on_table_event(_Redraw(self.client.version))
+        screen = self.app.screen
+        return screen is self or (screen.is_modal and self in self.app.screen_stack)
+
+    def _count_down(self) -> None:
+        self.countdown = None
+        self._on_table_event(_Redraw(self.client.version))
+
+    def status_extras(self, turn: Text, watcher: bool) -> Text:
+        """``turn`` with who is away after it (counting down to a stand-in bot)
+        and, for a watcher, the "watching" label before it."""
+        seats = self.client.seats()
+        away = away_text(seats)
+        if away is not None:
+            turn = turn.copy()
+            turn.append_text(away)
+        if self.countdown is None and any(s.stand_in_at is not None for s in seats):
+            # "bo is away — a bot plays in 45 s" counts down, a timer only while
+            # one is due (a timer's sleep holds its App's context a while after).
+            self.countdown = self.set_timer(1.0, self._count_down)
+        if watcher:  # said first: the keys to play are not offered
+            turn = Text.assemble(WATCHING, " ", turn)
+        return turn
+
+    def alert(self, mine: bool) -> None:
+        """Bell and window title when it becomes this screen's turn (not on
+        arrival: the player is looking), for a player who looked elsewhere."""
+        before, self.my_turn = self.my_turn, mine
+        if mine == before or not self.alerts:
+            return
+        write_to_terminal(self.app, window_title(self.TITLES[1] if mine else self.TITLES[0]))
+        if mine and before is not None:
+            self.app.bell()
+
+    def action_toggle_alerts(self) -> None:
+        self.alerts = not self.alerts
+        if self.my_turn:
+            write_to_terminal(self.app, window_title(self.TITLES[1 if self.alerts else 0]))
+        self.app.notify(f"Your-turn bell and title: {'on' if self.alerts else 'off'}",
+                        markup=False, timeout=3)
 
     def _on_table_event(self, event: TableEventLike) -> None:
         # Moves that come faster than this screen draws are drawn once.
@@ -124,6 +259,8 @@ class LiveTableScreen(Screen[None], Generic[C]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
             return self.host.offers_chat
+        if action in ("quit", "leave"):  # the one q: "quit" locally, "lobby" hosted
+            return self.host.in_lobby == (action == "leave")
         return True
 
     async def action_toggle_hints(self) -> None:
@@ -134,6 +271,9 @@ class LiveTableScreen(Screen[None], Generic[C]):
         self.host.show_end()
 
     async def action_quit(self) -> None:
+        await self.host.leave()
+
+    async def action_leave(self) -> None:
         await self.host.leave()
 
     def action_chat(self) -> None:

@@ -9,7 +9,7 @@ from fivetowers.games.five_towers.kind import GAME
 from fivetowers.games.five_towers.rules import Game, Phase, Variant
 from fivetowers.games.five_towers.tui.app import create_app
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
-from fivetowers.games.five_towers.tui.screens.leave import LeaveScreen
+from fivetowers.ui.leave import LeaveScreen
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.solver import exhaustive_hint

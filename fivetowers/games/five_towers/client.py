@@ -10,7 +10,6 @@ shared by several human seats taking turns (hot-seat, ``fivetowers play``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from fivetowers.games.five_towers.rules import (
@@ -36,25 +35,6 @@ def compute_hint(position: Position) -> Hint:
     return hint(position)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """What a screen needs to know about a seat besides the view."""
-
-    name: str
-    bot: str | None
-    connected: bool
-    is_you: bool
-    stand_in: bool = False
-    """A bot plays this seat now, for its player who is away."""
-    stand_in_at: float | None = None
-    """When (the event loop's clock) a stand-in will start, while one is due."""
-
-    @property
-    def away(self) -> bool:
-        """A human seat whose player is not here."""
-        return not self.connected
-
-
 class TableClient(SeatClient[Game, Position, Hint]):
     """One viewer at a table: a seat, or a spectator (``seat`` None)."""
 
@@ -67,16 +47,6 @@ class TableClient(SeatClient[Game, Position, Hint]):
 
     def view(self) -> PlayerView:
         return self.table.game.view(self.seat)
-
-    def seats(self) -> list[SeatInfo]:
-        mine = set(self.human_seats)
-        return [SeatInfo(s.name, s.bot, s.connected or s.bot is not None, i in mine,
-                         self.table.standing_in(i), s.stand_in_at)
-                for i, s in enumerate(self.table.seats)]
-
-    def stand_in_moves(self) -> dict[int, int]:
-        """Action number -> seat, for the moves stand-in bots made here."""
-        return self.table.stand_in_moves
 
     def build_session(self) -> BuildSession | None:
         """A guide through this seat's build (None unless it is this seat's build)."""

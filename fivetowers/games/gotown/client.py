@@ -22,10 +22,13 @@ from fivetowers.games.gotown.rules.position import Position
 from fivetowers.games.gotown.rules.view import view_of
 from fivetowers.games.protocol import Bot
 from fivetowers.tables.seat_client import SeatClient, local_seats
-from fivetowers.tables.table import Table
+from fivetowers.tables.seats import Seat
+from fivetowers.tables.table import ActionHook, Table
 
 Hinter = Callable[[Position], Hint]
 """What computes a hint; blocking, run in the table's workers."""
+Keeper = Callable[[Game, list[Seat]], ActionHook]
+"""Keeps a new local game in the store: its table's ``on_action`` hook."""
 
 
 def compute_hint(position: Position) -> Hint:
@@ -68,6 +71,9 @@ class GoTownClient(SeatClient[Game, Position, Hint]):
 class LocalClient(GoTownClient):
     """Several human seats at one terminal, taking turns (hot-seat)."""
 
+    kept = False
+    """Whether the store keeps it, so that it can be resumed."""
+
     def __init__(self, table: Table[Game], human_seats: Sequence[int],
                  hinter: Hinter = compute_hint, adviser: Bot | None = None) -> None:
         super().__init__(table, human_seats[0] if human_seats else None, hinter, adviser,
@@ -78,8 +84,10 @@ def new_local_game(players: int = 3, bots: int = 2, short: bool = False,
                    seed: int | None = None, names: Sequence[str] = (),
                    bot_kind: str = "strong", bot_delay: float = 0.8,
                    bots_by_seat: dict[int, Bot] | None = None,
-                   hinter: Hinter = compute_hint, advice: bool = True) -> LocalClient:
-    """A fresh GoTown table for ``fivetowers play``: the last ``bots`` seats are bots."""
+                   hinter: Hinter = compute_hint, advice: bool = True,
+                   keep: Keeper | None = None) -> LocalClient:
+    """A fresh GoTown table for ``fivetowers play``: the last ``bots`` seats are
+    bots; ``keep`` keeps it in the store (see :mod:`fivetowers.tables.local`)."""
     from fivetowers.games.gotown.kind import GAME  # it loads our screens lazily
 
     problem = GAME.players_problem(players)
@@ -90,6 +98,20 @@ def new_local_game(players: int = 3, bots: int = 2, short: bool = False,
         seed = random.SystemRandom().randrange(1 << 31)
     game = GAME.new_match([s.name for s in seats], {"floors": "4" if short else "5"}, seed)
     assert isinstance(game, Game)
-    table = Table(game, seats, kind=GAME, bot_delay=bot_delay, bots=bots_by_seat)
-    return LocalClient(table, [i for i, s in enumerate(seats) if s.bot is None], hinter,
-                       GAME.make_bot("strong") if advice else None)
+    return local_client(game, seats, bot_delay, keep(game, seats) if keep else None,
+                        bots_by_seat, hinter, advice)
+
+
+def local_client(game: Game, seats: list[Seat], bot_delay: float = 0.8,
+                 on_action: ActionHook | None = None, bots_by_seat: dict[int, Bot] | None = None,
+                 hinter: Hinter = compute_hint, advice: bool = True) -> LocalClient:
+    """A local GoTown table for ``game`` (new, or resumed from the store), its
+    human seats at this terminal; ``on_action`` keeps its moves."""
+    from fivetowers.games.gotown.kind import GAME  # it loads our screens lazily
+
+    table = Table(game, seats, kind=GAME, bot_delay=bot_delay, bots=bots_by_seat,
+                  on_action=on_action)
+    client = LocalClient(table, [i for i, s in enumerate(seats) if s.bot is None], hinter,
+                         GAME.make_bot("strong") if advice else None)
+    client.kept = on_action is not None
+    return client

@@ -4,6 +4,7 @@ answer at once, the exact hint in threads, no pacing delays."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from textual.app import App
@@ -19,6 +20,15 @@ from fivetowers.games.gotown.tui.app import GoTownApp
 from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
+
+@dataclass(frozen=True)
+class Said:
+    """A chat line as a host keeps it."""
+
+    name: str
+    text: str
+    moves: int
+
 
 NAMES = ["You", "Hedda (bot)", "Peter (bot)", "Anni (bot)"]
 
@@ -54,9 +64,23 @@ class Host:
     """A TableHost that records what the screen asked of it."""
 
     offers_chat = True
+    in_lobby = True
 
     def __init__(self) -> None:
         self.asked: list[str] = []
+        self.said: list[Said] = []
+        self.listener: Callable[[], bool] | None = None
+
+    def chat_lines(self) -> list[Said]:
+        return self.said
+
+    def hear_chat(self, listener: Callable[[], bool] | None) -> None:
+        self.listener = listener
+
+    def say(self, name: str, text: str, moves: int) -> bool:
+        """``name`` says ``text`` at the table (after ``moves`` actions)."""
+        self.said.append(Said(name, text, moves))
+        return self.listener() if self.listener is not None else False
 
     def chat(self) -> None:
         self.asked.append("chat")

@@ -13,6 +13,7 @@ from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from fivetowers.games.gotown.tui.widgets.hand_row import HandRow
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
+from fivetowers.ui.too_small import TooSmallScreen
 from tests.gotown.tui.helpers import app_for, client_for, played_until, settle, table_screen
 
 
@@ -75,11 +76,20 @@ async def test_the_key_bar_offers_end_turn_and_help_opens() -> None:
         assert isinstance(app.screen, GoTownTableScreen)
 
 
-async def test_a_small_terminal_is_told_the_minimum() -> None:
+async def test_a_small_terminal_gets_the_notice_and_its_keys_do_not_play() -> None:
     game = played_until(2, 2, lambda g, _: True)
-    app = GoTownApp(client_for(game))
+    client = client_for(game)
+    app = GoTownApp(client)
     async with app.run_test(size=(70, 20)) as pilot:
         await settle(pilot)
-        notice = app.screen.query_one("#too-small")
-        assert notice.display and "at least 80x24" in str(notice.render())
-        assert not app.screen.query_one("#main").display
+        assert isinstance(app.screen, TooSmallScreen)
+        notice = str(app.screen.query_one("#too-small").render())
+        assert "70x20" in notice and "80x24" in notice
+        assert client.my_turn()
+        version = client.version
+        await pilot.press("1", "1", "enter", "e")  # nothing reaches the table
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        assert isinstance(app.screen, GoTownTableScreen)
+        assert client.version == version and client.my_turn()
+        assert table_screen(app).picked is None

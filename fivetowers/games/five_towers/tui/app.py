@@ -6,15 +6,11 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Callable, Sequence
 
-from textual import events
-from textual.app import App
-from textual.screen import Screen
-
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import ChatEntry
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
-from fivetowers.ui.too_small import MIN_SIZE, TooSmallScreen
+from fivetowers.ui.too_small import FittingApp
 
 NewGame = Callable[[], TableClient]
 
@@ -57,7 +53,7 @@ class LocalHost:
         if self.client.table.over:
             self.app.exit()
             return
-        from fivetowers.games.five_towers.tui.screens.leave import LeaveScreen
+        from fivetowers.ui.leave import LeaveScreen
         self.app.push_screen(LeaveScreen(self.client.kept), self._answered)
 
     def _answered(self, leave: bool | None) -> None:
@@ -65,7 +61,7 @@ class LocalHost:
             self.app.exit()
 
 
-class FiveTowersApp(App[None]):
+class FiveTowersApp(FittingApp):
     TITLE = "5 Towers"
     ENABLE_COMMAND_PALETTE = False
     CSS = stylesheet()
@@ -77,41 +73,10 @@ class FiveTowersApp(App[None]):
         self.table_host = LocalHost(self, client)
         self.new_game = new_game
         self.hints = hints
-        self.too_small: TooSmallScreen | None = None
-        self.held: list[Screen[None]] = []
-        """Screens to show once the terminal is large enough again."""
 
     def on_mount(self) -> None:
         self.push_screen(TableScreen(self.client, self.table_host, self.hints))
         self.fit(self.size.width, self.size.height)
-
-    def on_resize(self, event: events.Resize) -> None:
-        if len(self.screen_stack) < 2:  # before on_mount: it fits the table itself
-            return
-        self.fit(event.size.width, event.size.height)
-
-    def fit(self, width: int, height: int) -> None:
-        """Cover the app with a notice while the terminal is too small for it
-        (clipped panels, a cut key bar); take it away when it is large enough."""
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        if small and self.too_small is None:
-            self.too_small = TooSmallScreen(width, height)
-            self.push_screen(self.too_small)
-        elif small and self.too_small is not None:
-            self.too_small.show_size(width, height)
-        elif self.too_small is not None:
-            self.too_small = None
-            self.pop_screen()
-            held, self.held = self.held, []
-            for screen in held:
-                self.push_screen(screen)
-
-    def push_or_hold(self, screen: Screen[None]) -> None:
-        """Push ``screen``, or hold it until the too-small notice is gone."""
-        if self.too_small is not None:
-            self.held.append(screen)
-        else:
-            self.push_screen(screen)
 
     async def play_again(self) -> None:
         if self.new_game is None:

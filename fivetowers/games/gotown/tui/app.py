@@ -6,12 +6,14 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Callable, Sequence
 
-from textual.app import App
 
 from fivetowers.games.gotown.client import LocalClient
 from fivetowers.games.screens import ChatEntry
 from fivetowers.games.gotown.tui.screens.end import GoTownEndScreen
 from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
+from fivetowers.ui.too_small import FittingApp
+
+RESUME = "fivetowers play --game gotown --resume"
 
 NewGame = Callable[[], LocalClient]
 
@@ -22,8 +24,9 @@ def stylesheet() -> str:
 
 
 class GoTownHost:
-    """The table host of local play (a TableHost): q quits, no chat, and
-    "play again" deals a new game; a replaced game's screen shows no end."""
+    """The table host of local play (a TableHost): q quits (mid-game after
+    asking), no chat, and "play again" deals a new game; a replaced game's
+    screen shows no end."""
 
     offers_chat = False
     in_lobby = False
@@ -43,16 +46,25 @@ class GoTownHost:
 
     def show_end(self) -> None:
         if self.client is self.app.client:
-            self.app.push_screen(GoTownEndScreen(self.client, self))
+            self.app.push_or_hold(GoTownEndScreen(self.client, self))
 
     async def play_again(self) -> None:
         await self.app.play_again()
 
     async def leave(self) -> None:
-        self.app.exit()
+        """q: at once once the game is over, else after a yes (it may be kept)."""
+        if self.client.table.over:
+            self.app.exit()
+            return
+        from fivetowers.ui.leave import LeaveScreen
+        self.app.push_screen(LeaveScreen(self.client.kept, RESUME), self._answered)
+
+    def _answered(self, leave: bool | None) -> None:
+        if leave:
+            self.app.exit()
 
 
-class GoTownApp(App[None]):
+class GoTownApp(FittingApp):
     TITLE = "GoTown"
     ENABLE_COMMAND_PALETTE = False
     CSS = stylesheet()
@@ -67,6 +79,7 @@ class GoTownApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(GoTownTableScreen(self.client, GoTownHost(self, self.client),
                                            self.hints))
+        self.fit(self.size.width, self.size.height)
 
     async def play_again(self) -> None:
         if self.new_game is None:

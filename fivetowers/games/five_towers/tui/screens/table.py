@@ -7,24 +7,19 @@ c chats, and shows the end screen."""
 
 from __future__ import annotations
 
-import asyncio
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import OptionList
 
-from fivetowers.compat.textual import write_to_terminal
 from fivetowers.games.five_towers.rules import TYPES, Phase, PlayerView, SeatView
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
-from fivetowers.tables.table import TableEvent
 from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 from fivetowers.games.five_towers.tui.log_lines import log_lines
 from fivetowers.games.five_towers.tui.look import name_text
@@ -37,18 +32,11 @@ from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.ui.key_bar import KeyBar
-from fivetowers.ui.live_table import LiveTableScreen
+from fivetowers.ui.live_table import LiveTableScreen, away_mark
 
 BUILD_ACTIONS = {"teardown", "pay", "confirm", "accept", "undo"}
-TITLE, YOUR_TURN_TITLE = "5 Towers", "5 Towers — your turn"
-
-
-def window_title(title: str) -> str:
-    """The xterm sequence that sets the window's title (ended by ST, not BEL)."""
-    return f"\x1b]2;{title}\x1b\\"
-
-
 class TableScreen(LiveTableScreen[TableClient]):
+    TITLES = ("5 Towers", "5 Towers — your turn")
     BINDINGS = [
         Binding("0", "digit(0)", "bid / pick", key_display="0-9"),
         *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
@@ -80,12 +68,6 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
         self.bid_digits = ""
-        self.countdown: Timer | None = None
-        self.alerts = True
-        """Ring the bell and title the window when it becomes this screen's turn."""
-        self.my_turn: bool | None = None
-        """Whether a seat of this screen was to move at the last redraw (None: none yet)."""
-
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):
@@ -114,7 +96,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.query_one(BuildPanel).border_title = "Building"
         self.query_one(HintPanel).border_title = "Hints (h) · v: in full"
         self.client.subscribe(self._on_table_event)
-        self.host.hear_chat(self._chat_heard)
+        self.hear()
         await self.refresh_table()
         self.client.start()
 
@@ -125,20 +107,7 @@ class TableScreen(LiveTableScreen[TableClient]):
 
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
-        self.host.hear_chat(None)
-        if self.my_turn:
-            write_to_terminal(self.app, window_title(TITLE))
-
-    def _chat_heard(self) -> bool:
-        """A line was said at the table: into the log. True if the log can be
-        seen now (this screen, or a dialog over it), else the host pops it up."""
-        self._on_table_event(TableEvent(self.client.version, False))
-        screen = self.app.screen
-        return screen is self or (screen.is_modal and self in self.app.screen_stack)
-
-    def _count_down(self) -> None:
-        self.countdown = None
-        self._on_table_event(TableEvent(self.client.version, False))
+        self.stop_hearing()
 
     # -- drawing ------------------------------------------------------------
     def names(self) -> list[str]:
@@ -162,16 +131,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         elif problem is not None:
             leave = "q: back to the lobby" if self.host.in_lobby else "q quits"
             turn = Text(f" {problem} ({leave}) ", style="bold white on red")
-        away = self.away_text()
-        if away is not None:
-            turn.append_text(away)
-        if self.countdown is None and any(s.stand_in_at is not None
-                                          for s in self.client.seats()):
-            # "bo is away — a bot plays in 45 s" counts down, a timer only while
-            # one is due (a timer's sleep holds its App's context a while after).
-            self.countdown = self.set_timer(1.0, self._count_down)
-        if seat is None:  # a watcher: said first, the keys to play are not offered
-            turn = Text.assemble((" watching ", "bold black on #87d7ff"), " ", turn)
+        turn = self.status_extras(turn, seat is None)
         self.query_one(StatusBar).show(view, turn, view.variant.value)
         picked = self.guide.picked if self.guide else set()
         self.query_one(DisplayRow).show(view.display, picked)
@@ -188,21 +148,10 @@ class TableScreen(LiveTableScreen[TableClient]):
             self.refresh_bindings()
         if self.show_hints and self.hint_version != self.client.version:
             self.load_hint(self.client.version)
-        self.alert(view)
+        self.alert(view.phase is not Phase.OVER and view.to_move in self.client.human_seats)
         if view.phase is Phase.OVER and not self.ended:
             self.ended = True
             self.app.call_later(self.host.show_end)
-
-    def alert(self, view: PlayerView) -> None:
-        """Bell and window title when it becomes this screen's turn (not on
-        arrival: the player is looking), for a player who looked elsewhere."""
-        mine = view.phase is not Phase.OVER and view.to_move in self.client.human_seats
-        before, self.my_turn = self.my_turn, mine
-        if mine == before or not self.alerts:
-            return
-        write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if mine else TITLE))
-        if mine and before is not None:
-            self.app.bell()
 
     def turn_text(self, view: PlayerView, names: list[str]) -> Text:
         if view.phase is Phase.OVER or view.to_move is None:
@@ -219,27 +168,6 @@ class TableScreen(LiveTableScreen[TableClient]):
             return text
         text = name_text(names[who], "bold")
         text.append(f" is {'bidding' if doing == 'bid' else 'building'}…", style="italic")
-        return text
-
-    def away_text(self) -> Text | None:
-        """Who is away, and when a bot takes over (or that one plays for them)."""
-        seats = self.client.seats()
-        away = [s for s in seats if s.away and not s.is_you]
-        if not away:
-            return None
-        first = away[0]
-        if first.stand_in:
-            doing = "a bot plays for them"
-        elif first.stand_in_at is not None:
-            left = max(0, round(first.stand_in_at - asyncio.get_running_loop().time()))
-            doing = f"a bot plays in {left} s"
-        else:
-            doing = "the game waits for them"
-        text = Text("  ")
-        text.append_text(name_text(first.name, "bold"))
-        text.append(f" is away — {doing}", style="bold #ff8700")
-        if len(away) > 1:
-            text.append(f" (+{len(away) - 1} away)", style="#ff8700")
         return text
 
     def draw_boards(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
@@ -261,11 +189,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             note = ""
             if self.show_hints and view.phase is Phase.BID:  # public: their highest safe bid
                 note = f"bid≤{view.max_bids[other]}"
-            title = names[other]
-            if seats[other].stand_in:
-                title += " · away, bot plays"
-            elif seats[other].away:
-                title += " · away"
+            title = names[other] + away_mark(seats[other])
             board.show(view.seats[other], title, None, self.show_breakdown,
                        view.to_move == other, note)
 
@@ -312,10 +236,8 @@ class TableScreen(LiveTableScreen[TableClient]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "chat":
-            return self.host.offers_chat
-        if action in ("quit", "leave"):  # the one q: "quit" locally, "lobby" hosted
-            return self.host.in_lobby == (action == "leave")
+        if action in ("chat", "quit", "leave"):
+            return super().check_action(action, parameters)
         if action == "confirm" and self.bid_digits:
             return True
         if action in ("digit", "pass_bid", "toggle_hints", "toggle_alerts") \
@@ -465,13 +387,6 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.show_breakdown = not self.show_breakdown
         await self.refresh_table()
 
-    def action_toggle_alerts(self) -> None:
-        self.alerts = not self.alerts
-        if self.my_turn:
-            write_to_terminal(self.app, window_title(YOUR_TURN_TITLE if self.alerts else TITLE))
-        self.app.notify(f"Your-turn bell and title: {'on' if self.alerts else 'off'}",
-                        markup=False, timeout=3)
-
     def action_opponents(self) -> None:
         """Scroll the opponents' boards a page, back to the top after the last."""
         area = self.query_one("#opponents", VerticalScroll)
@@ -492,6 +407,3 @@ class TableScreen(LiveTableScreen[TableClient]):
     def action_help(self) -> None:
         from fivetowers.games.five_towers.tui.screens.help import HelpScreen
         self.app.push_screen(HelpScreen(self.host.in_lobby))
-
-    async def action_leave(self) -> None:
-        await self.host.leave()

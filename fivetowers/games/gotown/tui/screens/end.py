@@ -45,6 +45,7 @@ class GoTownEndScreen(Screen[None]):
         Binding("n", "play_again", "play again"),
         Binding("b", "back", "back to the table"),
         Binding("q", "quit", "quit"),
+        Binding("q", "leave", "back to the lobby"),
     ]
 
     def __init__(self, client: GoTownClient, host: TableHost) -> None:
@@ -62,7 +63,9 @@ class GoTownEndScreen(Screen[None]):
                     yield TowerBoard(s, id=f"final{s}")
             yield Static(Text.assemble(("n", "bold green"), " play again   ",
                                        ("b", "bold green"), " look at the table   ",
-                                       ("q", "bold green"), " quit"), id="end-keys")
+                                       ("q", "bold green"),
+                                       " back to the lobby" if self.host.in_lobby else " quit"),
+                         id="end-keys")
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -80,5 +83,13 @@ class GoTownEndScreen(Screen[None]):
     def action_back(self) -> None:
         self.app.pop_screen()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("quit", "leave"):  # the one q: "quit" locally, "lobby" hosted
+            return self.host.in_lobby == (action == "leave")
+        return True
+
     async def action_quit(self) -> None:
+        await self.host.leave()
+
+    async def action_leave(self) -> None:
         await self.host.leave()

@@ -12,12 +12,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import Static
 
 from fivetowers.games.gotown.client import GoTownClient
 from fivetowers.games.gotown.hint import Hint
 from fivetowers.games.gotown.rules import Action, End, PlayerView
 from fivetowers.games.gotown.tui.choices import Choice, choice_at, choices_for
+from fivetowers.games.gotown.tui.log_lines import log_lines
 from fivetowers.games.gotown.tui.look import GOTOWN_CSS, label
 from fivetowers.games.gotown.tui.messages import ChoicePicked, FloorClicked, HandCardClicked
 from fivetowers.games.gotown.tui.threats import threats
@@ -32,13 +32,16 @@ from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.screens import TableHost
 from fivetowers.ui.key_bar import KeyBar
-from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen
+from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen, away_mark
 
-MIN_SIZE = (80, 24)
+WATCHER_LOCKED = {"digit", "hand", "option", "confirm", "end_turn", "toggle_hints",
+                  "toggle_alerts"}
+"""The actions a watcher is not offered."""
 
 
 class GoTownTableScreen(LiveTableScreen[GoTownClient]):
     CSS_PATH = GOTOWN_CSS
+    TITLES = ("GoTown", "GoTown — your turn")
     BINDINGS = [
         Binding("1", "digit(1)", "pick", key_display="1-9"),
         *[Binding(str(d), f"digit({d})", show=False) for d in (*range(2, 10), 0)],
@@ -66,7 +69,6 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
     def compose(self) -> ComposeResult:
         view = self.client.view()
         yield StatusBar(id="status")
-        yield Static(id="too-small")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 with Grid(id="towers"):
@@ -91,23 +93,19 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         self.query_one(PlayPanel).border_title = "Play"
         self.query_one(HintPanel).border_title = "Hints (h)"
         self.client.subscribe(self._on_table_event)
+        self.hear()
         await self.refresh_table()
         self.client.start()
 
     def on_resize(self) -> None:
-        width, height = self.size
-        self.set_class(width >= 110, "-wide")
-        self.set_class(height >= 34, "-tall")
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        notice = self.query_one("#too-small", Static)
-        notice.display = small
-        self.query_one("#main").display = not small
-        if small:
-            notice.update(f"Your terminal is {width}x{height}; GoTown needs at least "
-                          f"{MIN_SIZE[0]}x{MIN_SIZE[1]}. Make the window larger, or press q.")
+        # Bigger terminals get a wider side column and taller towers; a
+        # terminal too small is covered by the app's (or the server's) notice.
+        self.set_class(self.size.width >= 110, "-wide")
+        self.set_class(self.size.height >= 34, "-tall")
 
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
+        self.stop_hearing()
 
     # -- drawing ------------------------------------------------------------
     async def refresh_table(self) -> None:
@@ -125,13 +123,14 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         if problem is not None:
             turn = Text(f" {problem} " + ("(q quits) " if self.client.table.bot_error else ""),
                         style="bold white on red")
-        self.query_one(StatusBar).show(view, turn)
+        self.query_one(StatusBar).show(view, self.status_extras(turn, seat is None))
         self.draw_towers(view, seat, names)
         self.query_one(PilesLine).show(view)
         self.draw_hand(view)
         self.query_one(PlayPanel).show(self.play_head(view, names), card, self.choices,
                                        self.notice, self.notice_bad)
-        self.query_one(GameLog).show(entries, seat)
+        self.query_one(GameLog).show(log_lines(entries, seat, self.host.chat_lines(),
+                                               self.client.stand_in_moves()))
         self.draw_hints(view)
         keys = (view.my_turn, self.picked is None, view.over)
         if keys != self.binding_keys:
@@ -139,6 +138,7 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
             self.refresh_bindings()
         if self.show_hints and self.hint_version != self.client.version:
             self.load_hint(self.client.version)
+        self.alert(not view.over and view.to_move in self.client.human_seats)
         if view.over and not self.ended:
             self.ended = True
             self.app.call_later(self.host.show_end)
@@ -160,12 +160,14 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         return out
 
     def draw_towers(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
+        seats = self.client.seats()
         for s, sv in enumerate(view.seats):
             marks: dict[int | None, int] = {}
             for n, choice in enumerate(self.choices):
                 if choice.legal and choice.seat == s and choice.floor not in marks:
                     marks[choice.floor] = n + 1
             title = names[s] + (" (you)" if s == seat and names[s] != "You" else "")
+            title += away_mark(seats[s])
             self.query_one(f"#tower{s}", TowerBoard).show(sv, view.floors_to_win, title,
                                                            view.to_move == s, marks)
 
@@ -207,6 +209,8 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
 
     # -- acting -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in WATCHER_LOCKED and self.client.seat is None:
+            return False  # a watcher's keys: no picks, no plays, no hints
         if action == "results":
             return self.client.view().over
         if action == "end_turn":

@@ -7,11 +7,10 @@ from rich.text import Text
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widget import Widget
 
-from fivetowers.games.gotown.chronicle import Entry
 from fivetowers.ui.text import safe
 
 STYLE = {"play": "green", "attack": "#ff8787", "tempo": "#ffafd7", "turn": "dim",
-         "end": "bold magenta"}
+         "end": "bold magenta", "chat": "#87d7ff"}
 
 
 class GameLog(Widget):
@@ -23,16 +22,15 @@ class GameLog(Widget):
         self.back = 0
         self.border_title = "Log"
 
-    def show(self, entries: list[Entry], seat: int | None) -> None:
-        known = len(self.lines)
-        if len(entries) < known:  # another game at this widget: start again
-            self.lines, known, self.back = (), 0, 0
-        if len(entries) == known:
+    def show(self, lines: tuple[tuple[str, str], ...]) -> None:
+        """(kind, text) lines, oldest first (see log_lines)."""
+        if lines == self.lines:
             return
-        added = tuple((e.kind, e.text_for(seat)) for e in entries[known:])
-        if self.back:
-            self.back += len(added)  # reading back: stay put
-        self.lines += added
+        if lines[:len(self.lines)] != self.lines:  # another game, or a mark: start again
+            self.back = 0
+        elif self.back:
+            self.back += len(lines) - len(self.lines)  # reading back: stay put
+        self.lines = lines
         self.border_subtitle = f"↓ {self.back} newer" if self.back else ""
         self.refresh()
 

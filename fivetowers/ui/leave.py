@@ -27,15 +27,17 @@ class LeaveScreen(ModalScreen[bool]):
         Binding("q", "stay", "go on playing", show=False),
     ]
 
-    def __init__(self, kept: bool) -> None:
+    def __init__(self, kept: bool, resume: str = "fivetowers play --resume") -> None:
         super().__init__()
         self.kept = kept
+        self.resume = resume
+        """The command that takes the player back to the game."""
 
     def compose(self) -> ComposeResult:
         text = Text("Leave this game?\n\n", style="bold")
         if self.kept:
             text.append("It is kept: ")
-            text.append("fivetowers play --resume", style="bold")
+            text.append(self.resume, style="bold")
             text.append(" takes you back to it, as it is now.")
         else:
             text.append("It is not kept (the store could not be opened): leaving ends it.")
