@@ -17,8 +17,8 @@ class HelpPage(ModalScreen[None]):
 
     TEXT = ""
     BINDINGS = [
-        Binding("escape", "close", "close"),
-        Binding("question_mark", "close", "close", key_display="?", show=False),
+        Binding("escape", "close", N_("close")),
+        Binding("question_mark", "close", N_("close"), key_display="?", show=False),
         Binding("q", "close", show=False),
     ]
 

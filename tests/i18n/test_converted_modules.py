@@ -18,7 +18,12 @@ CONVERTED = (
     "lobby/lobby_screen.py", "lobby/waiting_screen.py", "lobby/my_games_screen.py",
     "lobby/leaderboard_screen.py", "lobby/app.py", "server/session.py", "server/driver.py",
     "server/serve.py", "lobby/new_table_screen.py", "lobby/model.py", "lobby/export.py",
-    "lobby/archive.py",
+    "lobby/archive.py", "games/gotown/chronicle.py", "games/gotown/tui/screens/table.py",
+    "games/gotown/tui/screens/help.py", "games/gotown/tui/widgets/status_bar.py",
+    "games/gotown/tui/widgets/piles.py", "games/gotown/tui/widgets/play_panel.py",
+    "games/gotown/tui/widgets/tower_board.py", "games/gotown/tui/widgets/game_log.py",
+    "games/gotown/tui/widgets/hand_row.py", "games/gotown/tui/widgets/hint_panel.py",
+    "games/gotown/tui/log_lines.py", "games/gotown/tui/choices.py", "ui/help_page.py",
 )
 SHOWS_TEXT = frozenset({
     "notify", "Static", "Label", "Text", "note", "update", "append", "add_columns",
@@ -26,7 +31,8 @@ SHOWS_TEXT = frozenset({
 })
 """Calls whose positional string arguments a player reads."""
 NOT_TEXT = frozenset({"", " ", "  ", "\n", "bold", "italic", "dim", "reverse",
-                      "5 Towers", "GoTown"})  # styles, and the games' names
+                      "5 Towers", "GoTown",
+                      "e", " esc", "chat"})  # styles, the games' names, keys, a log line's kind
 COMMANDS = ("ssh ", "fivetowers ")
 """A command line to type is the same in every language."""
 
