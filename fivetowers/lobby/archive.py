@@ -17,6 +17,7 @@ from typing import Any, Callable, TypeVar
 from fivetowers.games import game_kind
 from fivetowers.games.protocol import GameKind
 from fivetowers.games.screens import Replay
+from fivetowers.i18n import _
 from fivetowers.user_text import clean_name
 from fivetowers.tables.store import Rating, Store, StoreError, TableInfo
 from fivetowers.tables.store_writer import StoreWriter
@@ -76,7 +77,7 @@ class Archive:
 
     def _store(self) -> Store:
         if self.store is None:
-            raise NoArchive("this server keeps no games")
+            raise NoArchive(_("this server keeps no games"))
         return self.store
 
     async def games_of(self, fingerprint: str, limit: int = 50) -> list[TableInfo]:

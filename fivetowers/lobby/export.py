@@ -8,6 +8,7 @@ may read before the end.
 
 from __future__ import annotations
 
+from fivetowers.i18n import N_, _
 from fivetowers.lobby.model import Lobby
 from fivetowers.server.session import Exporter, ExportRefused
 from fivetowers.tables.history import record_text, record_text_of
@@ -20,13 +21,17 @@ def exporter(lobby: Lobby) -> Exporter:
     async def export(identity: str, game_id: int) -> str:
         writer = lobby.writer
         if writer is None:
-            raise ExportRefused("this server keeps no games to export")
+            raise ExportRefused(_("this server keeps no games to export"))
         if not identity.startswith("SHA256:"):
-            raise ExportRefused("only a key's own games can be exported: log in with your key")
+            raise ExportRefused(
+                _("only a key's own games can be exported: log in with your key"))
         try:
             return await writer.call(_export_text, writer.store, identity, game_id)
         except StoreError as exc:
-            raise ExportRefused(f"game {game_id} cannot be read now: {exc}") from None
+            raise ExportRefused(_("game {game} cannot be read now: {reason}").format(
+                game=game_id, reason=exc)) from None
+        except ExportRefused as exc:  # a template from the store's thread: in words here
+            raise ExportRefused(_(str(exc)).format(game=game_id)) from None
     return export
 
 
@@ -34,8 +39,10 @@ def _export_text(store: Store, identity: str, game_id: int) -> str:
     """(On the store's thread.) Its record, or why not; a game that is not
     this key's is told apart from one that does not exist by nothing, so a
     stranger learns nothing of other people's game numbers."""
-    not_yours = ExportRefused(f"game {game_id} is not one of your games "
-                              "(see \"my games\" in the lobby for their numbers)")
+    # Templates ({game}), put in the asker's words by export(): this thread
+    # does not run in the asker's session.
+    not_yours = ExportRefused(N_("game {game} is not one of your games "
+                                 "(see \"my games\" in the lobby for their numbers)"))
     try:
         stored = store.load_table(game_id)
     except UnknownTable:
@@ -43,9 +50,9 @@ def _export_text(store: Store, identity: str, game_id: int) -> str:
     if all(seat.fingerprint != identity for seat in stored.info.seats):
         raise not_yours
     if stored.info.finished is None:
-        raise ExportRefused(f"game {game_id} is still being played: "
-                            "export it once it is over")
+        raise ExportRefused(N_("game {game} is still being played: "
+                               "export it once it is over"))
     try:
         return record_text(record_text_of(stored.info.kind, stored.record))
     except ValueError:  # the game's RecordError: a damaged record
-        raise ExportRefused(f"game {game_id} in the store is damaged") from None
+        raise ExportRefused(N_("game {game} in the store is damaged")) from None

@@ -20,6 +20,7 @@ from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
 from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.styled_template import styled_template
 from fivetowers.ui.key_bar import KeyBar
 
 
@@ -82,8 +83,10 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         app = self.lobby_host
-        title = Text.assemble(("5 Towers", "bold"), _(" lobby — you are "),
-                              (app.player_name, "bold"))
+        # One template, so a language may put the words in its own order
+        # ("Sảnh 5 Towers — bạn là …").
+        title = styled_template(_("{game} lobby — you are {name}"),
+                                game=("5 Towers", "bold"), name=(app.player_name, "bold"))
         yield Static(title, id="lobby-title")
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")

@@ -34,6 +34,7 @@ from typing import Any, Callable, Coroutine, Mapping
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
+from fivetowers.i18n import N_, _, ngettext
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
@@ -68,6 +69,23 @@ class ChatLine:
     moves: int = 0
     """The game's actions when it was said (0 before it started): where a
     table screen shows it among the moves."""
+
+
+PROGRESS_WORDS = {"round": N_("round {number}"), "turn": N_("turn {number}")}
+"""The words of the games' ``progress()`` ("round 3", "turn 12"): the games
+translate nothing, so a table list translates them for its viewer."""
+
+
+OPTION_VALUES = frozenset({N_("base"), N_("great-powers")})
+"""Options' values that are words (the rules column shows values, as records
+keep them): translated for the viewer; numbers stay as they are."""
+
+
+def progress_text(progress: str) -> str:
+    """A game's ``progress()`` in the viewer's language (as it is if unknown)."""
+    word, _space, number = progress.rpartition(" ")
+    template = PROGRESS_WORDS.get(word)
+    return _(template).format(number=number) if template and number.isdigit() else progress
 
 
 class LobbyError(ValueError):
@@ -196,19 +214,20 @@ class HostedTable:
     @property
     def rules_text(self) -> str:
         """The options it is played with, as table lists show them."""
-        return " ".join(self.options[o.key] for o in self.kind.options)
+        return " ".join(_(value) if value in OPTION_VALUES else value
+                        for value in (self.options[o.key] for o in self.kind.options))
 
     def say(self, identity: str, name: str, raw: str, now: float | None = None) -> str | None:
         """Send a chat line to everyone at the table; None, or why it was not sent."""
         text = clean_text(raw, CHAT_LENGTH)
         name = clean_name(name)
         if not text:
-            return "nothing to send"
+            return _("nothing to send")
         now = time.monotonic() if now is None else now
         tokens, then = self._chat_budget.get(identity, (float(CHAT_BURST), now))
         tokens = min(float(CHAT_BURST), tokens + (now - then) / CHAT_EVERY)
         if tokens < 1:
-            return f"slow down: one line every {CHAT_EVERY:g} seconds"
+            return _("slow down: one line every {seconds} seconds").format(seconds=f"{CHAT_EVERY:g}")
         self._chat_budget[identity] = (tokens - 1, now)
         line = ChatLine(name, text, 0 if self.table is None else self.table.game.action_count())
         self.chat.append(line)
@@ -240,17 +259,20 @@ class HostedTable:
 
     def status(self) -> str:
         if self.table is None and self.pending:
-            names = " and ".join(self.seats[i].name for i in sorted(self.pending))
-            return (f"a rematch: waiting for {names} to say yes (n on the end screen); "
-                    "whoever leaves or does not answer gets a bot")
+            names = _(" and ").join(self.seats[i].name for i in sorted(self.pending))
+            return _("a rematch: waiting for {names} to say yes (n on the end screen); "
+                     "whoever leaves or does not answer gets a bot").format(names=names)
         if self.table is None:
             free = len(self.free_seats)
-            return f"waiting for {free} player{'s' if free != 1 else ''}"
+            return ngettext("waiting for {count} player", "waiting for {count} players",
+                            free).format(count=free)
         if self.over:
-            return "game over"
+            return _("game over")
         away = sum(1 for i in self.humans if not self.seats[i].connected)
-        return (f"playing, {self.table.game.progress()}" + (f", {away} away" if away else "")
-                + (", paused" if self.paused else ""))
+        status = _("playing, {progress}").format(progress=progress_text(self.table.game.progress()))
+        if away:
+            status += _(", {count} away").format(count=away)
+        return status + (_(", paused") if self.paused else "")
 
     @property
     def attended(self) -> bool:
@@ -338,7 +360,7 @@ class Lobby:
         except RecordError as exc:
             raise LobbyError(str(exc)) from None
         if not 0 <= bots < players:
-            raise LobbyError(f"bots: 0 to {players - 1} (one seat is yours)")
+            raise LobbyError(_("bots: 0 to {most} (one seat is yours)").format(most=players - 1))
         refusal = self.refusal(identity, address)
         if refusal is not None:
             raise LobbyError(refusal)
@@ -365,15 +387,15 @@ class Lobby:
         limits = self.limits
         running = sum(1 for t in self.tables.values() if not t.over)
         if running >= limits.max_tables:
-            return (f"the server is full ({running} tables, its most): "
-                    "join a table, or try again later")
+            return _("the server is full ({count} tables, its most): "
+                     "join a table, or try again later").format(count=running)
         if address is not None:
             group = address_group(address)
             opened = sum(1 for t in self.tables.values()
                          if not t.over and t.opened_from == group)
             if opened >= limits.tables_per_address:
-                return (f"{opened} unfinished tables were opened from your address, "
-                        "its most: finish one first")
+                return _("{count} unfinished tables were opened from your address, "
+                         "its most: finish one first").format(count=opened)
         try:
             self._check_quota(identity)
         except LobbyError as exc:
@@ -386,8 +408,8 @@ class Lobby:
         mine = sum(1 for t in self.tables.values()
                    if not t.over and t.seat_of(identity) is not None)
         if mine >= self.limits.tables_per_player:
-            raise LobbyError(f"you already sit at {mine} unfinished tables; "
-                             "finish one before taking another seat")
+            raise LobbyError(_("you already sit at {count} unfinished tables; "
+                               "finish one before taking another seat").format(count=mine))
 
     def _new_code(self) -> str:
         while True:
@@ -404,7 +426,7 @@ class Lobby:
         if seat is None:
             free = hosted.free_seats
             if not free or hosted.started:
-                raise LobbyError(f"table {hosted.code} has no free seat")
+                raise LobbyError(_("table {code} has no free seat").format(code=hosted.code))
             self._check_quota(identity)
             seat = free[0]
             others = {s.name for s in hosted.seats}
@@ -458,14 +480,14 @@ class Lobby:
         once nobody is left to answer: who leaves the table or does not answer
         within ``absence_bot_after`` gets a bot. LobbyError if too late."""
         if not old.over or old.seat_of(identity) is None:
-            raise LobbyError("only the players of a finished game can play it again")
+            raise LobbyError(_("only the players of a finished game can play it again"))
         again = old.rematch
         if again is None:
             again = old.rematch = self._offer_rematch(old, identity)
             old.announce(name, "wants a rematch: n on the end screen says yes")
         seat = again.seat_of(identity)
         if again.started or seat is None or self.tables.get(again.code) is not again:
-            raise LobbyError("the rematch at this table has started without you")
+            raise LobbyError(_("the rematch at this table has started without you"))
         again.pending.discard(seat)
         self.sit(again, identity, name, session)  # the last answer starts it
         return again

@@ -15,6 +15,7 @@ from textual.widgets import Input, Label, Select, Static, Switch
 from fivetowers.compat.textual import InOrderInput
 from fivetowers.games import game_kinds
 from fivetowers.games.protocol import GameKind, GameOption
+from fivetowers.i18n import N_, _
 from fivetowers.lobby.model import CHAT_LENGTH, TITLE_LENGTH
 from fivetowers.ui.capped_input import CappedInput
 
@@ -33,8 +34,15 @@ class NewTable:
     """The game's options as chosen (``GameOption.key`` -> value)."""
 
 
+OPTION_WORDS = (N_("Variant"), N_("base game"), N_("Great Powers"),
+                N_("Floors to win"), N_("5 floors"), N_("4 floors (short game)"))
+"""The registered games' option labels and choices (``GameOption``, in each
+game's kind.py, which translates nothing): listed for the catalog, shown with
+``_`` by the form."""
+
+
 def seats_label(kind: GameKind) -> str:
-    return f"Seats ({kind.min_players}-{kind.max_players})"
+    return _("Seats ({least}-{most})").format(least=kind.min_players, most=kind.max_players)
 
 
 def seats_allowed(kind: GameKind) -> str:
@@ -59,7 +67,7 @@ class NewTableScreen(ModalScreen[NewTable | None]):
     ``refusal`` says why no table may be opened now (the server's or this
     player's limit), or None: the form shows it at once and on Enter."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("cancel"))]
     AUTO_FOCUS = "#title"
     """The name first, whatever games there are (most keep the first game;
     shift+tab reaches the game's drop-down above it)."""
@@ -84,29 +92,29 @@ class NewTableScreen(ModalScreen[NewTable | None]):
         reason = self._refusal() if self._refusal is not None else None
         if reason is not None:
             self.query_one("#form-error", Static).update(
-                Text(f"No new table: {reason}.", style="bold red"))
+                Text(_("No new table: {reason}.").format(reason=reason), style="bold red"))
         return reason is not None
 
     def compose(self) -> ComposeResult:
         several = len(self.kinds) > 1
         with Vertical(id="new-table", classes="form"):
-            yield Static("New table  (Tab: next field, Enter: create, Esc: cancel)",
+            yield Static(_("New table  (Tab: next field, Enter: create, Esc: cancel)"),
                          classes="form-title")
             if several:
                 with Horizontal(classes="form-row"):
-                    yield Label("Game")
+                    yield Label(_("Game"))
                     yield Select([(kind.title, kind.name) for kind in self.kinds.values()],
                                  value=self.kind.name, allow_blank=False, compact=True,
                                  id="game")
-            yield Label("Name")
-            yield InOrderInput(placeholder="a name for the table", id="title",
+            yield Label(_("Name"))
+            yield InOrderInput(placeholder=_("a name for the table"), id="title",
                         max_length=TITLE_LENGTH)
             with Horizontal(classes="form-row"):
                 yield Label(seats_label(self.kind), id="seats-label")
                 yield InOrderInput(str(min(max(3, self.kind.min_players), self.kind.max_players)),
                             id="players", max_length=len(str(self.kind.max_players)),
                             restrict=seats_allowed(self.kind))
-                yield Label("of them bots")
+                yield Label(_("of them bots"))
                 yield InOrderInput("1", id="bots", max_length=len(str(self.kind.max_players - 1)),
                             restrict=bots_allowed(self.kind))
             for kind in self.kinds.values():
@@ -116,11 +124,11 @@ class NewTableScreen(ModalScreen[NewTable | None]):
                     for option in kind.options:
                         yield from self.option_fields(kind, option)
                     if not several:
-                        yield Label("Private")
+                        yield Label(_("Private"))
                         yield Switch(False, id="private")
             if several:
                 with Horizontal(classes="form-row"):
-                    yield Label("Private")
+                    yield Label(_("Private"))
                     yield Switch(False, id="private")
             yield Static("", id="form-error")
 
@@ -128,11 +136,11 @@ class NewTableScreen(ModalScreen[NewTable | None]):
     def option_fields(kind: GameKind, option: GameOption) -> ComposeResult:
         field_id = f"option-{kind.name}-{option.key}"
         if len(option.choices) == 2:
-            yield Label(option.choices[1][1])
+            yield Label(_(option.choices[1][1]))
             yield Switch(False, id=field_id)
         else:
-            yield Label(option.label)
-            yield Select([(text, value) for value, text in option.choices],
+            yield Label(_(option.label))
+            yield Select([(_(text), value) for value, text in option.choices],
                          value=option.default, allow_blank=False, compact=True, id=field_id)
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -169,8 +177,8 @@ class NewTableScreen(ModalScreen[NewTable | None]):
         if not players.isdigit() or not bots.isdigit() \
                 or kind.players_problem(int(players)) is not None or int(bots) >= int(players):
             self.query_one("#form-error", Static).update(
-                f"Seats {kind.min_players}-{kind.max_players}, and fewer bots than seats "
-                "(one seat is yours).")
+                _("Seats {least}-{most}, and fewer bots than seats (one seat is yours).").format(
+                    least=kind.min_players, most=kind.max_players))
             return
         if self._refused():
             return
@@ -185,11 +193,11 @@ class NewTableScreen(ModalScreen[NewTable | None]):
 
 
 class JoinScreen(ModalScreen[str | None]):
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("cancel"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="join", classes="form"):
-            yield Static("Join a table by its code (Enter: join, Esc: cancel)",
+            yield Static(_("Join a table by its code (Enter: join, Esc: cancel)"),
                          classes="form-title")
             yield InOrderInput(placeholder="CODE", id="code", max_length=12,
                         restrict=r"[A-Za-z0-9]*")
@@ -202,18 +210,19 @@ class JoinScreen(ModalScreen[str | None]):
 
 
 class ChatScreen(ModalScreen[str | None]):
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("cancel"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="chat", classes="form"):
-            yield Static("Say to the table (Enter: send, Esc: cancel)", classes="form-title")
-            yield CappedInput(placeholder="a line for everyone at this table", id="line",
+            yield Static(_("Say to the table (Enter: send, Esc: cancel)"), classes="form-title")
+            yield CappedInput(placeholder=_("a line for everyone at this table"), id="line",
                               max_length=CHAT_LENGTH)
             yield Static("", id="chat-note")
 
     def on_capped_input_cut(self, event: CappedInput.Cut) -> None:
         self.query_one("#chat-note", Static).update(Text(
-            f"Paste cut to fit {CHAT_LENGTH} characters ({event.left_out} left out).",
+            _("Paste cut to fit {most} characters ({left_out} left out).").format(
+                most=CHAT_LENGTH, left_out=event.left_out),
             style="bold yellow"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

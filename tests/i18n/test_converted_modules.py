@@ -25,6 +25,13 @@ CONVERTED = (
         "widgets/hint_panel.py", "widgets/status_bar.py", "widgets/tower_board.py",
         "log_lines.py", "build_guide.py", "look.py", "words.py")),
     "ui/key_bar.py", "ui/live_table.py", "ui/help_page.py",
+    "lobby/new_table_screen.py", "lobby/model.py", "lobby/export.py",
+    "lobby/archive.py", "games/gotown/chronicle.py", "games/gotown/tui/screens/table.py",
+    "games/gotown/tui/screens/help.py", "games/gotown/tui/widgets/status_bar.py",
+    "games/gotown/tui/widgets/piles.py", "games/gotown/tui/widgets/play_panel.py",
+    "games/gotown/tui/widgets/tower_board.py", "games/gotown/tui/widgets/game_log.py",
+    "games/gotown/tui/widgets/hand_row.py", "games/gotown/tui/widgets/hint_panel.py",
+    "games/gotown/tui/log_lines.py", "games/gotown/tui/choices.py",
 )
 SHOWS_TEXT = frozenset({
     "notify", "Static", "Label", "Text", "note", "update", "append", "add_columns",
@@ -32,7 +39,8 @@ SHOWS_TEXT = frozenset({
 })
 """Calls whose positional string arguments a player reads."""
 NOT_TEXT = frozenset({"", " ", "  ", "\n", "bold", "italic", "dim", "reverse",
-                      "5 Towers", "GoTown"})  # styles, and the games' names
+                      "5 Towers", "GoTown",
+                      " esc", "chat"})  # styles, the games' names, keys, a log line's kind
 KEYS = frozenset({*"abcdefghijklmnopqrstuvwxyz", "enter", "escape"})
 """A key to press (``n`` play again) is the same in every language."""
 COMMANDS = ("ssh ", "fivetowers ")

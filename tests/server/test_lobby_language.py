@@ -20,7 +20,7 @@ from fivetowers.tables.store import open_store
 
 from tests.server.server_helpers import Screen, StartServer, connect
 
-VIETNAMESE_LOBBY = "5 Towers sảnh — bạn là"
+VIETNAMESE_LOBBY = "Sảnh 5 Towers — bạn là"
 ENGLISH_LOBBY = "5 Towers lobby — you are"
 
 

@@ -3,9 +3,11 @@
 The engine keeps the actions, not what happened between them (draws, a
 milkshake drunk, a donut truck's extra turn, a reshuffle): a
 :class:`Chronicle` replays the table's actions on a game of its own, one at
-a time as they come, and writes down what changed. A thief's catch is a
-secret of the thief and the robbed player: :meth:`Entry.text_for` names the
-card for them and says "a card" to everyone else.
+a time as they come, and writes down what changed. An :class:`Entry` keeps
+an English template and its details, not words: :meth:`Entry.text_for`
+writes it in the viewer's language, so two players at one table each read
+their own. A thief's catch is a secret of the thief and the robbed player:
+it names the card for them and says "a card" to everyone else.
 """
 
 from __future__ import annotations
@@ -17,9 +19,18 @@ from fivetowers.games.gotown.rules import (
     SuperThief, Thief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.game import REFILL_TO
+from fivetowers.i18n import N_, _, ngettext
 
 YOU = "You"
 """Local play's name for its one human: the log says "You build", "your tower"."""
+
+CARD_PHRASES: dict[Card, str] = {
+    Card.WILD: N_("a wild"), Card.DOG: N_("a dog"), Card.BONE: N_("a bone"),
+    Card.JACKHAMMER: N_("a jackhammer"), Card.WRECKING_BALL: N_("a wrecking ball"),
+    Card.MILKSHAKE: N_("a milkshake"), Card.DONUT_TRUCK: N_("a donut truck"),
+    Card.THIEF: N_("a thief"), Card.SUPER_THIEF: N_("a super thief"),
+}
+"""How a sentence names a card that is not a number."""
 
 
 def floor_text(floor: Floor) -> str:
@@ -27,26 +38,71 @@ def floor_text(floor: Floor) -> str:
     return f"[{floor.left} {floor.right}]"
 
 
+def card_phrase(card: Card) -> str:
+    """The card as a sentence names it, in the viewer's language: ``a 5``, ``an 8``."""
+    if card in CARD_PHRASES:
+        return _(CARD_PHRASES[card])
+    if card.number == 8:
+        return _("an {number}").format(number=card.value)
+    return _("a {number}").format(number=card.value)
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One line of the log: ``kind`` styles it (play, turn, attack, end...)."""
+    """One line of the log: ``kind`` styles it (play, turn, attack, end...).
+
+    ``text`` is an English template (marked for the catalog where it is
+    made); ``seats`` name its players by seat, ``details`` fill in the rest.
+    A seat field ``who`` gives the template ``{who}`` (the name) and
+    ``{who_of}`` (``Ann's``, ``your``)."""
 
     kind: str
     text: str
+    you_text: str = ""
+    """The template when ``who`` is local play's "You" ("You build", "Your bone")."""
+    seats: tuple[tuple[str, int], ...] = ()
+    details: tuple[tuple[str, object], ...] = ()
+    names: tuple[str, ...] = ()
+    """The players' names, by seat."""
     took: tuple[tuple[int, Card], ...] = ()
     """A thief's catch: (robbed seat, card); shown only to ``thief`` and the robbed."""
     thief: int | None = None
-    after: tuple[str, ...] = ()
-    """With ``took``: the words after each card taken (``text`` comes before)."""
+    winners: tuple[int, ...] = ()
+    """Several winners, named together as ``{names}``."""
     action: int = -1
     """The number of the action that led to it (0 the first)."""
 
+    def _you(self, seat: int) -> bool:
+        return self.names[seat] == YOU
+
+    def _name(self, seat: int) -> str:
+        return _("you") if self._you(seat) else self.names[seat]
+
+    def _of(self, seat: int) -> str:
+        return _("your") if self._you(seat) else _("{name}'s").format(name=self.names[seat])
+
     def text_for(self, seat: int | None) -> str:
-        out = self.text
-        for (robbed, card), words in zip(self.took, self.after):
-            knows = seat is not None and seat in (self.thief, robbed)
-            out += (card.words if knows else "a card") + words
-        return out
+        """The line as ``seat`` reads it (None: a watcher), in the current language."""
+        fields: dict[str, object] = dict(self.details)
+        for key, who in self.seats:
+            fields[key] = self._name(who)
+            fields[f"{key}_of"] = self._of(who)
+        if self.winners:
+            fields["names"] = _(" and ").join(_("You") if self._you(s) else self.names[s]
+                                              for s in self.winners)
+        if self.took:
+            fields["catch"] = _(" and ").join(
+                _("{card} from {robbed}").format(
+                    card=card_phrase(card) if seat is not None and seat in (self.thief, robbed)
+                    else _("a card"), robbed=self._name(robbed))
+                for robbed, card in self.took)
+        you = self.you_text and dict(self.seats).get("who") is not None \
+            and self._you(dict(self.seats)["who"])
+        template = _(self.you_text if you else self.text)
+        try:
+            return template.format(**fields)
+        except (KeyError, IndexError, ValueError):  # a catalog entry that lost a field
+            return (self.you_text if you else self.text).format(**fields)
 
 
 class Chronicle:
@@ -56,9 +112,15 @@ class Chronicle:
         self._game = Game([p.name for p in game.players], game.floors_to_win,
                           deck=game.initial_deck, seed=game.seed,
                           reshuffles=game.reshuffles)
+        self._names = tuple(p.name for p in game.players)
         self.entries: list[Entry] = []
-        self.reason = ""
-        """Why the player to move has this turn, when it is not plain rotation."""
+        self._reason: Entry | None = None
+
+    @property
+    def reason(self) -> str:
+        """Why the player to move has this turn, when it is not plain rotation
+        (in the viewer's language)."""
+        return "" if self._reason is None else self._reason.text_for(None)
 
     def follow(self, game: Game) -> None:
         """Take in the actions ``game`` has that this log has not told yet."""
@@ -67,25 +129,11 @@ class Chronicle:
         for action in game.actions[len(mine.actions):]:
             self._tell(mine, action)
 
-    def _name(self, seat: int) -> str:
-        return self._game.players[seat].name
-
-    def _does(self, seat: int, verb: str) -> str:
-        """``Ann builds``; ``You build`` (local play's default name)."""
-        name = self._name(seat)
-        return f"{name} {verb}" if name == YOU else f"{name} {verb}s"
-
-    def _them(self, seat: int) -> str:
-        """``Ann``; ``you`` in the middle of a sentence."""
-        name = self._name(seat)
-        return "you" if name == YOU else name
-
-    def _of(self, seat: int, start: bool = False) -> str:
-        """``Ann's``; ``your`` (``Your`` to start a sentence)."""
-        name = self._name(seat)
-        if name == YOU:
-            return "Your" if start else "your"
-        return f"{name}'s"
+    def _entry(self, kind: str, text: str, you_text: str = "", who: int | None = None,
+               target: int | None = None, **details: object) -> Entry:
+        seats = tuple((key, seat) for key, seat in (("who", who), ("target", target))
+                      if seat is not None)
+        return Entry(kind, text, you_text, seats, tuple(details.items()), self._names)
 
     def _tell(self, game: Game, action: Action) -> None:
         before_milk = [p.milkshakes for p in game.players]
@@ -100,66 +148,91 @@ class Chronicle:
             # The draw up to 3 (a donut truck's extra turn may draw one more).
             drawn = min(game.players[action.seat].hand_size - before_hands[action.seat],
                         REFILL_TO - before_hands[action.seat])
-            self._add("turn", f"{self._does(who, 'end')} the turn"
-                      + (f", draws {drawn}" if drawn > 0 else ""))
-            self.reason = ""
+            if drawn > 0:
+                self.entries.append(self._entry(
+                    "turn", N_("{who} ends the turn, draws {count}"),
+                    N_("You end the turn, draws {count}"), who, count=drawn))
+            else:
+                self.entries.append(self._entry("turn", N_("{who} ends the turn"),
+                                                N_("You end the turn"), who))
+            self._reason = None
             if truck:
-                self._add("tempo", f"Donut truck: {self._does(who, 'take')} another turn")
-                self.reason = "another turn: donut truck"
+                self.entries.append(self._entry("tempo", N_("Donut truck: {who} takes another turn"),
+                                                N_("Donut truck: You take another turn"), who))
+                self._reason = self._entry("reason", N_("another turn: donut truck"))
             for seat, (was, now) in enumerate(zip(before_milk, (p.milkshakes for p in game.players))):
                 if now < was:
                     lost = was - now
-                    self._add("tempo", f"{self._does(seat, 'drink')} a milkshake: "
-                                       + ("turn lost" if lost == 1 else f"{lost} turns lost"))
+                    if lost == 1:
+                        self.entries.append(self._entry(
+                            "tempo", N_("{who} drinks a milkshake: turn lost"),
+                            N_("You drink a milkshake: turn lost"), seat))
+                    else:
+                        self.entries.append(self._entry(
+                            "tempo", N_("{who} drinks a milkshake: {count} turns lost"),
+                            N_("You drink a milkshake: {count} turns lost"), seat, count=lost))
                     if not truck:
-                        self.reason = f"{self._name(seat)} drank a milkshake"
+                        self._reason = self._entry("reason", N_("{who} drank a milkshake"),
+                                                   N_("You drank a milkshake"), seat)
         else:
             self.entries.append(self._play(game, action, floors, who))
         if len(game.reshuffles) > reshuffles:
-            self._add("turn", "The discard pile is shuffled into a new draw pile")
+            self.entries.append(self._entry(
+                "turn", N_("The discard pile is shuffled into a new draw pile")))
         if game.over:
-            names = " and ".join(self._name(s) for s in game.winners)
-            alone = len(game.winners) == 1 and names != YOU
-            self._add("end", f"{names} win{'s' if alone else ''}!")
+            self.entries.append(self._winners(list(game.winners)))
         index = len(game.actions) - 1
         self.entries[told:] = [replace(e, action=index) for e in self.entries[told:]]
 
-    def _add(self, kind: str, text: str) -> None:
-        self.entries.append(Entry(kind, text))
+    def _winners(self, winners: list[int]) -> Entry:
+        if len(winners) == 1:
+            return self._entry("end", N_("{who} wins!"), N_("You win!"), winners[0])
+        return replace(self._entry("end", N_("{names} win!")), winners=tuple(winners))
 
     def _play(self, game: Game, action: Action, floors: list[list[Floor]], who: int) -> Entry:
         built = game.players[action.seat].floors[-1] if game.players[action.seat].floors else None
         if isinstance(action, Build) and built is not None:
-            return Entry("play", f"{self._does(who, 'build')} {floor_text(built)}")
+            return self._entry("play", N_("{who} builds {floor}"), N_("You build {floor}"), who,
+                               floor=floor_text(built))
         if isinstance(action, Steal) and built is not None:
-            return Entry("attack", f"{self._does(who, 'steal')} from "
-                                   f"{self._of(action.target)} top floor "
-                                   f"{floor_text(floors[action.target][-1])} and builds "
-                                   f"{floor_text(built)}")
+            return self._entry(
+                "attack", N_("{who} steals from {target_of} top floor {taken} and builds {floor}"),
+                N_("You steal from {target_of} top floor {taken} and builds {floor}"), who,
+                action.target, taken=floor_text(floors[action.target][-1]),
+                floor=floor_text(built))
         if isinstance(action, Dog):
-            return Entry("play", f"{self._does(who, 'put')} a dog on floor {action.floor + 1}")
+            return self._entry("play", N_("{who} puts a dog on floor {number}"),
+                               N_("You put a dog on floor {number}"), who, number=action.floor + 1)
         if isinstance(action, Bone):
-            return Entry("attack", f"{self._of(who, True)} bone lures away the dog on "
-                                   f"{self._of(action.target)} floor {action.floor + 1}")
-        if isinstance(action, (Jackhammer, WreckingBall)):
-            tool = "jackhammer" if isinstance(action, Jackhammer) else "wrecking ball"
-            return Entry("attack", f"{self._of(who, True)} {tool} knocks down "
-                                   f"{self._of(action.target)} "
-                                   f"top floor {floor_text(floors[action.target][-1])}")
+            return self._entry(
+                "attack", N_("{who_of} bone lures away the dog on {target_of} floor {number}"),
+                N_("Your bone lures away the dog on {target_of} floor {number}"), who,
+                action.target, number=action.floor + 1)
+        if isinstance(action, Jackhammer):
+            return self._entry(
+                "attack", N_("{who_of} jackhammer knocks down {target_of} top floor {floor}"),
+                N_("Your jackhammer knocks down {target_of} top floor {floor}"), who,
+                action.target, floor=floor_text(floors[action.target][-1]))
+        if isinstance(action, WreckingBall):
+            return self._entry(
+                "attack", N_("{who_of} wrecking ball knocks down {target_of} top floor {floor}"),
+                N_("Your wrecking ball knocks down {target_of} top floor {floor}"), who,
+                action.target, floor=floor_text(floors[action.target][-1]))
         if isinstance(action, Milkshake):
-            return Entry("tempo",
-                         f"{self._does(who, 'give')} {self._them(action.target)} a milkshake")
+            return self._entry("tempo", N_("{who} gives {target} a milkshake"),
+                               N_("You give {target} a milkshake"), who, action.target)
         if isinstance(action, DonutTruck):
-            return Entry("tempo", f"{self._does(who, 'play')} the donut truck: another turn follows")
+            return self._entry("tempo", N_("{who} plays the donut truck: another turn follows"),
+                               N_("You play the donut truck: another turn follows"), who)
         recorded = game.actions[-1]
         if isinstance(recorded, Thief) and recorded.took is not None:
-            return Entry("attack", f"{self._of(who, True)} thief takes ",
-                         ((recorded.target, recorded.took),),
-                         action.seat, (f" from {self._them(recorded.target)}",))
+            return replace(self._entry("attack", N_("{who_of} thief takes {catch}"),
+                                       N_("Your thief takes {catch}"), who),
+                           took=((recorded.target, recorded.took),), thief=action.seat)
         assert isinstance(recorded, SuperThief) and recorded.took is not None
         if not recorded.took:
-            return Entry("attack", f"{self._of(who, True)} super thief finds no card to take")
-        after = tuple(f" from {self._them(s)}" + (" and " if n < len(recorded.took) - 1 else "")
-                      for n, (s, _) in enumerate(recorded.took))
-        return Entry("attack", f"{self._of(who, True)} super thief takes ", recorded.took,
-                     action.seat, after)
+            return self._entry("attack", N_("{who_of} super thief finds no card to take"),
+                               N_("Your super thief finds no card to take"), who)
+        return replace(self._entry("attack", N_("{who_of} super thief takes {catch}"),
+                                   N_("Your super thief takes {catch}"), who),
+                       took=tuple(recorded.took), thief=action.seat)

@@ -45,12 +45,12 @@ def test_milkshake_and_donut_truck_turns_are_told_and_give_the_reason() -> None:
     for action in (DonutTruck(0), Milkshake(0, 1), End(0)):
         game.apply(action)
     chronicle.follow(game)
-    texts = [e.text for e in chronicle.entries]
+    texts = [e.text_for(None) for e in chronicle.entries]
     assert texts[-2:] == ["Ann ends the turn", "Donut truck: Ann takes another turn"]
     assert chronicle.reason == "another turn: donut truck" and game.to_move == 0
     game.apply(End(0))  # Bo drinks the milkshake: Cy's turn
     chronicle.follow(game)
-    assert chronicle.entries[-1].text == "Bo drinks a milkshake: turn lost"
+    assert chronicle.entries[-1].text_for(None) == "Bo drinks a milkshake: turn lost"
     assert chronicle.reason == "Bo drank a milkshake" and game.to_move == 2
 
 
@@ -66,4 +66,49 @@ def test_every_action_is_told_once_in_order() -> None:
     told = [e.action for e in chronicle.entries]
     assert sorted(set(told)) == list(range(len(game.actions)))
     assert told == sorted(told)
-    assert not any("You builds" in e.text or "You's" in e.text for e in chronicle.entries)
+    assert not any("You builds" in e.text_for(None) or "You's" in e.text_for(None)
+                   for e in chronicle.entries)
+
+
+async def test_two_viewers_at_one_table_read_the_log_in_their_own_language() -> None:
+    """One chronicle, two sessions on one loop: each reads every line (the
+    thief's catch too) in its own language, at the same time."""
+    import asyncio
+
+    from fivetowers.i18n import Speech, speak
+
+    game = Game(["Ann", "Bo", "Cy"], seed=7)
+    chronicle = Chronicle(game)
+    bot, rng = make_bot("greedy"), random.Random(3)
+    while not any(isinstance(a, (Thief, SuperThief)) and a.took for a in game.actions):
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    for _ in range(8):  # some turns ended too
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    chronicle.follow(game)
+    thief_line = next(i for i, e in enumerate(chronicle.entries) if e.took)
+    robbed = chronicle.entries[thief_line].took[0][0]
+    both_read = asyncio.Event()
+    read: dict[str, list[str]] = {}
+
+    async def viewer(language: str, seat: int) -> None:
+        speak(Speech(language))
+        await asyncio.sleep(0)  # the other session speaks its language meanwhile
+        read[language] = [e.text_for(seat) for e in chronicle.entries]
+        if len(read) == 2:
+            both_read.set()
+        await both_read.wait()
+        read[language].append(chronicle.entries[thief_line].text_for(seat))
+
+    await asyncio.gather(viewer("vi", robbed), viewer("en", (robbed + 1) % 3))
+    english, vietnamese = read["en"], read["vi"]
+    assert len(english) == len(vietnamese)
+    assert any(" ends the turn" in line for line in english)
+    assert not any(" ends the turn" in line for line in vietnamese)
+    assert any(" kết thúc lượt" in line for line in vietnamese)
+    catch = chronicle.entries[thief_line].took[0][1]
+    assert "Tên trộm" in vietnamese[-1] or "Siêu trộm" in vietnamese[-1]
+    assert "một thẻ" not in vietnamese[-1]  # the robbed player is told the card...
+    assert catch.words not in vietnamese[-1]  # ...in Vietnamese
+    entry = chronicle.entries[thief_line]
+    if (robbed + 1) % 3 not in {entry.thief, *(s for s, _ in entry.took)}:
+        assert "a card" in english[-1]  # the English viewer was not robbed

@@ -5,6 +5,8 @@ look at the SVGs before committing them."""
 
 from __future__ import annotations
 
+from typing import Awaitable, Callable
+
 import pytest
 from textual.pilot import Pilot
 
@@ -14,6 +16,7 @@ from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from tests.gotown.tui.helpers import client_for, finished, played_until, settle
 
 SIZES = [(80, 24), (120, 40)]
+RunBefore = Callable[[Pilot[None]], Awaitable[None]]
 
 
 def can_steal(game: Game) -> bool:
@@ -26,17 +29,22 @@ def stealing_card(game: Game) -> int:
     return game.view(0).hand.index(card)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_turn_with_its_targets_marked(snap_compare, size: tuple[int, int]) -> None:
+def a_marked_turn(app_type: type[GoTownApp] = GoTownApp) -> tuple[GoTownApp, RunBefore]:
+    """An app at a turn whose picked card steals, and the keys that pick it."""
     game = played_until(2, 3, lambda g, _: can_steal(g) and len(g.players[0].floors) >= 1)
     index = stealing_card(game)
-    app = GoTownApp(client_for(game))
 
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press(str(index + 1))
         await settle(pilot)
 
+    return app_type(client_for(game)), run_before
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_turn_with_its_targets_marked(snap_compare, size: tuple[int, int]) -> None:
+    app, run_before = a_marked_turn()
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 

@@ -14,6 +14,7 @@ from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, Jackhammer, Milkshake, PlayerView, Steal,
     SuperThief, Thief, WreckingBall,
 )
+from fivetowers.i18n import _, ngettext
 
 Refusal = Callable[[Action], "str | None"]
 """The engine's reason for refusing a play now, or None if it is legal."""
@@ -82,40 +83,41 @@ def choices_for(card: Card, view: PlayerView, refusal: Refusal) -> list[Choice]:
         spare = list(view.hand)
         spare.remove(card)
         for other in dict.fromkeys(c for c in spare if c.builds):
-            offer(Build(me, (card, other)), f"build {card}+{other}", partner=other)
+            offer(Build(me, (card, other)), _("build {first}+{second}").format(first=card, second=other), partner=other)
         if card.number is not None:
             for s in opponents(view):
                 tower = view.seats[s].floors
                 top = f" {floor_text(tower[-1])}" if tower else ""
-                offer(Steal(me, card, s), f"steal {names[s]}'s top{top}", s,
+                offer(Steal(me, card, s), _("steal {name}'s top{floor}").format(name=names[s], floor=top), s,
                       len(tower) - 1 if tower else None)
     elif card is Card.DOG:
         for f, floor in enumerate(view.seats[me].floors):
-            offer(Dog(me, f), f"guard floor {f + 1} {floor_text(floor)}", me, f)
+            offer(Dog(me, f), _("guard floor {number} {floor}").format(number=f + 1, floor=floor_text(floor)), me, f)
     elif card is Card.BONE:
         for s in opponents(view):
             seat = view.seats[s]
             for guarded in sorted(seat.dogs):
-                offer(Bone(me, s, guarded), f"{names[s]}'s dog, floor {guarded + 1}", s, guarded)
+                offer(Bone(me, s, guarded), _("{name}'s dog, floor {number}").format(name=names[s], number=guarded + 1), s, guarded)
             if not seat.dogs and seat.floors:  # says why a bone needs a dog
                 highest = len(seat.floors) - 1
-                offer(Bone(me, s, highest), f"{names[s]}'s floor {highest + 1}", s, highest)
+                offer(Bone(me, s, highest), _("{name}'s floor {number}").format(name=names[s], number=highest + 1), s, highest)
     elif card in AGAINST:
         for s in opponents(view):
             seat = view.seats[s]
             aim: int | None = None  # milkshakes and thieves aim at the player
             if card in (Card.JACKHAMMER, Card.WRECKING_BALL):
                 shown = f" {floor_text(seat.floors[-1])}" if seat.floors else ""
-                words, aim = f"{names[s]}'s top{shown}", len(seat.floors) - 1
+                words, aim = _("{name}'s top{floor}").format(name=names[s], floor=shown), len(seat.floors) - 1
             elif card is Card.THIEF:
-                words = f"{names[s]} ({seat.hand_size} cards)"
+                words = ngettext("{name} ({count} card)", "{name} ({count} cards)", seat.hand_size).format(
+                    name=names[s], count=seat.hand_size)
             else:
-                words = f"to {names[s]}"
+                words = _("to {name}").format(name=names[s])
             offer(AGAINST[card](me, s), words, s, aim if aim is not None and aim >= 0 else None)
     elif card is Card.SUPER_THIEF:
-        offer(SuperThief(me), "a card from every hand")
+        offer(SuperThief(me), _("a card from every hand"))
     elif card is Card.DONUT_TRUCK:
-        offer(DonutTruck(me), "play it: another turn")
+        offer(DonutTruck(me), _("play it: another turn"))
     return sorted(found, key=lambda c: (type(c.action).__name__, not c.legal))
 
 

@@ -7,8 +7,9 @@ from typing import Mapping, Sequence
 
 from fivetowers.games.gotown.chronicle import Entry
 from fivetowers.games.screens import ChatEntry
+from fivetowers.i18n import N_, _
 
-STAND_IN = " (stand-in bot)"
+STAND_IN = N_(" (stand-in bot)")
 """After a move a stand-in bot made."""
 
 Line = tuple[str, str]
@@ -25,7 +26,7 @@ def log_lines(entries: Sequence[Entry], seat: int | None, chat: Sequence[ChatEnt
     for e in entries:
         text = e.text_for(seat)
         if e.action in marks and e.action != previous:  # the move itself, not what followed
-            text += STAND_IN
+            text += _(STAND_IN)
         previous = e.action
         lines.append((e.action, (e.kind, text)))
     merged: list[Line] = []

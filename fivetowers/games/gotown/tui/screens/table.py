@@ -31,6 +31,7 @@ from fivetowers.games.gotown.tui.widgets.status_bar import StatusBar, turn_text
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.protocol import ActionRefused
 from fivetowers.games.screens import TableHost
+from fivetowers.i18n import N_, _
 from fivetowers.ui.key_bar import KeyBar
 from fivetowers.ui.live_table import TABLE_KEYS, LiveTableScreen, away_mark
 
@@ -41,19 +42,19 @@ WATCHER_LOCKED = {"digit", "hand", "option", "confirm", "end_turn", "toggle_hint
 
 class GoTownTableScreen(LiveTableScreen[GoTownClient]):
     CSS_PATH = GOTOWN_CSS
-    TITLES = ("GoTown", "GoTown — your turn")
+    TITLES = ("GoTown", N_("GoTown — your turn"))
     BINDINGS = [
-        Binding("1", "digit(1)", "pick", key_display="1-9"),
+        Binding("1", "digit(1)", N_("pick"), key_display="1-9"),
         *[Binding(str(d), f"digit({d})", show=False) for d in (*range(2, 10), 0)],
         Binding("left", "hand(-1)", show=False),
         Binding("right", "hand(1)", show=False),
         Binding("up", "option(-1)", show=False),
         Binding("down", "option(1)", show=False),
-        Binding("enter", "confirm", "play"),
-        Binding("escape", "back", "back"),
+        Binding("enter", "confirm", N_("play")),
+        Binding("escape", "back", N_("back")),
         Binding("backspace", "back", show=False),
-        Binding("e", "end_turn", "end turn"),
-        Binding("r", "results", "results"),
+        Binding("e", "end_turn", N_("end turn")),
+        Binding("r", "results", N_("results")),
         *TABLE_KEYS,
     ]
 
@@ -90,8 +91,8 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         return [(me + k) % len(view.seats) for k in range(len(view.seats))]
 
     async def on_mount(self) -> None:
-        self.query_one(PlayPanel).border_title = "Play"
-        self.query_one(HintPanel).border_title = "Hints (h)"
+        self.query_one(PlayPanel).border_title = _("Play")
+        self.query_one(HintPanel).border_title = _("Hints (h)")
         self.client.subscribe(self._on_table_event)
         self.hear()
         await self.refresh_table()
@@ -121,7 +122,7 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         turn = turn_text(view, names, self.client.human_seats, reason)
         problem = self.client.problem()
         if problem is not None:
-            turn = Text(f" {problem} " + ("(q quits) " if self.client.table.bot_error else ""),
+            turn = Text(f" {problem} " + (_("(q quits) ") if self.client.table.bot_error else ""),
                         style="bold white on red")
         self.query_one(StatusBar).show(view, self.status_extras(turn, seat is None))
         self.draw_towers(view, seat, names)
@@ -145,18 +146,18 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
 
     def play_head(self, view: PlayerView, names: list[str]) -> Text:
         if view.over:
-            return Text("The game is over: r shows the result.", style="bold")
+            return Text(_("The game is over: r shows the result."), style="bold")
         if self.client.seat is None:
-            return Text("You are watching.", style="dim")
+            return Text(_("You are watching."), style="dim")
         if not view.my_turn:
-            return Text("Wait for your turn.", style="dim")
+            return Text(_("Wait for your turn."), style="dim")
         if self.picked is not None:
             return Text("")
-        out = Text("Pick a card: ", style="bold")
+        out = Text(_("Pick a card: "), style="bold")
         out.append("1-9", style="bold green")
-        out.append(", ←→ enter or click.\n")
+        out.append(_(", ←→ enter or click.\n"))
         out.append("e", style="bold green")
-        out.append(" ends the turn.")
+        out.append(_(" ends the turn."))
         return out
 
     def draw_towers(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
@@ -166,7 +167,7 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
             for n, choice in enumerate(self.choices):
                 if choice.legal and choice.seat == s and choice.floor not in marks:
                     marks[choice.floor] = n + 1
-            title = names[s] + (" (you)" if s == seat and names[s] != "You" else "")
+            title = names[s] + (_(" (you)") if s == seat and names[s] != "You" else "")
             title += away_mark(seats[s])
             self.query_one(f"#tower{s}", TowerBoard).show(sv, view.floors_to_win, title,
                                                            view.to_move == s, marks)
@@ -174,10 +175,10 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
     def draw_hand(self, view: PlayerView) -> None:
         box = self.query_one("#hand-box", Vertical)
         if self.client.seat is None:
-            box.border_title = "Watching"
-            self.query_one(HandRow).show((), None, None, {}, "hands are secret")
+            box.border_title = _("Watching")
+            self.query_one(HandRow).show((), None, None, {}, _("hands are secret"))
             return
-        box.border_title = f"Your hand ({len(view.hand)})"
+        box.border_title = _("Your hand ({count})").format(count=len(view.hand))
         marks = {}
         for n, choice in enumerate(self.choices):
             if choice.legal and choice.partner is not None:
@@ -225,13 +226,13 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
     async def pick(self, index: int) -> None:
         view = self.client.view()
         if not view.my_turn:
-            self.say("it is not your turn", True)
+            self.say(_("it is not your turn"), True)
         elif 0 <= index < len(view.hand):
             self.picked, self.picked_hand = index, view.hand
             self.cursor = index
             self.say("")
         else:
-            self.say(f"there is no card {index + 1} in your hand", True)
+            self.say(_("there is no card {number} in your hand").format(number=index + 1), True)
         await self.refresh_table()
 
     async def choose(self, choice: Choice) -> None:
@@ -257,7 +258,7 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         elif index < len(self.choices):
             await self.choose(self.choices[index])
         else:
-            self.say(f"there is no option {n}", True)
+            self.say(_("there is no option {number}").format(number=n), True)
             await self.refresh_table()
 
     async def action_hand(self, delta: int) -> None:
@@ -309,14 +310,14 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
     async def on_floor_clicked(self, message: FloorClicked) -> None:
         view = self.client.view()
         if self.picked is None:
-            self.say("pick a card from your hand first" if view.my_turn else "", bool(view.my_turn))
+            self.say(_("pick a card from your hand first") if view.my_turn else "", bool(view.my_turn))
             await self.refresh_table()
             return
         choice = choice_at(self.choices, message.seat, message.floor)
         if choice is None:
             card = view.hand[self.picked]
-            self.say(f"{label(card)} does nothing to {view.seats[message.seat].name}'s tower "
-                     "there", True)
+            self.say(_("{card} does nothing to {name}'s tower there").format(
+                card=label(card), name=view.seats[message.seat].name), True)
             await self.refresh_table()
             return
         await self.choose(choice)

@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.widget import Widget
 
+from fivetowers.i18n import _
 from fivetowers.ui.text import safe
 
 STYLE = {"play": "green", "attack": "#ff8787", "tempo": "#ffafd7", "turn": "dim",
@@ -20,7 +21,7 @@ class GameLog(Widget):
         super().__init__(id="log")
         self.lines: tuple[tuple[str, str], ...] = ()
         self.back = 0
-        self.border_title = "Log"
+        self.border_title = _("Log")
 
     def show(self, lines: tuple[tuple[str, str], ...]) -> None:
         """(kind, text) lines, oldest first (see log_lines)."""
@@ -31,7 +32,7 @@ class GameLog(Widget):
         elif self.back:
             self.back += len(lines) - len(self.lines)  # reading back: stay put
         self.lines = lines
-        self.border_subtitle = f"↓ {self.back} newer" if self.back else ""
+        self.border_subtitle = _("↓ {count} newer").format(count=self.back) if self.back else ""
         self.refresh()
 
     def render(self) -> Text:
@@ -51,12 +52,12 @@ class GameLog(Widget):
         event.stop()
         if self.back < len(self.lines) - 1:
             self.back += 1
-            self.border_subtitle = f"↓ {self.back} newer"
+            self.border_subtitle = _("↓ {count} newer").format(count=self.back)
             self.refresh()
 
     def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
         event.stop()
         if self.back:
             self.back -= 1
-            self.border_subtitle = f"↓ {self.back} newer" if self.back else ""
+            self.border_subtitle = _("↓ {count} newer").format(count=self.back) if self.back else ""
             self.refresh()

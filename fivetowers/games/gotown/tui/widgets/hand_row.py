@@ -10,6 +10,7 @@ from textual.widget import Widget
 from fivetowers.games.gotown.rules import Card
 from fivetowers.games.gotown.tui.look import chip
 from fivetowers.games.gotown.tui.messages import HandCardClicked
+from fivetowers.i18n import _
 
 MARK_STYLE = "bold black on #87d75f"
 
@@ -49,7 +50,7 @@ class HandRow(Widget):
         top, bottom = Text(), Text()
         self.spots = []
         if not hand:
-            top.append(note or "(no cards)", style="dim")
+            top.append(note or _("(no cards)"), style="dim")
         for i, card in enumerate(hand):
             start = len(top)
             key = key_of(i)

@@ -11,16 +11,18 @@ from fivetowers.games.gotown.rules import Action, Build, End, PlayerView, Steal
 from fivetowers.games.gotown.rules.actions import play_from_json
 from fivetowers.games.gotown.tui.choices import card_of, choices_for
 from fivetowers.games.gotown.tui.look import label
+from fivetowers.i18n import _, ngettext
 
 
 def describe(action: Action, view: PlayerView) -> str:
     """A play in a few words, for the hint's plan and the strong bot's advice."""
     if isinstance(action, End):
-        return "end the turn"
+        return _("end the turn")
     if isinstance(action, Build):
-        return f"build {action.cards[0]}+{action.cards[1]}"
+        return _("build {first}+{second}").format(first=action.cards[0], second=action.cards[1])
     if isinstance(action, Steal):
-        return f"steal {view.seats[action.target].name}'s top with a {action.card}"
+        return _("steal {name}'s top with a {card}").format(
+            name=view.seats[action.target].name, card=action.card)
     card = card_of(action)
     same = [c for c in choices_for(card, view, lambda _: None) if c.action == action]
     return f"{label(card)}: {same[0].label}" if same else label(card)
@@ -42,23 +44,24 @@ class HintPanel(Static):
              advice: Action | None) -> None:
         out = Text()
         if view.seat is None or view.over:
-            out.append("Hints are for a seat's turn.", style="dim")
+            out.append(_("Hints are for a seat's turn."), style="dim")
         elif not view.my_turn:
-            out.append("On your turn: the best plan.", style="dim")
+            out.append(_("On your turn: the best plan."), style="dim")
         elif hint is None:
-            out.append("thinking…", style="italic dim")
+            out.append(_("thinking…"), style="italic dim")
         else:
             now = len(view.seats[view.seat].floors)
-            out.append(f"Best: {hint.floors} floor{'s' * (hint.floors != 1)}", style="bold")
-            out.append(f" (+{hint.floors - now})" + (" WINS" if hint.wins else ""),
+            out.append(ngettext("Best: {count} floor", "Best: {count} floors", hint.floors).format(
+                count=hint.floors), style="bold")
+            out.append(f" (+{hint.floors - now})" + (_(" WINS") if hint.wins else ""),
                        style="bold green" if hint.floors > now else "dim")
             steps = plan_lines(hint, view)
             if steps:  # one line: the whole plan at 80 columns, cut with "…" if long
-                out.append("\nPlan: ", style="bold")
+                out.append(_("\nPlan: "), style="bold")
                 out.append(", ".join(steps))
-            out.append("\nStrong bot: ", style="bold")
+            out.append(_("\nStrong bot: "), style="bold")
             if advice is None:
-                out.append("thinking…", style="italic dim")
+                out.append(_("thinking…"), style="italic dim")
             else:
                 out.append(describe(advice, view))
         if out != self.shown:

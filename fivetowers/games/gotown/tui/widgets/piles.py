@@ -7,6 +7,7 @@ from textual.widgets import Static
 
 from fivetowers.games.gotown.rules import PlayerView
 from fivetowers.games.gotown.tui.look import chip
+from fivetowers.i18n import _
 
 
 class PilesLine(Static):
@@ -14,16 +15,16 @@ class PilesLine(Static):
 
     def show(self, view: PlayerView) -> None:
         out = Text()
-        out.append("Draw ", style="bold")
+        out.append(_("Draw "), style="bold")
         out.append(f"{view.draw_count}")
-        out.append("  Discard ", style="bold")
+        out.append(_("  Discard "), style="bold")
         out.append(f"{len(view.discard)}")
         if view.discard:
-            out.append(" top ")
+            out.append(_(" top "))
             out.append_text(chip(view.discard[-1]))
         if view.truck_on_table:
-            out.append("  Donut truck on the table", style="bold #ffd75f")
-        out.append(f"  {view.floors_to_win} floors win", style="dim")
+            out.append(_("  Donut truck on the table"), style="bold #ffd75f")
+        out.append(_("  {count} floors win").format(count=view.floors_to_win), style="dim")
         if out != self.shown:
             self.shown = out
             self.update(out)

@@ -13,6 +13,7 @@ from fivetowers.games.gotown.rules import Card
 from fivetowers.games.gotown.tui.choices import Choice
 from fivetowers.games.gotown.tui.look import card_words
 from fivetowers.games.gotown.tui.messages import ChoicePicked
+from fivetowers.i18n import _
 
 
 def choice_label(n: int, choice: Choice) -> Text:
@@ -45,9 +46,9 @@ class PlayPanel(Vertical):
         if card is not None:
             out.append("\n" if out.plain else "")
             out.append_text(card_words(card))
-            out.append(": what does it do?" if choices else ": nothing to do now")
+            out.append(_(": what does it do?") if choices else _(": nothing to do now"))
             out.append(" esc", style="bold green")
-            out.append(" back")
+            out.append(_(" back"))
         if notice:
             out.append("\n" if out.plain else "")
             out.append(("✗ " if bad else "") + notice, style="bold red" if bad else "italic")

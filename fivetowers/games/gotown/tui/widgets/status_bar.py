@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from fivetowers.games.gotown.rules import PlayerView
+from fivetowers.i18n import _
 from fivetowers.ui.text import name_text
 
 YOURS = "bold black on #ffd75f"
@@ -16,18 +17,18 @@ def turn_text(view: PlayerView, names: list[str], humans: tuple[int, ...],
               reason: str) -> Text:
     """Whose turn, in a few words, with why when it is not plain rotation."""
     if view.over or view.to_move is None:
-        return Text(" game over ", style="bold reverse")
+        return Text(_(" game over "), style="bold reverse")
     who = view.to_move
     if who in humans:
         text = Text(" ▶ ", style=YOURS)
         if len(humans) > 1:
             text.append_text(name_text(names[who], YOURS))
-            text.append(": your turn ", style=YOURS)
+            text.append(_(": your turn "), style=YOURS)
         else:
-            text.append("YOUR TURN ", style=YOURS)
+            text.append(_("YOUR TURN "), style=YOURS)
     else:
         text = name_text(names[who], "bold")
-        text.append(" is playing…", style="italic")
+        text.append(_(" is playing…"), style="italic")
     if reason:
         text.append(f" ({reason})", style="bold #ffafd7")
     return text
@@ -38,7 +39,8 @@ class StatusBar(Static):
 
     def show(self, view: PlayerView, turn: Text) -> None:
         line = turn.copy()
-        line.append(f"  turn {view.turn} of at most {view.turn_limit}", style="dim")
+        line.append(_("  turn {turn} of at most {most}").format(turn=view.turn, most=view.turn_limit),
+                    style="dim")
         if line != self.shown:
             self.shown = line
             self.update(line, layout=False)

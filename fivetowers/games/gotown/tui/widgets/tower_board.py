@@ -13,6 +13,7 @@ from textual.widgets import Static
 from fivetowers.games.gotown.rules import Card, SeatView
 from fivetowers.games.gotown.tui.look import ACTION_LOOK, DOG_MARK, colour, piece_chip
 from fivetowers.games.gotown.tui.messages import FloorClicked
+from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.text import safe
 
@@ -45,10 +46,11 @@ class TowerBoard(Static):
         if acting != self.acting:
             self.acting = acting
             self.styles.border = ("heavy", ACTING_BORDER) if acting else None
-        subtitle = Text(f"hand {seat.hand_size}")
+        subtitle = Text(_("hand {count}").format(count=seat.hand_size))
         if seat.milkshakes:
             subtitle.append(" · ")
-            subtitle.append(f"{ACTION_LOOK[Card.MILKSHAKE][0]}×{seat.milkshakes} waiting",
+            subtitle.append(_("{card}×{count} waiting").format(
+                card=ACTION_LOOK[Card.MILKSHAKE][0], count=seat.milkshakes),
                             style=f"bold {colour(Card.MILKSHAKE)}")
         if None in marks:
             subtitle.append(" ")

@@ -1,0 +1,69 @@
+"""The lobby's forms and table lists in Vietnamese: the new-table form fits
+80×24, table statuses and the lobby's refusals read in the viewer's language."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from textual.widgets import Switch
+
+from fivetowers.i18n import Speech, speak
+from fivetowers.lobby.model import Lobby, LobbyError
+from fivetowers.lobby.new_table_screen import NewTableScreen
+
+from tests.server.history_helpers import settle
+from tests.server.test_gotown_lobby import FormHost, choose_gotown
+
+
+class VietnameseFormHost(FormHost):
+    """The form as a Vietnamese session shows it."""
+
+    def on_load(self) -> None:
+        speak(Speech("vi"))
+
+
+def test_the_vietnamese_new_table_form_snapshot(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await choose_gotown(pilot, screen)
+        screen.query_one("#option-gotown-floors", Switch).value = True
+        screen.query_one("#title").focus()
+        await pilot.press(*"phố ngắn")
+        await settle(pilot)
+
+    assert snap_compare(VietnameseFormHost(lambda: NewTableScreen()), terminal_size=(80, 24),
+                        run_before=run_before)
+
+
+async def test_the_form_refuses_in_vietnamese() -> None:
+    app = VietnameseFormHost(lambda: NewTableScreen())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#players").focus()
+        await pilot.press("backspace", "2", "tab", "backspace", "2", "enter")
+        await settle(pilot)
+        error = str(screen.query_one("#form-error").render())
+        assert "ít bot hơn số ghế" in error and "fewer" not in error
+
+
+@pytest.mark.parametrize(("language", "waiting", "one", "refused"), [
+    ("en", "waiting for 2 players", "waiting for 1 player", "one seat is yours"),
+    ("vi", "chờ 2 người chơi", "chờ 1 người chơi", "một ghế là của bạn"),
+])
+def test_statuses_and_refusals_read_in_the_viewers_language(
+        language: str, waiting: str, one: str, refused: str) -> None:
+    speak(Speech(language))
+    try:
+        lobby = Lobby(rng=random.Random(1))
+        hosted = lobby.create("SHA256:bo", "bo", title="t", players=3, bots=0, private=False)
+        assert hosted.status() == waiting
+        lobby.sit(hosted, "SHA256:cy", "cy")
+        assert hosted.status() == one
+        with pytest.raises(LobbyError, match=refused):
+            lobby.create("SHA256:di", "di", title="u", players=2, bots=2, private=False)
+    finally:
+        speak(Speech("en"))
