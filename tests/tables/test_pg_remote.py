@@ -12,6 +12,9 @@ its own would be: PostgreSQL sees two servers. The game is the tests' tiny
 from __future__ import annotations
 
 import asyncio
+import json
+import sys
+from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator
 
 import pytest
@@ -171,3 +174,41 @@ async def test_a_stale_move_still_legal_is_retried_against_the_new_state(
     assert said(kept)[-1] == said(remote.game)[-1]
     await until(lambda: table.game.action_count() == 3, "A adopts the retried move")
     assert said(table.game) == said(kept)
+
+
+async def test_two_processes_play_a_game_to_its_end_and_chat(postgres_url: str) -> None:
+    """Server A is a process of its own (tests/tables/pg_driver_process.py)."""
+    driver = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.tables.pg_driver_process", postgres_url,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        cwd=Path(__file__).parents[2])
+    assert driver.stdin is not None and driver.stdout is not None
+    store = PgStore(postgres_url, shared=True)
+    bus = Bus(postgres_url)
+    try:
+        table_id = int(await asyncio.wait_for(driver.stdout.readline(), 60))
+        assert [t.id for t in store.live_tables()] == [table_id]  # A's table, listed on B
+        await bus.start()
+        remote = await RemoteTable.load(store, table_id)
+        bus.listen(remote.heard)
+        await remote.say("bo", "hi ann")
+        driver.stdin.write(b"ready\n")
+        await driver.stdin.drain()
+        while not remote.game.is_terminal():
+            count = remote.game.action_count()
+            await until(lambda: remote.game.action_count() > count or remote.game.to_move == 1,
+                        "ann's move reaches B")
+            if remote.game.to_move == 1:
+                await remote.submit(1, 2)
+        actions = json.loads(await asyncio.wait_for(driver.stdout.readline(), 60))
+        assert actions == said(remote.game) == said(_replayed(store, table_id))
+        assert {"say": 2} in actions and {"say": 1} in actions  # both players moved
+        await until(lambda: any(c.text == "echo: hi ann" for c in remote.chat),
+                    "A's answer to B's chat line")
+        assert await asyncio.wait_for(driver.wait(), 30) == 0
+    finally:
+        if driver.returncode is None:
+            driver.kill()
+            await driver.wait()
+        await bus.close()
+        store.close()
