@@ -702,6 +702,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes in which bots think and hints are computed "
                         "(default: one per core)")
+    p.add_argument("--processes", type=int, default=1, metavar="N",
+                   help="N servers sharing the port (SO_REUSEPORT) and the PostgreSQL "
+                        "store, each with its own workers: all cores of one machine "
+                        "(default 1; needs --store postgresql://...)")
     p.set_defaults(func=cmd_serve)
     return parser
 

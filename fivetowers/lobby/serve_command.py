@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import re
@@ -146,10 +147,21 @@ def run_serve(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"fivetowers: serve: {exc}", file=sys.stderr)
         return 2
+    from fivetowers.lobby.processes import is_child, refusal, run_processes
+
+    processes = getattr(args, "processes", 1)
+    refused = refusal(processes, url)
+    if refused is not None:
+        print(f"fivetowers: serve: {refused}", file=sys.stderr)
+        return 2
     configure_logging(sys.stderr)
+    shared = getattr(args, "share_store", False) or is_child()
+    if is_child():
+        config = dataclasses.replace(config, reuse_port=True)
     try:
-        asyncio.run(serve_with_store(config, args.away, limits, workers, url,
-                                     getattr(args, "share_store", False)))
+        if processes > 1 and not is_child():
+            return run_processes(processes, config.data_dir)
+        asyncio.run(serve_with_store(config, args.away, limits, workers, url, shared))
     except (HostKeyError, ConfigError, StoreError) as exc:
         reason = " ".join(str(exc).split())  # one line, whatever the library said
         print(f"fivetowers: serve: {reason}", file=sys.stderr)

@@ -41,6 +41,8 @@ class ServerConfig:
     allow_file: Path | None = None
     """authorized_keys file: only these keys may log in (a private server)."""
     password: str | None = None
+    reuse_port: bool = False
+    """Listen with SO_REUSEPORT: one of ``serve --processes N`` on one port."""
     max_sessions: int = 200
     """Logged-in connections (one session each) at once."""
     max_sessions_per_address: int = 16
@@ -134,6 +136,7 @@ class GameServer:
         password = self.config.password is not None
         self._acceptor = await asyncssh.create_server(
             lambda: GameSSHServer(self), self.config.host, self.config.port,
+            reuse_port=self.config.reuse_port or None,
             server_host_keys=[host_key], encoding=None, line_editor=False,
             allow_pty=True, agent_forwarding=False, x11_forwarding=False,
             allow_scp=False, public_key_auth=True, password_auth=password,

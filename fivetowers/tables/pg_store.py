@@ -39,13 +39,16 @@ from fivetowers.tables.sqlite_schema import compact
 from fivetowers.tables.store import (
     PendingAction, Rating, StoreBusy, StoreConflict, StoredSeat, StoredTable, StoreError,
     StoreMissing, StoreUnavailable, StoreUnreadable, StoreVersionError, TableInfo,
-    UnknownTable,
+    UnknownTable, is_local,
 )
 from fivetowers.tables.store_rows import (
     GAME_COLUMNS, actions_of, grown_setup, info_of, seats_by_game, stored_of,
 )
 
 log = logging.getLogger("fivetowers.store")
+CHANNEL = "fivetowers"
+"""The LISTEN/NOTIFY channel servers sharing a store tell each other on
+(``move:<table>:<index>``, ``tables``, ``chat:<table>:<json>``)."""
 CONNECT_TIMEOUT = 5
 """Seconds to wait for the database when connecting, unless the URL says."""
 
@@ -249,6 +252,7 @@ class PgStore:
                 # server's look for unleased tables can take it first.
                 self._lease(conn, "pg_advisory_lock", table_id)
                 self._leases.add(table_id)
+                conn.execute("SELECT pg_notify(%s, 'tables')", (CHANNEL,))
             with conn.cursor() as cursor:
                 cursor.executemany(
                     "INSERT INTO seats (game, seat, name, fingerprint, bot) "
@@ -293,6 +297,7 @@ class PgStore:
                 "RETURNING idx", (table_id, index, index, body)).fetchone()
             if done is None:
                 self._refusal(conn, table_id, index)
+            self._moved(conn, table_id, index)
             return
         # A setup to check (an action that revealed a reshuffle): lock first.
         row = conn.execute("SELECT finished, setup, kept FROM games WHERE id = %s FOR UPDATE",
@@ -304,6 +309,19 @@ class PgStore:
                      "WHERE id = %s", (text, table_id))
         conn.execute("INSERT INTO actions (game, idx, body) VALUES (%s, %s, %s)",
                      (table_id, index, body))
+        self._moved(conn, table_id, index)
+
+    def _moved(self, conn: Connection, table_id: int, index: int) -> None:
+        """Tell the other servers sharing the store (PostgreSQL delivers a
+        notification at commit only: nobody hears of an action not kept)."""
+        if self.shared:
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"move:{table_id}:{index}"))
+
+    def announce(self, payload: str) -> None:
+        """Tell every server listening on :data:`CHANNEL` (a chat line, a
+        table come or gone)."""
+        with self._transaction() as conn:
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
 
     @staticmethod
     def _refusal(conn: Connection, table_id: int, index: int) -> NoReturn:
@@ -384,6 +402,17 @@ class PgStore:
                 "SELECT body FROM actions WHERE game = %s ORDER BY idx", (table_id,))]
         return stored_of(row, seats[table_id], actions_of(table_id, bodies, self.where),
                          self.where)
+
+    def live_tables(self) -> list[TableInfo]:
+        """Every unfinished table of every server sharing the store (the
+        lobby lists them all); local games excluded."""
+        with self._transaction() as conn:
+            games = conn.execute(f"SELECT {GAME_COLUMNS}, kept FROM games "
+                                 "WHERE finished IS NULL ORDER BY id").fetchall()
+            seats = self._seats(conn, "SELECT game, seat, name, fingerprint, bot FROM seats "
+                                      "WHERE game = ANY(%s) ORDER BY game, seat",
+                                ([g[0] for g in games],))
+        return [info_of(g[:-1], seats[g[0]], g[-1]) for g in games if not is_local(g[1])]
 
     def games_of(self, fingerprint: str, limit: int = 50) -> list[TableInfo]:
         with self._transaction() as conn:

@@ -241,6 +241,20 @@ class Table(Generic[M]):
                 self.start()  # the bots' turn may have come
             raise
 
+    async def adopt(self, game: M) -> bool:
+        """Take ``game``, replayed from the store, if it is ahead of the table's
+        (another server appended a move its player made here: see
+        :mod:`fivetowers.tables.remote`); whether it was. A bot thinking
+        meanwhile thinks again (the version moved)."""
+        async with self._lock:
+            if game.action_count() <= self.game.action_count():
+                return False
+            self.game = game
+            self.version += 1
+        self._notify()
+        self.start()
+        return True
+
     def start(self) -> None:
         """Let a bot move if it is a bot's turn (call once the table is set up).
 

@@ -1,0 +1,63 @@
+"""``fivetowers serve --processes N``: N servers on one port sharing the
+PostgreSQL store and one host key; refused in one line with SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from fivetowers.cli import main
+
+
+def test_processes_with_the_sqlite_store_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIVETOWERS_STORE", raising=False)
+    code = main(["serve", "--processes", "2", "--port", "0", "--data-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "--processes needs the PostgreSQL store" in err
+    assert not (tmp_path / "ssh_host_ed25519_key").exists()  # nothing started
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_two_processes_share_one_port_and_one_host_key(
+        postgres_url: str, tmp_path: Path) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "FIVETOWERS_STORE"}
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "fivetowers.cli", "serve", "--processes", "2", "--port",
+        str(port), "--data-dir", str(tmp_path), "--store", postgres_url, "--workers", "1",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+    assert server.stdout is not None
+    try:
+        keys: list[str] = []
+        while len(keys) < 2:  # each child prints its own banner
+            line = (await asyncio.wait_for(server.stdout.readline(), 120)).decode()
+            assert line, "the server stopped before both processes listened"
+            if "host key fingerprint:" in line:
+                keys.append(line.split(":", 1)[1].strip())
+        assert keys[0] == keys[1]  # one host key for both
+        player = asyncssh.generate_private_key("ssh-ed25519")
+        for _ in range(4):  # every connection is served, whichever process takes it
+            async with asyncssh.connect("127.0.0.1", port, username="p", client_keys=[player],
+                                        known_hosts=None) as conn:
+                assert conn.get_server_host_key() is not None
+                assert conn.get_server_host_key().get_fingerprint("sha256") == keys[0]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(server.communicate(), 60)
+    assert server.returncode == 0, err.decode()
+    assert "Traceback" not in err.decode()
