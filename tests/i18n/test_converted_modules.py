@@ -20,11 +20,11 @@ CONVERTED = (
     "server/serve.py",
     *(f"games/five_towers/tui/{module}" for module in (
         "screens/table.py", "screens/end.py", "screens/help.py", "screens/replay.py",
-        "screens/plans.py", "screens/leave.py", "widgets/bid_panel.py",
+        "screens/plans.py", "widgets/bid_panel.py",
         "widgets/build_panel.py", "widgets/display_row.py", "widgets/game_log.py",
         "widgets/hint_panel.py", "widgets/status_bar.py", "widgets/tower_board.py",
         "log_lines.py", "build_guide.py", "look.py", "words.py")),
-    "ui/key_bar.py", "ui/live_table.py", "ui/help_page.py",
+    "ui/key_bar.py", "ui/live_table.py", "ui/help_page.py", "ui/leave.py",
     "lobby/new_table_screen.py", "lobby/model.py", "lobby/export.py",
     "lobby/archive.py", "games/gotown/chronicle.py", "games/gotown/tui/screens/table.py",
     "games/gotown/tui/screens/help.py", "games/gotown/tui/widgets/status_bar.py",
