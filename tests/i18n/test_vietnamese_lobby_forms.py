@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import random
 from typing import Any
 
@@ -56,8 +57,8 @@ async def test_the_form_refuses_in_vietnamese() -> None:
 ])
 def test_statuses_and_refusals_read_in_the_viewers_language(
         language: str, waiting: str, one: str, refused: str) -> None:
-    speak(Speech(language))
-    try:
+    def play() -> None:
+        speak(Speech(language))  # in a copy of the context: later tests keep theirs
         lobby = Lobby(rng=random.Random(1))
         hosted = lobby.create("SHA256:bo", "bo", title="t", players=3, bots=0, private=False)
         assert hosted.status() == waiting
@@ -65,5 +66,5 @@ def test_statuses_and_refusals_read_in_the_viewers_language(
         assert hosted.status() == one
         with pytest.raises(LobbyError, match=refused):
             lobby.create("SHA256:di", "di", title="u", players=2, bots=2, private=False)
-    finally:
-        speak(Speech("en"))
+
+    contextvars.copy_context().run(play)

@@ -69,7 +69,7 @@ def test_a_flooder_floods_and_the_run_still_ends(tmp_path: Path) -> None:
                        "--seconds", "4", "--warmup", "1", "--flooders", "1")
     assert "1 flooder" in out and "flooders sent" in out
     sent = figures["flood_sent_mib"]
-    assert isinstance(sent, float) and sent >= 0.1  # at least one 100 KB burst
+    assert isinstance(sent, float) and sent >= 100 * 1024 / 2**20  # at least one 100 KiB burst
     assert figures["mix"] == "bids-only" and figures["flooders"] == 1
     # The server drops a flooder within seconds, and refuses it for a while.
     drops, refused = figures["flood_drops"], figures["flood_refused"]

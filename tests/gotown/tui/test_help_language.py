@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextvars
+
 import pytest
 
 from fivetowers.games.gotown.tui.screens.help import help_text
@@ -14,11 +16,11 @@ from fivetowers.i18n import Speech, speak
 ])
 def test_the_help_page_reads_in_the_viewers_language_with_its_keys(
         language: str, end_turn: str, local_q: str, hosted_q: str) -> None:
-    speak(Speech(language))
-    try:
-        local, hosted = help_text(hosted=False), help_text(hosted=True)
-    finally:
-        speak(Speech("en"))
+    def read() -> tuple[str, str]:
+        speak(Speech(language))  # in a copy of the context: later tests keep theirs
+        return help_text(hosted=False), help_text(hosted=True)
+
+    local, hosted = contextvars.copy_context().run(read)
     assert end_turn in local and end_turn in hosted
     assert local_q in local and hosted_q not in local
     assert hosted_q in hosted and "| `c` |" in hosted
