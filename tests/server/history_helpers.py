@@ -10,7 +10,9 @@ from typing import Callable
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import DataTable
 
+from fivetowers.compat.textual import data_table_draw_state
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
 from fivetowers.games.five_towers.rules import Game, Phase, Record, Variant
 from fivetowers.tables.sqlite_store import SqliteStore
@@ -82,4 +84,8 @@ async def settle(pilot: Pilot[None]) -> None:
     # A DataTable sizes its columns on the refresh after its rows arrive;
     # on a busy machine that can be a pause later.
     for _ in range(3):
+        await pilot.pause()
+    for _ in range(20):  # under load, until every table has measured its rows
+        if not any(data_table_draw_state(table)[0] for table in pilot.app.screen.query(DataTable)):
+            break
         await pilot.pause()
