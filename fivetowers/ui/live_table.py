@@ -167,6 +167,8 @@ class LiveTableScreen(Screen[None], Generic[C]):
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
         self.redraw_pending = False
+        self.drawing = False
+        """Whether a redraw for a table change is under way (tests wait for it)."""
         self.countdown: Timer | None = None
         self.alerts = True
         """Ring the bell and title the window when it becomes this screen's turn."""
@@ -235,8 +237,17 @@ class LiveTableScreen(Screen[None], Generic[C]):
             self.post_message(TableChanged(event.version))
 
     async def on_table_changed(self, message: TableChanged) -> None:
+        # Cleared first: a change during this redraw asks for one more.
         self.redraw_pending = False
-        await self.refresh_table()
+        self.drawing = True
+        try:
+            await self.refresh_table()
+        finally:
+            self.drawing = False
+
+    def drawn(self) -> bool:
+        """Whether every table change so far has been drawn."""
+        return not (self.redraw_pending or self.drawing)
 
     async def refresh_table(self) -> None:
         """Draw the table as the client sees it now."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+from typing import Any, Callable
 
 from textual.pilot import Pilot
 
@@ -63,7 +64,7 @@ async def settle(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if version == app.client.version:
+        if version == app.client.version and drawn(app):
             return
 
 
@@ -95,3 +96,20 @@ def held_hints_client(release: threading.Event) -> LocalClient:
     game = Game(["Ann", "Bo"], Variant.BASE, seed=3)
     table = Table(game, [Seat("Ann"), Seat("Bo")], bot_delay=0, workers=Workers(threads=True))
     return LocalClient(table, [0, 1], hinter)
+
+
+def drawn(app: object) -> bool:
+    """Whether the table screen on top (if any) has drawn every change: on a
+    busy machine its redraw can still be queued when the table is idle."""
+    screen = getattr(app, "screen", None)
+    return bool(getattr(screen, "drawn", lambda: True)())
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], pauses: int = 200) -> None:
+    """Pause until ``condition`` holds: on a busy machine keys pressed a
+    moment ago can still be queued (fails if it never does)."""
+    for _ in range(pauses):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    assert condition(), "the screen never got there"

@@ -17,7 +17,7 @@ from fivetowers.games.five_towers.rules.towers import can_place
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from tests.tui.helpers import (
-    NAMES, app_for, finished_client, midgame_client, passive_client, settle,
+    NAMES, app_for, finished_client, midgame_client, passive_client, settle, until,
 )
 
 SIZES = [(80, 24), (120, 40)]
@@ -70,6 +70,7 @@ def test_build_with_a_refused_placement(snap_compare, variant: Variant,
 
     async def option(pilot: Pilot[None], card: Card | None) -> str:
         panel = pilot.app.screen.query_one(BuildPanel)
+        await until(pilot, lambda: any(o.step.card == card for o in panel.options))
         return str(next(i + 1 for i, o in enumerate(panel.options) if o.step.card == card))
 
     async def run_before(pilot: Pilot[None]) -> None:

@@ -20,6 +20,8 @@ from fivetowers.games.gotown.tui.app import GoTownApp
 from fivetowers.games.gotown.tui.screens.table import GoTownTableScreen
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
+from tests.tui.helpers import drawn
+
 
 @dataclass(frozen=True)
 class Said:
@@ -56,7 +58,7 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if version == table.version:
+        if version == table.version and drawn(app):
             return
 
 
