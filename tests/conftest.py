@@ -23,6 +23,25 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
+@pytest.fixture(scope="session", autouse=True)
+def patient_bots() -> Iterator[None]:
+    """Bots without a time budget of their own get a minute, not a second.
+
+    In play a bot still queued for a worker when its budget runs out is
+    answered for by the game's late bot (and, past the margin, by a quick
+    one). On a loaded test machine the thread workers of local tables were
+    that busy with hints, and a test's passive bot came back as a greedy
+    bid of the whole display. Tests of that rule give their bots budgets of
+    their own (tests/tables/test_workers.py)."""
+    from fivetowers.tables import workers
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(workers, "DEFAULT_BUDGET", 60.0)
+    patch.setattr(workers.threads(), "margin", 60.0)
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
     """A real PostgreSQL server for the whole session (started in ~2 s)."""

@@ -13,6 +13,11 @@ import pyte
 
 from fivetowers.server.serve import GameServer
 
+WAIT = 30.0
+"""Seconds a screen may take to show what a test waits for: generous, since a
+loaded machine (two test workers, other work) can be slow and a wait ends
+as soon as the text is there."""
+
 StartServer = Callable[..., Awaitable[GameServer]]
 
 
@@ -83,7 +88,7 @@ class Screen:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    async def wait_for(self, needle: str, timeout: float = 10.0) -> None:
+    async def wait_for(self, needle: str, timeout: float = WAIT) -> None:
         deadline = time.monotonic() + timeout
         while needle not in self.text:
             if time.monotonic() > deadline:
@@ -93,7 +98,7 @@ class Screen:
             await asyncio.sleep(0.02)
 
     async def wait_until(self, ready: Callable[[], bool], what: str,
-                         timeout: float = 10.0) -> None:
+                         timeout: float = WAIT) -> None:
         """Poll the screen until ``ready()`` holds (redraws come in frames)."""
         deadline = time.monotonic() + timeout
         while not ready():
@@ -108,7 +113,7 @@ class Screen:
     def press(self, keys: bytes) -> None:
         self.process.stdin.write(keys)
 
-    async def wait_closed(self, timeout: float = 10.0) -> int | None:
+    async def wait_closed(self, timeout: float = WAIT) -> int | None:
         await asyncio.wait_for(self.closed.wait(), timeout)
         await asyncio.wait_for(self.process.wait_closed(), timeout)
         return self.process.exit_status

@@ -24,7 +24,7 @@ import random
 import pytest
 
 from fivetowers.games.five_towers.rules import Position, Variant
-from fivetowers.games.five_towers.solver import Hint, exhaustive_hint, hint
+from fivetowers.games.five_towers.solver import Hint, cpsat, exhaustive_hint, hint
 from fivetowers.games.five_towers.solver.problem import Problem, Rank
 from fivetowers.games.five_towers.solver.rebuilds import Candidates, rebuild_candidates
 from fivetowers.games.five_towers.solver.samples import (
@@ -134,6 +134,9 @@ def test_issue_18_large_piles_are_solved_exactly(size: int,
     max bid, and the same ranks as the model offered every pile card."""
     position = _issue_position(size)
     assert len(position.board.teardown) == size
+    # Exactness is the point here, not speed (scripts/ measures that): on a
+    # loaded machine the product's 10 s bound can cut a proof short.
+    monkeypatch.setattr(cpsat, "SECONDS", 300.0)
     answer = hint(position)
     assert answer.proven
     assert answer.max_bid == engine_max_bid(position)
@@ -142,6 +145,7 @@ def test_issue_18_large_piles_are_solved_exactly(size: int,
 
 def test_random_large_piles_match_the_full_model(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random("pile-60")
+    monkeypatch.setattr(cpsat, "SECONDS", 300.0)  # as above: exactness, not speed
     for _ in range(3):
         position = large_pile_position(rng, 60)
         answer = hint(position)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 from pathlib import Path
 
 from tests.server.test_kill_server import ROOT, SCRIPT
@@ -53,16 +54,28 @@ async def test_postgresql_killed_under_play_refuses_moves_then_play_resumes(
                              random.Random(9))
         try:
             pump = await kill.connect(player, port)
-            await kill.play(player, time.monotonic() + 4.0)
-            with PgStore(url, create=False) as store:
-                [mine] = store.games_of(player.fingerprint)
+
+            async def play_until_kept(more_than: int) -> Any:
+                """Play until the store holds more than ``more_than`` of the
+                player's actions (however slow the machine is): the game."""
+                begun = time.monotonic()
+                while True:
+                    await kill.play(player, time.monotonic() + 1.0)
+                    with PgStore(url, create=False) as store:
+                        games = store.games_of(player.fingerprint)
+                    assert len(games) <= 1
+                    if games and games[0].actions > more_than:
+                        return games[0]
+                    assert time.monotonic() - begun < 90, player.text()
+
+            mine = await play_until_kept(0)
             kill_postgres(own)
             down = time.monotonic()
             while "cannot save moves right now" not in player.text():
                 assert time.monotonic() - down < 60, player.text()
                 await kill.play(player, time.monotonic() + 1.0)
             await asyncio.to_thread(own.server.ensure_postgres_running)
-            await kill.play(player, time.monotonic() + 6.0)
+            await play_until_kept(mine.actions)
             assert player.conn is not None
             player.conn.abort()
             await asyncio.gather(pump, return_exceptions=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from typing import Any, Callable
 
 from textual.pilot import Pilot
@@ -105,11 +106,10 @@ def drawn(app: object) -> bool:
     return bool(getattr(screen, "drawn", lambda: True)())
 
 
-async def until(pilot: Pilot[Any], condition: Callable[[], bool], pauses: int = 200) -> None:
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], seconds: float = 30.0) -> None:
     """Pause until ``condition`` holds: on a busy machine keys pressed a
     moment ago can still be queued (fails if it never does)."""
-    for _ in range(pauses):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    assert condition(), "the screen never got there"
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the screen never got there"
+        await pilot.pause(0.02)

@@ -78,6 +78,7 @@ def test_build_with_a_refused_placement(snap_compare, variant: Variant,
         count = len(client.view().display)
         await pilot.press(str(count))  # bid the whole display; the other bot passes
         await settle(pilot)
+        await until(pilot, lambda: getattr(pilot.app.screen, "guide", None) is not None)
         await pilot.press(*[str(i + 1) for i in range(count)], "enter")
         await pilot.press(await option(pilot, low))
         await pilot.press(await option(pilot, high))  # refused: shown in place

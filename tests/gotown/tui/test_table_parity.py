@@ -67,12 +67,15 @@ async def test_an_away_player_is_marked_with_a_countdown_and_the_stand_ins_moves
     game = Game(["Ann", "Bo"], seed=1)
     seats = [Seat("Ann", connected=True), Seat("Bo", connected=False)]
     table = Table(game, seats, kind=GAME, bot_delay=0)
-    seats[1].stand_in_at = asyncio.get_running_loop().time() + 45
+    stand_in_at = asyncio.get_running_loop().time() + 45
+    seats[1].stand_in_at = stand_in_at
     screen = GAME.screens().table_screen(table, 0, Host(), False)
     async with ScreenApp(table, screen).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         first = re.search(r"Bo is away — a bot plays in (\d+) s", status_of(screen))
-        assert first is not None and 43 <= int(first.group(1)) <= 45
+        # What is left, whenever the app got there (slow on a loaded machine).
+        left = stand_in_at - asyncio.get_running_loop().time()
+        assert first is not None and int(left) - 1 <= int(first.group(1)) <= 45
         assert str(screen.query_one("#tower1", TowerBoard).border_title).endswith("· away")
         await pilot.pause(1.3)
         later = re.search(r"a bot plays in (\d+) s", status_of(screen))
