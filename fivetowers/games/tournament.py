@@ -186,6 +186,20 @@ class Standings(Generic[S]):
         for name in self.settings.bots:  # results in the order the bots were named
             self.tallies.setdefault(name, Tally())
 
+    def table(self, score: str, width: int, digits: int) -> list[str]:
+        """The standings as text: a header, then a line a bot; the score
+        column headed ``score``, ``width`` wide, with ``digits`` decimals (as
+        the move times)."""
+        lines = [f"{'bot':<8} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>15} "
+                 f"{score:>{width}} {'ms/move':>8}"]
+        for name, t in self.tallies.items():
+            lo, hi = t.interval()
+            per_game = t.seats / t.games if t.games else 0
+            lines.append(f"{name:<8} {per_game:>5g} {t.wins:>6} {t.win_rate():>9.1%} "
+                         f"{f'{lo:.1%}–{hi:.1%}':>15} {t.mean_score():>{width}.{digits}f} "
+                         f"{t.mean_move_ms():>8.{digits}f}")
+        return lines
+
     def count(self, lineup: Sequence[str], scores: Sequence[int], winners: Sequence[int],
               move_seconds: dict[str, float], moves: dict[str, int]) -> None:
         """One game's result into its bots' tallies (a shared win counts for each)."""

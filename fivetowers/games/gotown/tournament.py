@@ -105,16 +105,8 @@ class Summary(Standings[Settings]):
         budget = f"{s.time_per_move:g} s per strong move, " if "strong" in s.bots else ""
         lines = [f"GoTown: {s.games} games, {s.players} players, {s.floors} floors, seed "
                  f"{s.seed}, {budget}{self.by_limit} ended by the turn limit, "
-                 f"{self.seconds:.1f} s wall time",
-                 f"{'bot':<8} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>15} "
-                 f"{'floors':>7} {'ms/move':>8}"]
-        for name, t in self.tallies.items():
-            lo, hi = wilson(t.wins, t.games)
-            per_game = t.seats / t.games if t.games else 0
-            lines.append(f"{name:<8} {per_game:>5g} {t.wins:>6} {t.win_rate():>9.1%} "
-                         f"{f'{lo:.1%}–{hi:.1%}':>15} {t.mean_score():>7.2f} "
-                         f"{t.mean_move_ms():>8.2f}")
-        return "\n".join(lines)
+                 f"{self.seconds:.1f} s wall time"]
+        return "\n".join(lines + self.table("floors", 7, 2))
 
 
 def run(settings: Settings, workers: int = 2,

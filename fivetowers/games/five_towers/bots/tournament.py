@@ -101,16 +101,8 @@ class Summary(Standings[Settings]):
         s = self.settings
         budget = f"{s.time_per_move:g} s per strong move, " if "strong" in s.bots else ""
         lines = [f"{s.games} games, {s.players} players, {s.variant.value}, seed {s.seed}, "
-                 f"{budget}{self.seconds:.1f} s wall time",
-                 f"{'bot':<8} {'seats':>5} {'wins':>6} {'win rate':>9} {'95% CI':>15} "
-                 f"{'mean score':>11} {'ms/move':>8}"]
-        for name, t in self.tallies.items():
-            lo, hi = t.interval()
-            per_game = t.seats / t.games if t.games else 0
-            lines.append(f"{name:<8} {per_game:>5g} {t.wins:>6} {t.win_rate():>9.1%} "
-                         f"{f'{lo:.1%}–{hi:.1%}':>15} {t.mean_score():>11.1f} "
-                         f"{t.mean_move_ms():>8.1f}")
-        return "\n".join(lines)
+                 f"{budget}{self.seconds:.1f} s wall time"]
+        return "\n".join(lines + self.table("mean score", 11, 1))
 
 
 def run(settings: Settings, workers: int = 2,
