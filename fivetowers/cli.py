@@ -388,40 +388,64 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _play_gotown(args: argparse.Namespace, players: int, bots: int) -> int:
     if args.variant != "base":
         return _die(_("--variant is for 5 Towers; GoTown has --short"))
-    from fivetowers.games.gotown.client import Keeper, LocalClient, local_client
-    from fivetowers.games.gotown.client import new_local_game as new_gotown
+    from fivetowers.games.gotown.client import local_client, new_local_game
     from fivetowers.games.gotown.kind import GAME
     from fivetowers.games.gotown.rules import Game
     from fivetowers.games.gotown.tui.app import GoTownApp
+
+    def deal(seed: int | None, keep: Any) -> Any:
+        return new_local_game(players, bots, args.short, seed, args.names, args.bot,
+                              args.bot_delay, keep=keep)
+
+    return _play_local(args, GAME.name, Game, deal, local_client, GoTownApp)
+
+
+def _play_five_towers(args: argparse.Namespace, players: int, bots: int) -> int:
+    from fivetowers.games.five_towers.client import local_client, new_local_game
+    from fivetowers.games.five_towers.kind import GAME
+    from fivetowers.games.five_towers.rules import Game, Variant
+    from fivetowers.games.five_towers.tui.app import create_app
+
+    variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
+
+    def deal(seed: int | None, keep: Any) -> Any:
+        return new_local_game(players, bots, variant, seed, args.names, args.bot,
+                              args.bot_delay, keep=keep)
+
+    return _play_local(args, GAME.name, Game, deal, local_client, create_app)
+
+
+def _play_local(args: argparse.Namespace, game_name: str, game_class: type,
+                deal: Callable[[int | None, Any], Any], resume: Callable[..., Any],
+                create_app: Callable[[Any, Callable[[], Any], bool], Any]) -> int:
+    """Either game's ``play``: a new game dealt (``deal(seed, keep)``) or the
+    last unfinished one resumed (``resume(game, seats, bot_delay, hook)``),
+    kept in the store when it opens, and a new seed each "play again"."""
     from fivetowers.tables.local import keep_local, last_local, local_hook
     from fivetowers.tables.store import StoreError
 
     store = _local_store(args)
     if isinstance(store, int):
         return store
-    keep: Keeper | None = None
+    keep: Any = None
     if store is not None:
         kept = store
-        keep = lambda game, seats: keep_local(kept, GAME.name, game, seats)  # noqa: E731
+        keep = lambda game, seats: keep_local(kept, game_name, game, seats)  # noqa: E731
     try:
-        def deal(seed: int | None) -> LocalClient:
-            return new_gotown(players, bots, args.short, seed, args.names, args.bot,
-                              args.bot_delay, keep=keep)
-
         if args.resume:
             assert store is not None
-            local = last_local(store, GAME.name)
+            local = last_local(store, game_name)
             if local is None:
                 return _die(_("there is no unfinished local game to resume (in {place})")
                             .format(place=args.data_dir or _("the data directory")))
-            assert isinstance(local.game, Game)  # a GoTown game: its kind said so
-            first = local_client(local.game, local.seats, args.bot_delay,
-                                 local_hook(store, local.info.id))
+            assert isinstance(local.game, game_class)  # this game's: its kind said so
+            first = resume(local.game, local.seats, args.bot_delay,
+                           local_hook(store, local.info.id))
         else:
-            first = deal(args.seed)
+            first = deal(args.seed, keep)
         seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
-        GoTownApp(first, lambda: deal(next(seeds) if seeds else None),
-                  hints=not args.no_hints).run()
+        create_app(first, lambda: deal(next(seeds) if seeds else None, keep),
+                   not args.no_hints).run()
     except StoreError as exc:  # keeping the new game failed before it began
         return _die(str(exc))
     finally:
@@ -443,51 +467,6 @@ def _local_store(args: argparse.Namespace) -> Any:
         print(_("fivetowers: play: this game will not be kept: {reason}").format(reason=exc),
               file=sys.stderr)
         return None
-
-
-def _play_five_towers(args: argparse.Namespace, players: int, bots: int) -> int:
-    from fivetowers.games.five_towers.client import (Keeper, TableClient, local_client,
-                                                     new_local_game)
-    from fivetowers.games.five_towers.kind import GAME
-    from fivetowers.games.five_towers.rules import Game, Variant
-    from fivetowers.games.five_towers.tui.app import create_app
-    from fivetowers.tables.local import keep_local, last_local, local_hook
-    from fivetowers.tables.store import StoreError
-
-    variant = Variant.GREAT_POWERS if args.variant == "great-powers" else Variant.BASE
-    store = _local_store(args)
-    if isinstance(store, int):
-        return store
-    keep: Keeper | None = None
-    if store is not None:
-        kept = store
-        keep = lambda game, seats: keep_local(kept, GAME.name, game, seats)  # noqa: E731
-    try:
-        def new_game(seed: int | None = args.seed) -> "TableClient":
-            return new_local_game(players, bots, variant, seed, args.names, args.bot,
-                                  args.bot_delay, keep=keep)
-
-        if args.resume:
-            assert store is not None
-            local = last_local(store, GAME.name)
-            if local is None:
-                return _die(_("there is no unfinished local game to resume (in {place})")
-                            .format(place=args.data_dir or _("the data directory")))
-            assert isinstance(local.game, Game)  # a 5 Towers game: its kind said so
-            first: TableClient = local_client(local.game, local.seats, args.bot_delay,
-                                              local_hook(store, local.info.id))
-        else:
-            first = new_game()
-        seeds = iter(range((args.seed or 0) + 1, 1 << 62)) if args.seed is not None else None
-        app = create_app(first, lambda: new_game(next(seeds) if seeds else None),
-                         hints=not args.no_hints)
-        app.run()
-    except StoreError as exc:  # keeping the new game failed before it began
-        return _die(str(exc))
-    finally:
-        if store is not None:
-            store.close()
-    return 0
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:

@@ -123,7 +123,8 @@ class Player:
             table_shown = " — your towers" in self.text()
         if clock is None or banner is None or not table_shown:
             return None
-        log_rows: list[str] | None = []
+        log_rows: list[str] = []
+        covered = False
         for row, line in enumerate(lines):
             start = line.find("╭─ Log")
             if start < 0:
@@ -133,11 +134,11 @@ class Player:
                 if below[start] == "╰" and below[end] == "╯":
                     break
                 if below[start] != "│" or below[end] != "│":
-                    log_rows = None  # something (a notification) covers the log
+                    covered = True  # something (a notification) covers the log
                     break
                 log_rows.append(below[start + 1:end])
             break
-        if log_rows is None or not log_rows:
+        if covered or not log_rows:
             return Seen(banner.group(0), clock.group(0), None)
         # Without whitespace and the scrollbar's glyphs (drawn inside the box).
         log = re.sub(r"[\s▁▂▃▄▅▆▇█▀▔▐▌▏▕]+", "", "".join(log_rows))
@@ -288,7 +289,11 @@ def gotown_prefix_states(record: dict[str, object], seat: int) -> list[Seen]:
     from fivetowers.games.gotown.kind import GAME as GOTOWN
     from fivetowers.games.gotown.tui.widgets.status_bar import turn_text
 
+    from fivetowers.games.gotown.rules import Game as GoTownGame
+
     game = GOTOWN.match_from_record({**record, "actions": []})
+    # The registry's kind answers a protocol Match; the chronicle needs GoTown's own game.
+    assert isinstance(game, GoTownGame)
     chronicle = Chronicle(game)
     names = [p.name for p in game.players]
 

@@ -41,6 +41,7 @@ from fivetowers.tables.store import (
     StoreMissing, StoreUnavailable, StoreUnreadable, StoreVersionError, TableInfo,
     UnknownTable, is_local,
 )
+from fivetowers.tables import store_rows
 from fivetowers.tables.store_rows import (
     GAME_COLUMNS, actions_of, grown_setup, info_of, seats_by_game, stored_of,
 )
@@ -231,10 +232,7 @@ class PgStore:
     def create_table(self, *, code: str, name: str, kind: str, setup: Mapping[str, Any],
                      seats: Sequence[StoredSeat], actions: Sequence[Mapping[str, Any]] = (),
                      private: bool = False) -> int:
-        if not kind:
-            raise StoreConflict("a kept table needs the kind of its game")
-        if not seats:
-            raise StoreConflict("a kept table needs its seats")
+        store_rows.check_new_table(kind, seats)
         with self._transaction() as conn:
             try:
                 with conn.transaction():
@@ -341,24 +339,14 @@ class PgStore:
             row = conn.execute("SELECT finished, (SELECT count(*) FROM seats WHERE game = %s) "
                                "FROM games WHERE id = %s FOR UPDATE",
                                (table_id, table_id)).fetchone()
-            if row is None:
-                raise UnknownTable(f"no table {table_id} in the store")
-            if row[0] is not None:
+            if not store_rows.may_finish(row, table_id, scores):
                 return False
-            if len(scores) != row[1]:
-                raise StoreConflict(f"{len(scores)} scores for a table of {row[1]} seats")
             write_result(conn, table_id, list(scores), list(winners), self._clock())
         return True
 
     def abandon_table(self, table_id: int) -> bool:
         with self._transaction() as conn:
-            if conn.execute("SELECT 1 FROM games WHERE id = %s",
-                            (table_id,)).fetchone() is None:
-                raise UnknownTable(f"no table {table_id} in the store")
-            done = conn.execute("UPDATE games SET finished = %s "
-                                "WHERE id = %s AND finished IS NULL",
-                                (self._clock(), table_id))
-        return done.rowcount == 1
+            return store_rows.abandon(conn, "%s", table_id, self._clock())
 
     # -- reading -----------------------------------------------------------------
     def unfinished_tables(self) -> list[StoredTable]:
@@ -392,16 +380,8 @@ class PgStore:
 
     def load_table(self, table_id: int) -> StoredTable:
         with self._transaction() as conn:
-            row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = %s",
-                               (table_id,)).fetchone()
-            if row is None:
-                raise UnknownTable(f"no game {table_id} in the store {self.where}")
-            seats = self._seats(conn, "SELECT game, seat, name, fingerprint, bot FROM seats "
-                                      "WHERE game = %s ORDER BY seat", (table_id,))
-            bodies = [b for (b,) in conn.execute(
-                "SELECT body FROM actions WHERE game = %s ORDER BY idx", (table_id,))]
-        return stored_of(row, seats[table_id], actions_of(table_id, bodies, self.where),
-                         self.where)
+            row, seats, bodies = store_rows.read_table(conn, "%s", table_id, self.where)
+        return stored_of(row, seats, actions_of(table_id, bodies, self.where), self.where)
 
     def live_tables(self) -> list[TableInfo]:
         """Every unfinished table of every server sharing the store (the
@@ -428,24 +408,16 @@ class PgStore:
         return [info_of(g, seats[g[0]], counts.get(g[0], 0)) for g in games]
 
     def leaderboard(self, limit: int = 20, kind: str | None = None) -> list[Rating]:
-        of_game, params = ("WHERE kind = %s ", [kind]) if kind is not None else ("", [])
         with self._transaction() as conn:
-            rows = conn.execute("SELECT identity, name, rating, games, wins, kind FROM ratings "
-                                f"{of_game}ORDER BY rating DESC, games DESC, identity, kind "
-                                "LIMIT %s", [*params, limit]).fetchall()
-        return [Rating(*row) for row in rows]
+            return store_rows.leaderboard(conn, "%s", limit, kind)
 
     def preference(self, identity: str, name: str) -> str | None:
         with self._transaction() as conn:
-            row = conn.execute("SELECT value FROM preferences WHERE identity = %s "
-                               "AND name = %s", (identity, name)).fetchone()
-        return None if row is None else str(row[0])
+            return store_rows.preference(conn, "%s", identity, name)
 
     def set_preference(self, identity: str, name: str, value: str) -> None:
         with self._transaction() as conn:
-            conn.execute("INSERT INTO preferences (identity, name, value) VALUES (%s, %s, %s) "
-                         "ON CONFLICT (identity, name) DO UPDATE SET value = excluded.value",
-                         (identity, name, value))
+            store_rows.set_preference(conn, "%s", identity, name, value)
 
     def close(self) -> None:
         with self._lock:

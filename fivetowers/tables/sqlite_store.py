@@ -45,6 +45,7 @@ from fivetowers.tables.store import (
     StoreMissing, StoreUnavailable, StoreUnreadable, StoreUnwritable, StoreVersionError,
     TableInfo, UnknownTable,
 )
+from fivetowers.tables import store_rows
 from fivetowers.tables.store_rows import (
     GAME_COLUMNS as _GAME_COLUMNS, actions_of, grown_setup, info_of as _info, seats_by_game,
     stored_of,
@@ -189,10 +190,7 @@ class SqliteStore:
     def create_table(self, *, code: str, name: str, kind: str, setup: Mapping[str, Any],
                      seats: Sequence[StoredSeat], actions: Sequence[Mapping[str, Any]] = (),
                      private: bool = False) -> int:
-        if not kind:
-            raise StoreConflict("a kept table needs the kind of its game")
-        if not seats:
-            raise StoreConflict("a kept table needs its seats")
+        store_rows.check_new_table(kind, seats)
         with self._transaction(write=True) as conn:
             try:
                 cursor = conn.execute(
@@ -256,12 +254,8 @@ class SqliteStore:
         with self._transaction(write=True) as conn:
             row = conn.execute("SELECT finished, (SELECT count(*) FROM seats WHERE game = ?) "
                                "FROM games WHERE id = ?", (table_id, table_id)).fetchone()
-            if row is None:
-                raise UnknownTable(f"no table {table_id} in the store")
-            if row[0] is not None:
+            if not store_rows.may_finish(row, table_id, scores):
                 return False
-            if len(scores) != row[1]:
-                raise StoreConflict(f"{len(scores)} scores for a table of {row[1]} seats")
             write_result(conn, table_id, list(scores), list(winners), self._clock())
         return True
 
@@ -283,15 +277,8 @@ class SqliteStore:
 
     def load_table(self, table_id: int) -> StoredTable:
         with self._transaction(write=False) as conn:
-            row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
-                               (table_id,)).fetchone()
-            if row is None:
-                raise UnknownTable(f"no game {table_id} in the store {self.path}")
-            seats = self._seats(conn, "SELECT game, seat, name, fingerprint, bot FROM seats "
-                                      "WHERE game = ? ORDER BY seat", (table_id,))
-            bodies = [b for (b,) in conn.execute(
-                "SELECT body FROM actions WHERE game = ? ORDER BY idx", (table_id,))]
-        return self._stored(row, seats[table_id], self._actions(table_id, bodies))
+            row, seats, bodies = store_rows.read_table(conn, "?", table_id, self.path)
+        return self._stored(row, seats, self._actions(table_id, bodies))
 
     def games_of(self, fingerprint: str, limit: int = 50) -> list[TableInfo]:
         with self._transaction(write=False) as conn:
@@ -308,24 +295,16 @@ class SqliteStore:
         return [_info(g, seats[g[0]], counts.get(g[0], 0)) for g in games]
 
     def leaderboard(self, limit: int = 20, kind: str | None = None) -> list[Rating]:
-        of_game, params = ("WHERE kind = ? ", [kind]) if kind is not None else ("", [])
         with self._transaction(write=False) as conn:
-            rows = conn.execute("SELECT identity, name, rating, games, wins, kind FROM ratings "
-                                f"{of_game}ORDER BY rating DESC, games DESC, identity, kind "
-                                "LIMIT ?", [*params, limit]).fetchall()
-        return [Rating(*row) for row in rows]
+            return store_rows.leaderboard(conn, "?", limit, kind)
 
     def preference(self, identity: str, name: str) -> str | None:
         with self._transaction(write=False) as conn:
-            row = conn.execute("SELECT value FROM preferences WHERE identity = ? AND name = ?",
-                               (identity, name)).fetchone()
-        return None if row is None else str(row[0])
+            return store_rows.preference(conn, "?", identity, name)
 
     def set_preference(self, identity: str, name: str, value: str) -> None:
         with self._transaction(write=True) as conn:
-            conn.execute("INSERT INTO preferences (identity, name, value) VALUES (?, ?, ?) "
-                         "ON CONFLICT (identity, name) DO UPDATE SET value = excluded.value",
-                         (identity, name, value))
+            store_rows.set_preference(conn, "?", identity, name, value)
 
     def close(self) -> None:
         with self._lock:
@@ -356,11 +335,7 @@ class SqliteStore:
 
     def abandon_table(self, table_id: int) -> bool:
         with self._transaction(write=True) as conn:
-            if conn.execute("SELECT 1 FROM games WHERE id = ?", (table_id,)).fetchone() is None:
-                raise UnknownTable(f"no table {table_id} in the store")
-            done = conn.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
-                                (self._clock(), table_id))
-        return done.rowcount == 1
+            return store_rows.abandon(conn, "?", table_id, self._clock())
 
 
 def _lost_tables(path: Path) -> str:

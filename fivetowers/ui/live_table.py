@@ -129,6 +129,12 @@ class LiveClient(Protocol):
 
     def seats(self) -> Sequence[SeatLike]: ...
 
+    def subscribe(self, callback: Callable[[Any], None]) -> None: ...
+
+    def unsubscribe(self, callback: Callable[[Any], None]) -> None: ...
+
+    def start(self) -> None: ...
+
 
 C = TypeVar("C", bound=LiveClient)
 
@@ -174,6 +180,26 @@ class LiveTableScreen(Screen[None], Generic[C]):
         """Ring the bell and title the window when it becomes this screen's turn."""
         self.my_turn: bool | None = None
         """Whether a seat of this screen was to move at the last redraw (None: none yet)."""
+
+    async def on_mount(self) -> None:
+        await self.lay_out()
+        self.client.subscribe(self._on_table_event)
+        self.hear()
+        await self.refresh_table()
+        self.client.start()
+
+    async def lay_out(self) -> None:
+        """What the game's screen mounts and titles before its first draw."""
+
+    def on_resize(self) -> None:
+        # Bigger terminals get a wider side column and taller panels; a
+        # terminal too small is covered by the app's (or the server's) notice.
+        self.set_class(self.size.width >= 110, "-wide")
+        self.set_class(self.size.height >= 34, "-tall")
+
+    def on_unmount(self) -> None:
+        self.client.unsubscribe(self._on_table_event)
+        self.stop_hearing()
 
     def hear(self) -> None:
         """Start hearing the table's chat (on mount)."""

@@ -8,14 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from textual.widgets import Switch
 
 from fivetowers.i18n import Speech, speak
 from fivetowers.lobby.model import Lobby, LobbyError
 from fivetowers.lobby.new_table_screen import NewTableScreen
 
 from tests.server.history_helpers import settle
-from tests.server.test_gotown_lobby import FormHost, choose_gotown
+from tests.server.test_gotown_lobby import FormHost, short_gotown_form
 
 
 class VietnameseFormHost(FormHost):
@@ -26,17 +25,8 @@ class VietnameseFormHost(FormHost):
 
 
 def test_the_vietnamese_new_table_form_snapshot(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        screen = pilot.app.screen
-        await choose_gotown(pilot, screen)
-        screen.query_one("#option-gotown-floors", Switch).value = True
-        screen.query_one("#title").focus()
-        await pilot.press(*"phố ngắn")
-        await settle(pilot)
-
     assert snap_compare(VietnameseFormHost(lambda: NewTableScreen()), terminal_size=(80, 24),
-                        run_before=run_before)
+                        run_before=short_gotown_form("phố ngắn"))
 
 
 async def test_the_form_refuses_in_vietnamese() -> None:

@@ -8,18 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import random
 import sys
 import time
 from pathlib import Path
 
-import asyncssh
-
 from fivetowers.games.gotown.kind import GAME as GOTOWN
 from fivetowers.games.gotown.rules import End
-from fivetowers.lobby.app import lobby_factory
-from fivetowers.lobby.model import Lobby
 
+from tests.server.e2e_helpers import ann_in_the_lobby
 from tests.server.server_helpers import Screen, StartServer, connect
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
@@ -58,14 +54,9 @@ async def act(screen: Screen, keys: object) -> bool:
 
 async def test_two_players_a_bot_and_a_spectator_play_gotown_to_the_end(
         start_server: StartServer) -> None:
-    # Hints off: the hint panel is the table screen's business (tests/gotown/tui).
-    lobby = Lobby(bot_kind="greedy", bot_delay=0.0, absence_bot_after=0.3, hints=False,
-                  rng=random.Random(11))
-    server = await start_server(lobby_factory(lobby))
-    ann_key = asyncssh.generate_private_key("ssh-ed25519")
-    ann_conn = await connect(server, ann_key, username="ann")
-    ann = await Screen.open(ann_conn, 80, 24)
-    await ann.wait_for("lobby — you are ann")
+    opened = await ann_in_the_lobby(start_server, 11, "lobby — you are ann")
+    lobby, server, ann_key, ann_conn, ann = (opened.lobby, opened.server, opened.ann_key,
+                                             opened.ann_conn, opened.ann)
     # The new-table form opens on the name; the game's drop-down is above it
     # (shift+tab, enter, down, enter); 3 seats with 1 bot are the defaults.
     ann.press(b"n")

@@ -4,7 +4,7 @@ bots, the short game, private), and table lists that say which game."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from textual.widgets import Select, Switch
 
@@ -13,6 +13,7 @@ from fivetowers.games.five_towers.tui.app import stylesheet
 from fivetowers.lobby.model import Lobby
 from fivetowers.lobby.new_table_screen import NewTable, NewTableScreen
 
+from tests.server.form_helpers import open_form
 from tests.server.history_helpers import ScreenHost, settle
 from tests.server.test_lobby_games import labels, lobby_columns
 
@@ -23,13 +24,9 @@ async def choose_gotown(pilot: Any, screen: NewTableScreen) -> None:
 
 
 async def test_the_form_offers_gotown_with_its_options() -> None:
-    got: list[NewTable | None] = []
     app = ScreenHost(lambda: NewTableScreen())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, NewTableScreen)
-        screen.dismiss = got.append  # type: ignore[method-assign,assignment]
+        screen, got = await open_form(app, pilot)
         options = screen.query_one("#game", Select)
         assert [str(p) for p, _ in options._options] == ["5 Towers", "GoTown"]
         await choose_gotown(pilot, screen)
@@ -49,13 +46,9 @@ async def test_the_form_offers_gotown_with_its_options() -> None:
 
 
 async def test_the_form_refuses_bots_in_every_gotown_seat() -> None:
-    got: list[NewTable | None] = []
     app = ScreenHost(lambda: NewTableScreen())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, NewTableScreen)
-        screen.dismiss = got.append  # type: ignore[method-assign,assignment]
+        screen, got = await open_form(app, pilot)
         await choose_gotown(pilot, screen)
         screen.query_one("#players").focus()
         await pilot.press("backspace", "2", "tab", "backspace", "2", "enter")
@@ -71,18 +64,23 @@ class FormHost(ScreenHost):
     CSS = stylesheet() + stylesheet("lobby.tcss")
 
 
-def test_the_new_table_form_with_gotown_snapshot(snap_compare: Any) -> None:
+def short_gotown_form(title: str) -> Callable[[Any], Awaitable[None]]:
+    """A snapshot's steps: GoTown chosen, its short game on, ``title`` typed."""
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
         screen = pilot.app.screen
         await choose_gotown(pilot, screen)
         screen.query_one("#option-gotown-floors", Switch).value = True
         screen.query_one("#title").focus()
-        await pilot.press(*"short town")
+        await pilot.press(*title)
         await settle(pilot)
 
+    return run_before
+
+
+def test_the_new_table_form_with_gotown_snapshot(snap_compare: Any) -> None:
     assert snap_compare(FormHost(lambda: NewTableScreen()), terminal_size=(80, 24),
-                        run_before=run_before)
+                        run_before=short_gotown_form("short town"))
 
 
 async def test_table_lists_say_which_game_each_table_is() -> None:

@@ -5,14 +5,9 @@ a dropped player comes back to the same seat."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 
-import asyncssh
-
-from fivetowers.lobby.model import Lobby
-from fivetowers.lobby.app import lobby_factory
-
+from tests.server.e2e_helpers import ann_in_the_lobby
 from tests.server.server_helpers import Screen, StartServer, connect
 
 
@@ -52,15 +47,9 @@ async def _act(screen: Screen) -> bool:
 
 async def test_two_players_a_bot_and_a_spectator_play_to_the_end(
         start_server: StartServer) -> None:
-    # Hints off: the hint panel is the table screen's business (tests/tui), and
-    # the solver would triple this test's time.
-    lobby = Lobby(bot_kind="greedy", bot_delay=0.0, absence_bot_after=0.3, hints=False,
-                  rng=random.Random(7))
-    server = await start_server(lobby_factory(lobby))
-    ann_key = asyncssh.generate_private_key("ssh-ed25519")
-    ann_conn = await connect(server, ann_key, username="ann")
-    ann = await Screen.open(ann_conn, 80, 24)
-    await ann.wait_for("5 Towers lobby — you are ann")
+    opened = await ann_in_the_lobby(start_server, 7, "5 Towers lobby — you are ann")
+    lobby, server, ann_key, ann_conn, ann = (opened.lobby, opened.server, opened.ann_key,
+                                             opened.ann_conn, opened.ann)
     # Create a 3-seat table with one bot: n, a name, Enter.
     ann.press(b"n")
     await ann.wait_for("New table")

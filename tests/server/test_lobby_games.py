@@ -23,6 +23,7 @@ from fivetowers.lobby.new_table_screen import NewTable, NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.table import Table
 
+from tests.server.form_helpers import open_form
 from tests.server.history_helpers import ScreenHost, settle
 
 
@@ -95,13 +96,9 @@ def towers_alone(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_with_one_game_the_form_offers_no_choice_of_game(towers_alone: None) -> None:
-    got: list[NewTable | None] = []
     app = ScreenHost(lambda: NewTableScreen())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, NewTableScreen)
-        screen.dismiss = got.append  # type: ignore[method-assign,assignment]
+        screen, got = await open_form(app, pilot)
         assert not screen.query(Select)
         assert labels(screen) == ["Name", "Seats (2-5)", "of them bots", "Great Powers",
                                   "Private"]
@@ -113,13 +110,9 @@ async def test_with_one_game_the_form_offers_no_choice_of_game(towers_alone: Non
 
 async def test_the_form_offers_every_registered_game_and_its_options(
         numbers: Numbers) -> None:
-    got: list[NewTable | None] = []
     app = ScreenHost(lambda: NewTableScreen())
     async with app.run_test(size=(80, 30)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, NewTableScreen)
-        screen.dismiss = got.append  # type: ignore[method-assign,assignment]
+        screen, got = await open_form(app, pilot)
         assert "Great Powers" in labels(screen) and "Goal" not in labels(screen)
         screen.query_one("#game", Select).value = "numbers"
         await settle(pilot)
@@ -132,13 +125,9 @@ async def test_the_form_offers_every_registered_game_and_its_options(
 
 
 async def test_the_form_checks_seats_by_the_chosen_games_rule(numbers: Numbers) -> None:
-    got: list[NewTable | None] = []
     app = ScreenHost(lambda: NewTableScreen())
     async with app.run_test(size=(80, 30)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, NewTableScreen)
-        screen.dismiss = got.append  # type: ignore[method-assign,assignment]
+        screen, got = await open_form(app, pilot)
         screen.query_one("#game", Select).value = "numbers"
         await settle(pilot)
         screen.query_one("#players").focus()

@@ -84,7 +84,7 @@ class TableScreen(LiveTableScreen[TableClient]):
                 yield GameLog()
         yield KeyBar()
 
-    async def on_mount(self) -> None:
+    async def lay_out(self) -> None:
         opponents = self.query_one("#opponents", VerticalScroll)
         count = len(self.client.view().seats) - 1
         # Two opponents a row: readable at 80 columns; with 3-4 the second row
@@ -97,19 +97,6 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.query_one(BidPanel).make_room(count + 1)
         self.query_one(BuildPanel).border_title = _("Building")
         self.query_one(HintPanel).border_title = _("Hints (h) · v: in full")
-        self.client.subscribe(self._on_table_event)
-        self.hear()
-        await self.refresh_table()
-        self.client.start()
-
-    def on_resize(self) -> None:
-        # Bigger terminals get a wider side column and taller hint and bid panels.
-        self.set_class(self.size.width >= 110, "-wide")
-        self.set_class(self.size.height >= 34, "-tall")
-
-    def on_unmount(self) -> None:
-        self.client.unsubscribe(self._on_table_event)
-        self.stop_hearing()
 
     # -- drawing ------------------------------------------------------------
     def names(self) -> list[str]:

@@ -90,23 +90,9 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         me = self.client.seat or 0
         return [(me + k) % len(view.seats) for k in range(len(view.seats))]
 
-    async def on_mount(self) -> None:
+    async def lay_out(self) -> None:
         self.query_one(PlayPanel).border_title = _("Play")
         self.query_one(HintPanel).border_title = _("Hints (h)")
-        self.client.subscribe(self._on_table_event)
-        self.hear()
-        await self.refresh_table()
-        self.client.start()
-
-    def on_resize(self) -> None:
-        # Bigger terminals get a wider side column and taller towers; a
-        # terminal too small is covered by the app's (or the server's) notice.
-        self.set_class(self.size.width >= 110, "-wide")
-        self.set_class(self.size.height >= 34, "-tall")
-
-    def on_unmount(self) -> None:
-        self.client.unsubscribe(self._on_table_event)
-        self.stop_hearing()
 
     # -- drawing ------------------------------------------------------------
     async def refresh_table(self) -> None:
