@@ -35,6 +35,7 @@ from typing import Any, Callable, Coroutine, Mapping
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
 from fivetowers.i18n import N_, _, ngettext
+from fivetowers.i18n.terms import REMATCH_WANTED
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
@@ -90,6 +91,20 @@ def progress_text(progress: str) -> str:
 
 class LobbyError(ValueError):
     """A lobby request that cannot be done, with a player-readable reason."""
+
+
+def _option_refusal(game: GameKind, options: Mapping[str, str]) -> str:
+    """Why :func:`check_options` refused ``options``, in the player's language."""
+    known = {o.key: o for o in game.options}
+    for key, value in options.items():
+        option = known.get(key)
+        if option is None:
+            return _("{game} has no option {key}").format(game=game.title, key=repr(key))
+        if value not in {v for v, _text in option.choices}:
+            return _("{game}: {option} cannot be {value}").format(
+                game=game.title, option=_(option.label), value=repr(value))
+    return _("{game}: those options do not go together").format(game=game.title)
+
 
 
 @dataclass(eq=False)
@@ -350,15 +365,15 @@ class Lobby:
         :attr:`LobbyLimits.tables_per_address`."""
         try:
             game = game_kind(kind)
-        except UnknownGame as exc:
-            raise LobbyError(str(exc)) from None
-        problem = game.players_problem(players)
-        if problem is not None:
-            raise LobbyError(problem)
+        except UnknownGame:
+            raise LobbyError(_("unknown game {name}").format(name=repr(kind))) from None
+        if game.players_problem(players) is not None:
+            raise LobbyError(_("{game} is for {least} to {most} players, not {count}").format(
+                game=game.title, least=game.min_players, most=game.max_players, count=players))
         try:
             chosen = check_options(game, options or {})
-        except RecordError as exc:
-            raise LobbyError(str(exc)) from None
+        except RecordError:  # its text is English, for a record's reader
+            raise LobbyError(_option_refusal(game, options or {})) from None
         if not 0 <= bots < players:
             raise LobbyError(_("bots: 0 to {most} (one seat is yours)").format(most=players - 1))
         refusal = self.refusal(identity, address)
@@ -369,7 +384,7 @@ class Lobby:
         seats = [Seat("", None) for _ in range(players - bots)]
         bot = self.bot_of(game)
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=bot) for i in range(bots)]
-        hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or f"{name}'s table",
+        hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or _("{name}'s table").format(name=name),
                              game, chosen, private, seats,
                              opened_from=None if address is None else address_group(address))
         self.tables[code] = hosted
@@ -484,7 +499,7 @@ class Lobby:
         again = old.rematch
         if again is None:
             again = old.rematch = self._offer_rematch(old, identity)
-            old.announce(name, "wants a rematch: n on the end screen says yes")
+            old.announce(name, REMATCH_WANTED)
         seat = again.seat_of(identity)
         if again.started or seat is None or self.tables.get(again.code) is not again:
             raise LobbyError(_("the rematch at this table has started without you"))
