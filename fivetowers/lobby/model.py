@@ -82,6 +82,11 @@ OPTION_VALUES = frozenset({N_("base"), N_("great-powers")})
 keep them): translated for the viewer; numbers stay as they are."""
 
 
+def option_text(value: str) -> str:
+    """An option's value as a table list shows it to this viewer."""
+    return _(value) if value in OPTION_VALUES else value
+
+
 def progress_text(progress: str) -> str:
     """A game's ``progress()`` in the viewer's language (as it is if unknown)."""
     word, _space, number = progress.rpartition(" ")
@@ -229,8 +234,7 @@ class HostedTable:
     @property
     def rules_text(self) -> str:
         """The options it is played with, as table lists show them."""
-        return " ".join(_(value) if value in OPTION_VALUES else value
-                        for value in (self.options[o.key] for o in self.kind.options))
+        return " ".join(option_text(self.options[o.key]) for o in self.kind.options)
 
     def say(self, identity: str, name: str, raw: str, now: float | None = None) -> str | None:
         """Send a chat line to everyone at the table; None, or why it was not sent."""
