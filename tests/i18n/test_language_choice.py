@@ -76,9 +76,14 @@ def test_the_command_line_reads_the_environment(env: dict[str, str], expected: s
                 "hoặc --batch FILE.jsonl"),
     (("hint", "--batch", "-", "--seat", "1"),
      "fivetowers: hint: --seat dành cho một bản ghi, không dùng với --batch"),
+    (("serve", "--port", "70000"), "fivetowers: serve: --port 70000 không phải là một cổng "
+                                   "(0-65535)"),
+    (("serve", "--processes", "2", "--store", ""),
+     "fivetowers: serve: --processes cần kho PostgreSQL (--store postgresql://... hoặc "
+     "$FIVETOWERS_STORE): kho SQLite chỉ phục vụ một tiến trình"),
 ])
-def test_the_hint_commands_errors_read_the_environment(args: tuple[str, ...],
-                                                       expected: str) -> None:
+def test_hint_and_serve_errors_read_the_environment(args: tuple[str, ...],
+                                                    expected: str) -> None:
     clean = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LC_MESSAGES")}
     done = subprocess.run([sys.executable, "-m", "fivetowers.cli", *args],
                           env={**clean, "LANG": "vi_VN.UTF-8"}, capture_output=True, text=True,
