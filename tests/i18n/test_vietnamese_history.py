@@ -18,7 +18,9 @@ from fivetowers.lobby.archive import Archive
 from fivetowers.lobby.leaderboard_screen import LeaderboardScreen
 from fivetowers.lobby.my_games_screen import MyGamesScreen
 from fivetowers.tables.sqlite_store import SqliteStore
-from tests.server.history_helpers import ANN, ScreenHost, kept_store, settle
+from tests.server.history_helpers import (
+    ANN, ScreenHost, kept_store, replay_round_two, settle,
+)
 from tests.tui.test_vietnamese import screen_text, viewing
 
 ENGLISH = ("game ", "step", "players", "result", "won", "going on", "Bidding", "Building",
@@ -65,11 +67,7 @@ def test_a_five_towers_replay_in_vietnamese(snap_compare, store: SqliteStore) ->
     app = host(lambda: MyGamesScreen(Archive(store), ANN))
 
     async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press("down", "enter")  # game 2: three players, great powers
-        await settle(pilot)
-        await pilot.press("pagedown", *["right"] * 4)  # into round 2's bidding, past a build
-        await settle(pilot)
+        await replay_round_two(pilot)
         assert isinstance(pilot.app.screen, ReplayScreen)
         await vietnamese_only(pilot, "ván 2 · bước", "Bước", "Đấu giá")
 
