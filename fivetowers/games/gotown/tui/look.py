@@ -26,7 +26,7 @@ ACTION_LOOK: dict[Card, tuple[str, str]] = {
     Card.SUPER_THIEF: (N_("Super"), "#00d7af"),
 }
 """Action cards: a short label (the help page spells each out; at most five
-letters in every language, so a hand of eleven fits 80 columns) and a colour."""
+letters in every language, as the hand row is laid out for) and a colour."""
 
 DOG_MARK = N_("Dog")
 """A dog guarding a floor (translated where it is drawn)."""
