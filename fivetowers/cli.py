@@ -181,17 +181,17 @@ def _hint_position(data: Any, seat: int | None, records: bool = True) -> Any:
 
 def _not_proven(where: str) -> None:
     """Say on stderr that a hint is not proven best (FORMATS.md fixes stdout's shape)."""
-    print(f"fivetowers: {_shown(where)}: hint not proven optimal: the solver's time ran "
-          f"out; its plans are legal but may not be the best, and max_bid may be low",
-          file=sys.stderr)
+    print("fivetowers: " + _("{file}: hint not proven optimal: the solver's time ran out; "
+                             "its plans are legal but may not be the best, and max_bid may "
+                             "be low").format(file=_shown(where)), file=sys.stderr)
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
     """``hint POSITION``, ``hint RECORD --seat N`` or ``hint --batch FILE.jsonl``."""
     if (args.input is None) == (args.batch is None):
-        return _die("hint: give a POSITION (or RECORD --seat N), or --batch FILE.jsonl")
+        return _die(_("hint: give a POSITION (or RECORD --seat N), or --batch FILE.jsonl"))
     if args.batch is not None and args.seat is not None:
-        return _die("hint: --seat is for one record, not for --batch")
+        return _die(_("hint: --seat is for one record, not for --batch"))
     data: Any = None
     if args.batch is None:
         try:
@@ -222,7 +222,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
             with open(args.batch, "rb") as f:
                 failed = _hint_batch(f, args.explain)
     except OSError as exc:
-        return _die(f"cannot read {_shown(args.batch)}: {exc.strerror or exc}")
+        return _die(_("cannot read {file}: {error}").format(file=_shown(args.batch),
+                                                        error=exc.strerror or exc))
     return 1 if failed else 0
 
 
@@ -234,7 +235,8 @@ def _hint_gotown(args: argparse.Namespace, data: dict[str, Any]) -> int:
 
     where = _shown(args.input)
     if args.explain:
-        return _die(f"{where}: --explain is for 5 Towers hints; a GoTown plan is its plays")
+        return _die(_("{file}: --explain is for 5 Towers hints; a GoTown plan is its plays")
+                    .format(file=where))
     try:
         if data.get("format") == GOTOWN_POSITION:
             if args.seat is not None:
@@ -345,9 +347,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         finally:
             target.close()
     except StoreError as exc:
-        return _die(f"migrate: {' '.join(str(exc).split())}")
-    print(f"copied {copied.games} games, {copied.players} players' keys and "
-          f"{copied.ratings} ratings into {target.where}")
+        return _die(_("migrate: {error}").format(error=" ".join(str(exc).split())))
+    print(_("copied {games} games, {players} players' keys and {ratings} ratings into "
+            "{store}").format(games=copied.games, players=copied.players,
+                              ratings=copied.ratings, store=target.where))
     return 0
 
 

@@ -156,6 +156,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return current().ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as ``context`` means it (an English word Vietnamese says two
+    ways: a ``game`` that is a match, or a kind of game), in the current language."""
+    return current().pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalog without translating it (yet)."""
     return message
@@ -178,5 +184,5 @@ def refusal_text(exc: BaseException, to: Translator | None = None) -> str:
 
 __all__ = ["DOMAIN", "ENGLISH", "LANGUAGES", "LANGUAGE_NAMES", "N_", "Speech", "Term",
            "Translator", "_", "current", "current_language", "language_from_env", "ngettext",
-           "nfc", "normal_language", "refusal_text", "set_process_language", "speak",
+           "nfc", "normal_language", "pgettext", "refusal_text", "set_process_language", "speak",
            "translator"]

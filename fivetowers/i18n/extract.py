@@ -2,7 +2,8 @@
 
 What ``xgettext``/Babel's extractor would find, with the standard library's
 ``ast``: the first argument of ``_``, ``N_``, ``gettext``, the two of
-``ngettext``, and the template of every refusal the rules raise (their
+``ngettext``, the context and text of ``pgettext`` (one English word that
+Vietnamese says two ways), and the template of every refusal the rules raise (their
 exception classes are keywords here, so rules code stays plain). A string
 built at run time (an f-string) cannot be in a catalog: the converted-module
 check in the tests reports those.
@@ -24,6 +25,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 LOCALE = PACKAGE / "locale"
 SINGULAR_KEYWORDS = frozenset({"_", "N_", "gettext"})
 PLURAL_KEYWORDS = frozenset({"ngettext"})
+CONTEXT_KEYWORDS = frozenset({"pgettext"})
 REFUSAL_KEYWORDS = frozenset({
     # 5 Towers' rules
     "IllegalAction", "NotYourTurn", "IllegalBid", "IllegalBuild", "GameOver",
@@ -40,6 +42,22 @@ class Message:
     msgid_plural: str | None = None
     places: list[str] = field(default_factory=list)
     python_format: bool = False
+    msgctxt: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        return message_key(self.msgid, self.msgid_plural, self.msgctxt)
+
+
+def message_key(msgid: str, msgid_plural: str | None = None,
+                msgctxt: str | None = None) -> tuple[str, str | None]:
+    """A message's identity in a catalog: its text, plural and context (as a
+    compiled catalog keys it, ``context\x04text``)."""
+    return ((msgid if msgctxt is None else f"{msgctxt}\x04{msgid}"), msgid_plural)
+
+
+def entry_key(entry: Entry) -> tuple[str, str | None]:
+    return message_key(entry.msgid, entry.msgid_plural, entry.msgctxt)
 
 
 def _name(node: ast.expr) -> str | None:
@@ -67,6 +85,10 @@ def messages_of(source: str, place: str) -> list[Message]:
             if text:
                 found.append(Message(text, places=[where],
                                      python_format=name in REFUSAL_KEYWORDS and bool(node.keywords)))
+        elif name in CONTEXT_KEYWORDS and len(node.args) >= 2:
+            context, text = _text(node.args[0]), _text(node.args[1])
+            if context and text:
+                found.append(Message(text, places=[where], msgctxt=context))
         elif name in PLURAL_KEYWORDS and len(node.args) >= 2:
             one, many = _text(node.args[0]), _text(node.args[1])
             if one and many:
@@ -80,7 +102,7 @@ def extract(package: Path = PACKAGE) -> dict[tuple[str, str | None], Message]:
     for path in sorted(package.rglob("*.py")):
         place = path.relative_to(package.parent).as_posix()
         for message in messages_of(path.read_text(encoding="utf-8"), place):
-            key = (message.msgid, message.msgid_plural)
+            key = message.key
             if key in catalog:
                 catalog[key].places += message.places
             else:
@@ -102,10 +124,12 @@ def _lines(keyword: str, text: str) -> list[str]:
 
 
 def render_entry(msgid: str, msgid_plural: str | None, msgstr: list[str],
-                 places: list[str], fuzzy: bool = False) -> str:
+                 places: list[str], fuzzy: bool = False, msgctxt: str | None = None) -> str:
     lines = [f"#: {' '.join(places)}"] if places else []
     if fuzzy:
         lines.append("#, fuzzy")
+    if msgctxt is not None:
+        lines += _lines("msgctxt", msgctxt)
     lines += _lines("msgid", msgid)
     if msgid_plural is None:
         lines += _lines("msgstr", msgstr[0] if msgstr else "")
@@ -129,7 +153,8 @@ msgstr ""
 
 def write_pot(messages: dict[tuple[str, str | None], Message], target: Path) -> None:
     body = [render_entry(m.msgid, m.msgid_plural,
-                         [] if m.msgid_plural is None else ["", ""], m.places)
+                         [] if m.msgid_plural is None else ["", ""], m.places,
+                         msgctxt=m.msgctxt)
             for m in messages.values()]
     target.write_text(POT_HEADER + "\n" + "\n\n".join(body) + "\n", encoding="utf-8")
 
@@ -142,7 +167,7 @@ def merge_po(messages: dict[tuple[str, str | None], Message], target: Path) -> i
     entries = parse_po(text, str(target))
     header = next((e for e in entries if e.msgid == "" and e.msgctxt is None), None)
     known: dict[tuple[str, str | None], Entry] = {
-        (e.msgid, e.msgid_plural): e for e in entries if e.msgid}
+        entry_key(e): e for e in entries if e.msgid}
     head = text.split("\n\n", 1)[0] if header is not None else POT_HEADER.rstrip("\n")
     body, new = [], 0
     for key, message in messages.items():
@@ -151,9 +176,11 @@ def merge_po(messages: dict[tuple[str, str | None], Message], target: Path) -> i
             new += 1
         body.append(render_entry(message.msgid, message.msgid_plural,
                                  entry.msgstr if entry else [], message.places,
-                                 fuzzy=entry.fuzzy if entry else False))
+                                 fuzzy=entry.fuzzy if entry else False,
+                                 msgctxt=message.msgctxt))
     for entry in known.values():  # obsolete
-        block = render_entry(entry.msgid, entry.msgid_plural, entry.msgstr, [])
+        block = render_entry(entry.msgid, entry.msgid_plural, entry.msgstr, [],
+                             msgctxt=entry.msgctxt)
         body.append("\n".join("#~ " + line for line in block.splitlines()))
     target.write_text(head + "\n\n" + "\n\n".join(body) + "\n", encoding="utf-8")
     return new

@@ -8,7 +8,7 @@ only and language-free).
 
 from __future__ import annotations
 
-from fivetowers.i18n import N_
+from fivetowers.i18n import N_, _
 
 FIVE_TOWERS_TOWERS = (N_("candy"), N_("scary"), N_("tree"), N_("scrap"), N_("sand"))
 """5 Towers' tower types, as ``TowerType.value``."""
@@ -22,3 +22,14 @@ GOTOWN_CARD_WORDS = (
     N_("a milkshake"), N_("a donut truck"), N_("a thief"), N_("a super thief"),
     N_("a 1"), N_("a 2"), N_("a 3"), N_("a 4"), N_("a 5"), N_("a 6"), N_("a 7"), N_("an 8"))
 """GoTown's cards as a sentence names them (``Card.words``)."""
+
+REMATCH_WANTED = N_("wants a rematch: n on the end screen says yes")
+TABLE_SAYS = frozenset({REMATCH_WANTED})
+"""What a table itself says in its chat (under a player's name): kept in
+English in the chat, like any line, and translated as each viewer reads it."""
+
+
+def said_text(text: str) -> str:
+    """A chat line's text for this viewer: the table's own words translated,
+    a player's words never."""
+    return _(text) if text in TABLE_SAYS else text

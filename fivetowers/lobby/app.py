@@ -22,6 +22,7 @@ from textual.screen import Screen
 
 from fivetowers.games.five_towers.tui.app import stylesheet
 from fivetowers.i18n import LANGUAGES, _, speak
+from fivetowers.i18n.terms import said_text
 from fivetowers.lobby.host import LobbyHost
 from fivetowers.lobby.language import remember_language, remembered_language
 from fivetowers.lobby.lobby_screen import LobbyScreen
@@ -284,7 +285,7 @@ class LobbyApp(HostedApp):
             return  # the table screen shows it in its log, with the earlier lines
         # Not looking at the table (its end screen, a dialog): a pop-up.
         # Plain text: a name or a line is never parsed as markup.
-        self.notify(f"{message.line.name}: {message.line.text}", title="chat",
+        self.notify(f"{message.line.name}: {said_text(message.line.text)}", title="chat",
                     markup=False, timeout=8)
 
     def on_unmount(self) -> None:

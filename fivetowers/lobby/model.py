@@ -35,6 +35,7 @@ from typing import Any, Callable, Coroutine, Mapping
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
 from fivetowers.i18n import N_, _, ngettext
+from fivetowers.i18n.terms import REMATCH_WANTED
 from fivetowers.lobby.limits import LobbyLimits, address_group
 from fivetowers.lobby.limits import (  # re-exported: the limit per key lived here
     MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER)
@@ -81,6 +82,11 @@ OPTION_VALUES = frozenset({N_("base"), N_("great-powers")})
 keep them): translated for the viewer; numbers stay as they are."""
 
 
+def option_text(value: str) -> str:
+    """An option's value as a table list shows it to this viewer."""
+    return _(value) if value in OPTION_VALUES else value
+
+
 def progress_text(progress: str) -> str:
     """A game's ``progress()`` in the viewer's language (as it is if unknown)."""
     word, _space, number = progress.rpartition(" ")
@@ -90,6 +96,20 @@ def progress_text(progress: str) -> str:
 
 class LobbyError(ValueError):
     """A lobby request that cannot be done, with a player-readable reason."""
+
+
+def _option_refusal(game: GameKind, options: Mapping[str, str]) -> str:
+    """Why :func:`check_options` refused ``options``, in the player's language."""
+    known = {o.key: o for o in game.options}
+    for key, value in options.items():
+        option = known.get(key)
+        if option is None:
+            return _("{game} has no option {key}").format(game=game.title, key=repr(key))
+        if value not in {v for v, _text in option.choices}:
+            return _("{game}: {option} cannot be {value}").format(
+                game=game.title, option=_(option.label), value=repr(value))
+    return _("{game}: those options do not go together").format(game=game.title)
+
 
 
 @dataclass(eq=False)
@@ -214,8 +234,7 @@ class HostedTable:
     @property
     def rules_text(self) -> str:
         """The options it is played with, as table lists show them."""
-        return " ".join(_(value) if value in OPTION_VALUES else value
-                        for value in (self.options[o.key] for o in self.kind.options))
+        return " ".join(option_text(self.options[o.key]) for o in self.kind.options)
 
     def say(self, identity: str, name: str, raw: str, now: float | None = None) -> str | None:
         """Send a chat line to everyone at the table; None, or why it was not sent."""
@@ -350,15 +369,15 @@ class Lobby:
         :attr:`LobbyLimits.tables_per_address`."""
         try:
             game = game_kind(kind)
-        except UnknownGame as exc:
-            raise LobbyError(str(exc)) from None
-        problem = game.players_problem(players)
-        if problem is not None:
-            raise LobbyError(problem)
+        except UnknownGame:
+            raise LobbyError(_("unknown game {name}").format(name=repr(kind))) from None
+        if game.players_problem(players) is not None:
+            raise LobbyError(_("{game} is for {least} to {most} players, not {count}").format(
+                game=game.title, least=game.min_players, most=game.max_players, count=players))
         try:
             chosen = check_options(game, options or {})
-        except RecordError as exc:
-            raise LobbyError(str(exc)) from None
+        except RecordError:  # its text is English, for a record's reader
+            raise LobbyError(_option_refusal(game, options or {})) from None
         if not 0 <= bots < players:
             raise LobbyError(_("bots: 0 to {most} (one seat is yours)").format(most=players - 1))
         refusal = self.refusal(identity, address)
@@ -369,7 +388,7 @@ class Lobby:
         seats = [Seat("", None) for _ in range(players - bots)]
         bot = self.bot_of(game)
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=bot) for i in range(bots)]
-        hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or f"{name}'s table",
+        hosted = HostedTable(code, clean_text(title, TITLE_LENGTH) or _("{name}'s table").format(name=name),
                              game, chosen, private, seats,
                              opened_from=None if address is None else address_group(address))
         self.tables[code] = hosted
@@ -484,7 +503,7 @@ class Lobby:
         again = old.rematch
         if again is None:
             again = old.rematch = self._offer_rematch(old, identity)
-            old.announce(name, "wants a rematch: n on the end screen says yes")
+            old.announce(name, REMATCH_WANTED)
         seat = again.seat_of(identity)
         if again.started or seat is None or self.tables.get(again.code) is not again:
             raise LobbyError(_("the rematch at this table has started without you"))

@@ -13,8 +13,9 @@ from textual.widgets import DataTable, Static
 
 from fivetowers.games import UnknownGame, game_kind, game_kinds
 from fivetowers.games.protocol import GameKind
-from fivetowers.i18n import N_, _
+from fivetowers.i18n import N_, _, pgettext
 from fivetowers.lobby.archive import Archive, is_key, seat_of
+from fivetowers.lobby.model import option_text
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.user_text import clean_name
 from fivetowers.ui.key_footer import KeyFooter
@@ -98,7 +99,8 @@ class MyGamesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(
-            _("game"), *((_("of"),) if self.games_shown else ()), _("date (UTC)"), _("rules"),
+            pgettext("a kept game's number", "game"), *((_("of"),) if self.games_shown else ()),
+            _("date (UTC)"), _("rules"),
             _("result"), _("with"))
         self.load_games()
 
@@ -128,7 +130,7 @@ class MyGamesScreen(Screen[None]):
             game = known_game(info.kind)
             of = (game.title if game else info.kind,) if self.games_shown else ()
             table.add_row(str(info.id), *of, date_text(info.created),
-                          ", ".join(info.options.values()),
+                          ", ".join(map(option_text, info.options.values())),
                           result_text(info, seat, game.score_unit if game else _("points")),
                           players_text(info, seat), key=str(info.id))
         if not games:

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from types import FrameType
 
+from fivetowers.i18n import _
+
 CHILD = "FIVETOWERS_PROCESS"
 """Set in a child's environment (its number): it serves, it does not spawn."""
 
@@ -27,10 +29,10 @@ def is_child() -> bool:
 def refusal(processes: int, store_url: str | None) -> str | None:
     """Why ``--processes`` cannot be given so, if it cannot (one line)."""
     if not 1 <= processes <= 256:
-        return f"--processes {processes} must be 1 to 256"
+        return _("--processes {processes} must be 1 to 256").format(processes=processes)
     if processes > 1 and store_url is None:
-        return ("--processes needs the PostgreSQL store (--store postgresql://... or "
-                "$FIVETOWERS_STORE): the SQLite store serves one process")
+        return _("--processes needs the PostgreSQL store (--store postgresql://... or "
+                 "$FIVETOWERS_STORE): the SQLite store serves one process")
     return None
 
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fivetowers.i18n import _
+
 if TYPE_CHECKING:  # textual must not be imported before run_serve sets its environment
     from fivetowers.lobby.limits import LobbyLimits
     from fivetowers.lobby.model import Lobby
@@ -113,27 +115,27 @@ def run_serve(args: argparse.Namespace) -> int:
     from fivetowers.tables.store import StoreError, store_url
 
     if not 0 <= args.port <= 65535:
-        print(f"fivetowers: serve: --port {args.port} is not a port (0-65535)", file=sys.stderr)
+        _refuse(_("--port {port} is not a port (0-65535)").format(port=args.port))
         return 2
     if not 0 <= args.away <= 7 * 24 * 3600:
-        print(f"fivetowers: serve: --away {args.away:g} is not a number of seconds "
-              "(0 to a week)", file=sys.stderr)
+        _refuse(_("--away {seconds} is not a number of seconds (0 to a week)")
+                .format(seconds=f"{args.away:g}"))
         return 2
     limits = _lobby_limits(args)
     if isinstance(limits, str):
-        print(f"fivetowers: serve: {limits}", file=sys.stderr)
+        _refuse(limits)
         return 2
     workers = getattr(args, "workers", None)
     if workers is not None and not 1 <= workers <= 256:
-        print(f"fivetowers: serve: --workers {workers} must be 1 to 256", file=sys.stderr)
+        _refuse(_("--workers {workers} must be 1 to 256").format(workers=workers))
         return 2
     public_name = args.public_name
     if public_name is not None and not re.fullmatch(r"[A-Za-z0-9._:\[\]-]{1,253}", public_name):
-        print(f"fivetowers: serve: --public-name {public_name!r} is no host name or address",
-              file=sys.stderr)
+        _refuse(_("--public-name {name} is no host name or address").format(
+            name=repr(public_name)))
         return 2
     if args.password is not None and not args.password:
-        print("fivetowers: serve: --password must not be empty", file=sys.stderr)
+        _refuse(_("--password must not be empty"))
         return 2
     config = ServerConfig(
         host=args.host, port=args.port,
@@ -145,14 +147,14 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         url = store_url(getattr(args, "store", None))
     except StoreError as exc:
-        print(f"fivetowers: serve: {exc}", file=sys.stderr)
+        _refuse(str(exc))
         return 2
     from fivetowers.lobby.processes import is_child, refusal, run_processes
 
     processes = getattr(args, "processes", 1)
     refused = refusal(processes, url)
     if refused is not None:
-        print(f"fivetowers: serve: {refused}", file=sys.stderr)
+        _refuse(refused)
         return 2
     configure_logging(sys.stderr)
     shared = getattr(args, "share_store", False) or is_child()
@@ -164,13 +166,18 @@ def run_serve(args: argparse.Namespace) -> int:
         asyncio.run(serve_with_store(config, args.away, limits, workers, url, shared))
     except (HostKeyError, ConfigError, StoreError) as exc:
         reason = " ".join(str(exc).split())  # one line, whatever the library said
-        print(f"fivetowers: serve: {reason}", file=sys.stderr)
+        _refuse(reason)
         return 2
     except OSError as exc:
-        print(f"fivetowers: serve: cannot listen on {args.host} port {args.port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+        _refuse(_("cannot listen on {host} port {port}: {error}").format(
+            host=args.host, port=args.port, error=exc.strerror or exc))
         return 2
     return 0
+
+
+def _refuse(reason: str) -> None:
+    """``serve``'s one-line error on stderr, in the operator's language."""
+    print("fivetowers: serve: " + reason, file=sys.stderr)
 
 
 def _lobby_limits(args: argparse.Namespace) -> LobbyLimits | str:
@@ -180,10 +187,12 @@ def _lobby_limits(args: argparse.Namespace) -> LobbyLimits | str:
     for option, value in (("--max-tables", args.max_tables),
                           ("--tables-per-address", args.tables_per_address)):
         if not 1 <= value <= 100_000:
-            return f"{option} {value} is not a number of tables (1 to 100000)"
+            return _("{option} {value} is not a number of tables (1 to 100000)").format(
+                option=option, value=value)
     for option, seconds in (("--pause-unattended", args.pause_unattended),
                             ("--close-unattended", args.close_unattended)):
         if not 0 < seconds <= 30 * 24 * 3600:  # also refuses nan
-            return f"{option} {seconds:g} is not a number of seconds (above 0, up to 30 days)"
+            return _("{option} {seconds} is not a number of seconds (above 0, up to 30 days)"
+                     ).format(option=option, seconds=f"{seconds:g}")
     return LobbyLimits(max_tables=args.max_tables, tables_per_address=args.tables_per_address,
                        pause_after=args.pause_unattended, close_after=args.close_unattended)

@@ -10,14 +10,20 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from fivetowers.i18n import N_, _
+
 MIN_SIZE = (80, 24)
 """Columns and lines every screen is laid out for (the SSH server's default too)."""
 
 
 def too_small_text(width: int, height: int, minimum: tuple[int, int] = MIN_SIZE) -> str:
-    return (f"Your terminal is {width}x{height}.\n"
-            f"fivetowers needs at least {minimum[0]}x{minimum[1]}.\n"
-            "Make the window larger,\nor press q to leave.")
+    # The same lines as the SSH server's notice (server/driver.py), one catalog entry each.
+    return "\n".join((
+        _("Your terminal is {width}x{height}.").format(width=width, height=height),
+        _("fivetowers needs at least {width}x{height}.").format(width=minimum[0],
+                                                                height=minimum[1]),
+        _("Make the window larger,"),
+        _("or press q to leave.")))
 
 
 class TooSmallScreen(Screen[None]):
@@ -28,7 +34,7 @@ class TooSmallScreen(Screen[None]):
     TooSmallScreen { align: center middle; }
     TooSmallScreen > Static { width: auto; height: auto; }
     """
-    BINDINGS = [Binding("q", "leave", "leave")]
+    BINDINGS = [Binding("q", "leave", N_("leave"))]
 
     def __init__(self, width: int, height: int) -> None:
         super().__init__()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fivetowers.i18n import LANGUAGES, LOCALE_DIR, nfc, translator
-from fivetowers.i18n.extract import extract, messages_of
+from fivetowers.i18n.extract import Message, entry_key, extract, merge_po, messages_of
 from fivetowers.i18n.po import PoError, compile_entries, compile_po, compile_tree, parse_po
 
 VI_PO = LOCALE_DIR / "vi" / "LC_MESSAGES" / "fivetowers.po"
@@ -24,8 +24,7 @@ def _fields(text: str) -> set[str]:
 def test_every_marked_string_is_translated_in_vietnamese() -> None:
     messages = extract()
     assert len(messages) > 150  # the extractor finds the code's strings
-    entries = {(e.msgid, e.msgid_plural): e for e in parse_po(VI_PO.read_text("utf-8"))
-               if e.msgid}
+    entries = {entry_key(e): e for e in parse_po(VI_PO.read_text("utf-8")) if e.msgid}
     missing = [key[0] for key in messages if key not in entries]
     untranslated = [key[0] for key in messages
                     if key in entries and not entries[key].translated]
@@ -44,7 +43,7 @@ def test_translations_keep_every_field_and_are_nfc() -> None:
 
 def test_the_pot_lists_what_the_code_marks() -> None:
     pot = parse_po((LOCALE_DIR / "fivetowers.pot").read_text("utf-8"))
-    assert {(e.msgid, e.msgid_plural) for e in pot if e.msgid} == set(extract())
+    assert {entry_key(e) for e in pot if e.msgid} == set(extract())
 
 
 def test_the_extractor_finds_calls_and_refusal_templates() -> None:
@@ -55,10 +54,12 @@ ngettext("one {n}", "many {n}", n)
 IllegalBid("a bid must raise {bid}", bid=3)
 MalformedAction(f"not {x}")
 _(f"built at run time {x}")
+pgettext("a match", "game")
 '''
-    found = [(m.msgid, m.msgid_plural) for m in messages_of(source, "x.py")]
-    assert found == [("plain", None), ("marked", None), ("one {n}", "many {n}"),
-                     ("a bid must raise {bid}", None)]
+    found = [(m.msgid, m.msgid_plural, m.msgctxt) for m in messages_of(source, "x.py")]
+    assert found == [("plain", None, None), ("marked", None, None),
+                     ("one {n}", "many {n}", None), ("a bid must raise {bid}", None, None),
+                     ("game", None, "a match")]
 
 
 def test_compiled_catalog_translates_plurals_and_skips_fuzzy() -> None:
@@ -126,3 +127,22 @@ def test_text_is_nfc_normalised() -> None:
     decomposed = unicodedata.normalize("NFD", "Tiếng Việt")
     assert len(decomposed) > len("Tiếng Việt")
     assert nfc(decomposed) == "Tiếng Việt"
+
+
+def test_one_english_word_said_two_ways_keeps_both_translations(tmp_path: Path) -> None:
+    # "game": a kind of game in the lobby (trò), a kept game's number in my games (ván).
+    po = tmp_path / "vi.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgid "game"\nmsgstr "trò"\n\n'
+                  'msgctxt "a number"\nmsgid "game"\nmsgstr "ván"\n', "utf-8")
+    messages = extract_source('_("game")\npgettext("a number", "game")\n')
+    assert merge_po(messages, po) == 0
+    catalog = gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+    assert catalog.gettext("game") == "trò"
+    assert catalog.pgettext("a number", "game") == "ván"
+    assert translator("vi").pgettext("a kept game's number", "game") == "ván"
+    assert translator("vi").gettext("game") == "trò"
+
+
+def extract_source(source: str) -> dict[tuple[str, str | None], Message]:
+    return {m.key: m for m in messages_of(source, "x.py")}

@@ -32,6 +32,9 @@ CONVERTED = (
     "games/gotown/tui/widgets/tower_board.py", "games/gotown/tui/widgets/game_log.py",
     "games/gotown/tui/widgets/hand_row.py", "games/gotown/tui/widgets/hint_panel.py",
     "games/gotown/tui/log_lines.py", "games/gotown/tui/choices.py",
+    "games/gotown/tui/screens/end.py", "games/gotown/tui/screens/replay.py",
+    "games/gotown/tui/threats.py", "games/gotown/tui/look.py", "ui/too_small.py", "cli.py",
+    "lobby/serve_command.py", "lobby/processes.py",
 )
 SHOWS_TEXT = frozenset({
     "notify", "Static", "Label", "Text", "note", "update", "append", "add_columns",

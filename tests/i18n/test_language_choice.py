@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
 import pickle
 import subprocess
@@ -66,6 +67,27 @@ def test_the_command_line_reads_the_environment(env: dict[str, str], expected: s
     clean = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LC_MESSAGES")}
     done = subprocess.run([sys.executable, "-m", "fivetowers.cli", "play", "--bot-delay", "99"],
                           env={**clean, **env}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == expected
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (("hint",), "fivetowers: hint: hãy đưa một POSITION (hoặc RECORD --seat N), "
+                "hoặc --batch FILE.jsonl"),
+    (("hint", "--batch", "-", "--seat", "1"),
+     "fivetowers: hint: --seat dành cho một bản ghi, không dùng với --batch"),
+    (("serve", "--port", "70000"), "fivetowers: serve: --port 70000 không phải là một cổng "
+                                   "(0-65535)"),
+    (("serve", "--processes", "2", "--store", ""),
+     "fivetowers: serve: --processes cần kho PostgreSQL (--store postgresql://... hoặc "
+     "$FIVETOWERS_STORE): kho SQLite chỉ phục vụ một tiến trình"),
+])
+def test_hint_and_serve_errors_read_the_environment(args: tuple[str, ...],
+                                                    expected: str) -> None:
+    clean = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LC_MESSAGES")}
+    done = subprocess.run([sys.executable, "-m", "fivetowers.cli", *args],
+                          env={**clean, "LANG": "vi_VN.UTF-8"}, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2
     assert done.stderr.strip() == expected
 
@@ -143,3 +165,16 @@ def test_other_errors_are_shown_as_they_are() -> None:
     assert refusal_text(ValueError("plain"), translator("vi")) == "plain"
     assert refusal_text(ActionRefused("no template here {x}"), translator("vi")) == (
         "no template here {x}")  # no details: never formatted
+
+
+def test_a_local_games_too_small_notice_reads_like_the_servers() -> None:
+    from fivetowers.server.driver import too_small_message
+    from fivetowers.ui.too_small import too_small_text
+
+    def read() -> tuple[str, str]:
+        speak(Speech("vi"))
+        return too_small_text(60, 20), too_small_message(60, 20, 80, 24)
+
+    local, served = contextvars.copy_context().run(read)
+    assert local.splitlines()[0] == "Terminal của bạn là 60x20."
+    assert served.endswith("\r\n".join(local.splitlines()))  # the same four lines

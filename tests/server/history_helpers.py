@@ -77,6 +77,16 @@ class ScreenHost(App[None]):
         self.push_screen(self.make())
 
 
+async def replay_round_two(pilot: Pilot[None]) -> None:
+    """From my games (the store of :func:`kept_store`): game 2 (three players,
+    great powers) replayed into round 2's bidding, past a build."""
+    await settle(pilot)
+    await pilot.press("down", "enter")
+    await settle(pilot)
+    await pilot.press("pagedown", *["right"] * 4)
+    await settle(pilot)
+
+
 async def settle(pilot: Pilot[None]) -> None:
     """Until every screen's loading worker is done and the result drawn."""
     await pilot.pause()

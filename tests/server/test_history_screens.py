@@ -30,7 +30,7 @@ from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 
 from tests.server.history_helpers import (
-    ANN, BOB, ScreenHost, keep, kept_store, play, settle,
+    ANN, BOB, ScreenHost, keep, kept_store, play, replay_round_two, settle,
 )
 
 
@@ -279,15 +279,7 @@ def test_my_games_snapshot(snap_compare, store: SqliteStore) -> None:
 
 def test_replay_snapshot(snap_compare, store: SqliteStore) -> None:
     app = ScreenHost(lambda: MyGamesScreen(Archive(store), ANN))
-
-    async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press("down", "enter")  # game 2: three players, great powers
-        await settle(pilot)
-        await pilot.press("pagedown", *["right"] * 4)  # into round 2's bidding, past a build
-        await settle(pilot)
-
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=replay_round_two)
 
 
 def test_replay_end_snapshot(snap_compare, store: SqliteStore) -> None:

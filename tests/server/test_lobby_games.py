@@ -144,7 +144,7 @@ def test_a_table_is_of_the_game_asked_for_with_its_options(numbers: Numbers) -> 
     assert hosted.kind is numbers
     assert hosted.options == {"goal": "20", "speed": "slow"}  # defaults filled in
     assert hosted.rules_text == "20 slow"
-    with pytest.raises(LobbyError, match="Numbers is for 2 or 3 players, not 4"):
+    with pytest.raises(LobbyError, match="Numbers is for 2 to 3 players, not 4"):
         lobby.create("k2", "bo", title="n", players=4, bots=0, private=False, kind="numbers")
     with pytest.raises(LobbyError, match="Goal cannot be '7'"):
         lobby.create("k2", "bo", title="n", players=2, bots=0, private=False,

@@ -197,7 +197,7 @@ class Chronicle:
         if isinstance(action, Steal) and built is not None:
             return self._entry(
                 "attack", N_("{who} steals from {target_of} top floor {taken} and builds {floor}"),
-                N_("You steal from {target_of} top floor {taken} and builds {floor}"), who,
+                N_("You steal from {target_of} top floor {taken} and build {floor}"), who,
                 action.target, taken=floor_text(floors[action.target][-1]),
                 floor=floor_text(built))
         if isinstance(action, Dog):

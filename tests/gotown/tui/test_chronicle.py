@@ -112,3 +112,19 @@ async def test_two_viewers_at_one_table_read_the_log_in_their_own_language() -> 
     entry = chronicle.entries[thief_line]
     if (robbed + 1) % 3 not in {entry.thief, *(s for s, _ in entry.took)}:
         assert "a card" in english[-1]  # the English viewer was not robbed
+
+
+def test_a_steal_reads_right_for_the_thief_and_the_others() -> None:
+    from fivetowers.games.gotown.rules import Steal
+
+    game = Game(["You", "Bo"], seed=2)  # the log says "You ..." of a player named You
+    chronicle = Chronicle(game)
+    bot, rng = make_bot("greedy"), random.Random(2)
+    while not any(isinstance(a, Steal) and a.seat == 0 for a in game.actions):
+        assert not game.over
+        game.apply(bot.choose(game.view(game.to_move), rng))
+    chronicle.follow(game)
+    entry = next(e for e in chronicle.entries if e.kind == "attack" and "steal" in e.text
+                 and e.text_for(0).startswith("You"))
+    assert entry.text_for(0).startswith("You steal from Bo's top floor [")
+    assert " and build [" in entry.text_for(0)

@@ -4,6 +4,8 @@ keys only (digits, arrows, enter, e, n)."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from textual.pilot import Pilot
 
 from fivetowers.games.gotown.client import LocalClient
@@ -57,17 +59,25 @@ async def play_a_turn(pilot: Pilot[None], client: LocalClient) -> int:
     return pressed
 
 
+async def play_to_the_end(pilot: Pilot[None], client: LocalClient,
+                          each_turn: Callable[[], None] = lambda: None) -> None:
+    """Turn after turn by keys until the game is over; ``each_turn()`` looks
+    at the screen before each of the human's turns."""
+    keys = 0
+    while not client.table.game.over and keys < MAX_KEYS:
+        assert client.my_turn(), "the screen waits for the human between bots' turns"
+        each_turn()
+        keys += await play_a_turn(pilot, client)
+    assert client.table.game.over, f"no end after {keys} keys"
+
+
 async def test_a_whole_game_against_a_bot_by_keys_alone() -> None:
     client = local(seed=11, players=2, bots=1, short=True)
     app = GoTownApp(client, lambda: local(seed=12, players=2, bots=1, short=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        keys = 0
-        while not client.table.game.over and keys < MAX_KEYS:
-            assert client.my_turn(), "the screen waits for the human between bots' turns"
-            keys += await play_a_turn(pilot, client)
+        await play_to_the_end(pilot, client)
         game = client.table.game
-        assert game.over, f"no end after {keys} keys"
         assert any(a.seat == 0 and not isinstance(a, End) for a in game.actions)
         await settle(pilot)
         assert isinstance(app.screen, GoTownEndScreen)

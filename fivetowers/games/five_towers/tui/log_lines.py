@@ -9,6 +9,7 @@ from typing import Mapping, Sequence
 from fivetowers.games.five_towers.rules import LogEntry
 from fivetowers.games.screens import ChatEntry
 from fivetowers.games.five_towers.tui.words import STAND_IN
+from fivetowers.i18n.terms import said_text
 
 _OWN_MOVES = ("bid", "pass", "build")
 """The kinds of entry that are the mover's own action (not what followed)."""
@@ -34,7 +35,7 @@ def log_lines(entries: Sequence[LogEntry], chat: Sequence[ChatEntry] = (),
             merged.append(lines[i])
             i += 1
         last_round = merged[-1].round if merged else 0
-        merged.append(LogEntry(last_round, "chat", None, f"{said.name}: {said.text}",
+        merged.append(LogEntry(last_round, "chat", None, f"{said.name}: {said_text(said.text)}",
                                said.moves))
     merged.extend(lines[i:])
     return tuple(merged)

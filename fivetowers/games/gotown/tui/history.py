@@ -24,11 +24,15 @@ class GoTownHistory:
         self._positions = [game.clone()]
         self.error: ReplayError | None = None
         """Where an illegal record stops, or None."""
+        self.refused: IllegalPlay | None = None
+        """The engine's refusal there, for the viewer's language (its
+        :attr:`error` message is the English text)."""
         for index, raw in enumerate(kept.actions):
             try:
                 game.apply(action_from_json(raw), recorded=True)
             except IllegalPlay as exc:
                 self.error = ReplayError(index, str(exc))
+                self.refused = exc
                 break
             self._positions.append(game.clone())
 

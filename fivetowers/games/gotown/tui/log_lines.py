@@ -8,6 +8,7 @@ from typing import Mapping, Sequence
 from fivetowers.games.gotown.chronicle import Entry
 from fivetowers.games.screens import ChatEntry
 from fivetowers.i18n import N_, _
+from fivetowers.i18n.terms import said_text
 
 STAND_IN = N_(" (stand-in bot)")
 """After a move a stand-in bot made."""
@@ -35,6 +36,6 @@ def log_lines(entries: Sequence[Entry], seat: int | None, chat: Sequence[ChatEnt
         while i < len(lines) and lines[i][0] < said.moves:
             merged.append(lines[i][1])
             i += 1
-        merged.append(("chat", f"{said.name}: {said.text}"))
+        merged.append(("chat", f"{said.name}: {said_text(said.text)}"))
     merged.extend(line for _, line in lines[i:])
     return tuple(merged)

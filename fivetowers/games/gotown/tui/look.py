@@ -8,6 +8,7 @@ from importlib.resources import files
 from rich.text import Text
 
 from fivetowers.games.gotown.rules import Card, Piece
+from fivetowers.i18n import N_, _
 
 GOTOWN_CSS = str(files("fivetowers.styles") / "gotown.tcss")
 """GoTown's screens' styles, by absolute path (read once per app)."""
@@ -15,23 +16,25 @@ GOTOWN_CSS = str(files("fivetowers.styles") / "gotown.tcss")
 FLOOR_COLOUR = "#5fafff"
 WILD_COLOUR = "#ff87ff"
 ACTION_LOOK: dict[Card, tuple[str, str]] = {
-    Card.DOG: ("Dog", "#d7875f"),
-    Card.BONE: ("Bone", "#d7d7af"),
-    Card.JACKHAMMER: ("Jack", "#ff5f5f"),
-    Card.WRECKING_BALL: ("Wreck", "#d75f87"),
-    Card.MILKSHAKE: ("Milk", "#ffafd7"),
-    Card.DONUT_TRUCK: ("Donut", "#ffd75f"),
-    Card.THIEF: ("Thief", "#87d787"),
-    Card.SUPER_THIEF: ("Super", "#00d7af"),
+    Card.DOG: (N_("Dog"), "#d7875f"),
+    Card.BONE: (N_("Bone"), "#d7d7af"),
+    Card.JACKHAMMER: (N_("Jack"), "#ff5f5f"),
+    Card.WRECKING_BALL: (N_("Wreck"), "#d75f87"),
+    Card.MILKSHAKE: (N_("Milk"), "#ffafd7"),
+    Card.DONUT_TRUCK: (N_("Donut"), "#ffd75f"),
+    Card.THIEF: (N_("Thief"), "#87d787"),
+    Card.SUPER_THIEF: (N_("Super"), "#00d7af"),
 }
-"""Action cards: a short label (the help page spells each out) and a colour."""
+"""Action cards: a short label (the help page spells each out; at most five
+letters in every language, as the hand row is laid out for) and a colour."""
 
-DOG_MARK = "Dog"
+DOG_MARK = N_("Dog")
+"""A dog guarding a floor (translated where it is drawn)."""
 
 
 def label(card: Card) -> str:
     """The card's short label: ``5``, ``?``, ``Jack``."""
-    return ACTION_LOOK[card][0] if card in ACTION_LOOK else card.value
+    return _(ACTION_LOOK[card][0]) if card in ACTION_LOOK else card.value
 
 
 def colour(card: Card) -> str:

@@ -9,6 +9,7 @@ from collections import Counter
 from fivetowers.games.gotown.chronicle import floor_text
 from fivetowers.games.gotown.rules import COUNTS, Card, PlayerView, floor_card
 from fivetowers.games.gotown.tui.choices import opponents
+from fivetowers.i18n import _, ngettext
 
 
 def unseen(view: PlayerView) -> Counter[Card]:
@@ -25,26 +26,34 @@ def unseen(view: PlayerView) -> Counter[Card]:
 
 
 def threats(view: PlayerView) -> str:
-    """Who could take the viewer's top floor, and with what unseen cards."""
+    """Who could take the viewer's top floor, and with what unseen cards
+    (the line's head, up to its first ``": "``, is drawn bold)."""
     if view.seat is None:
         return ""
     mine = view.seats[view.seat]
     holders = [s for s in opponents(view) if view.seats[s].hand_size]
     if not mine.floors:
-        return "Threats: none yet, your tower has no floor."
+        return _("Threats: none yet, your tower has no floor.")
     if not holders:
-        return "Threats: none, nobody else holds a card."
+        return _("Threats: none, nobody else holds a card.")
     hidden = unseen(view)
     top = mine.floors[-1]
     guarded = len(mine.floors) - 1 in mine.dogs
     if guarded:
-        attacks = [(Card.WRECKING_BALL, "wrecking ball"), (Card.BONE, "a bone, then more")]
+        attacks = [(Card.WRECKING_BALL, _("wrecking ball")),
+                   (Card.BONE, _("a bone, then more"))]
     else:
-        attacks = [(floor_card(v), f"a {v} steals") for v in sorted({9 - p.value for p in top.pieces})]
-        attacks += [(Card.JACKHAMMER, "jackhammer"), (Card.WRECKING_BALL, "wrecking ball")]
-    named = [f"{words} ({hidden[card]} unseen)" for card, words in attacks if hidden[card]]
-    head = f"Threats to your top {floor_text(top)}" + (" (dog)" if guarded else "") + ": "
+        attacks = [(floor_card(v), _("a {number} steals").format(number=v))
+                   for v in sorted({9 - p.value for p in top.pieces})]
+        attacks += [(Card.JACKHAMMER, _("jackhammer")), (Card.WRECKING_BALL, _("wrecking ball"))]
+    named = [_("{attack} ({count} unseen)").format(attack=words, count=hidden[card])
+             for card, words in attacks if hidden[card]]
+    head = (_("Threats to your top {floor} (dog)") if guarded
+            else _("Threats to your top {floor}")).format(floor=floor_text(top)) + ": "
     if not named:
-        return head + "none, every card that could take it is seen."
-    who = ", ".join(f"{view.seats[s].name} ({view.seats[s].hand_size} cards)" for s in holders)
-    return head + "; ".join(named) + f". Held by {who}?"
+        return head + _("none, every card that could take it is seen.")
+    who = ", ".join(ngettext("{name} ({count} card)", "{name} ({count} cards)",
+                             view.seats[s].hand_size).format(
+                                 name=view.seats[s].name, count=view.seats[s].hand_size)
+                    for s in holders)
+    return head + "; ".join(named) + ". " + _("Held by {who}?").format(who=who)

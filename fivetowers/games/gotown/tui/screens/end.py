@@ -15,6 +15,7 @@ from fivetowers.games.gotown.rules import PlayerView
 from fivetowers.games.gotown.tui.look import GOTOWN_CSS
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.screens import TableHost
+from fivetowers.i18n import N_, _, ngettext
 from fivetowers.ui.key_footer import KeyFooter
 from fivetowers.ui.text import name_text
 
@@ -22,16 +23,20 @@ from fivetowers.ui.text import name_text
 def result_text(view: PlayerView) -> Text:
     """The winner(s), and how: a full tower, or the turn limit's tallest."""
     names = [s.name for s in view.seats]
-    out = Text("Winner: " if len(view.winners) == 1 else "Shared victory: ", style="bold")
+    out = Text((_("Winner:") if len(view.winners) == 1 else _("Shared victory:")) + " ",
+               style="bold")
     for n, w in enumerate(view.winners):
         if n:
-            out.append(" and ")
+            out.append(" " + _("and") + " ")
         out.append_text(name_text(names[w], "bold #ffd75f"))
     tallest = max((len(s.floors) for s in view.seats), default=0)
     if tallest >= view.floors_to_win:
-        out.append(f" with {view.floors_to_win} floors")
+        out.append(" " + ngettext("with {count} floor", "with {count} floors",
+                                  view.floors_to_win).format(count=view.floors_to_win))
     else:
-        out.append(f" (the turn limit: tallest tower, {tallest} floors)")
+        out.append(" " + ngettext("(the turn limit: tallest tower, {count} floor)",
+                                  "(the turn limit: tallest tower, {count} floors)",
+                                  tallest).format(count=tallest))
     out.append("\n")
     ranked = sorted(range(len(view.seats)), key=lambda s: -len(view.seats[s].floors))
     out.append("   ".join(f"{'★ ' if s in view.winners else ''}{names[s]}: "
@@ -42,10 +47,10 @@ def result_text(view: PlayerView) -> Text:
 class GoTownEndScreen(Screen[None]):
     CSS_PATH = GOTOWN_CSS
     BINDINGS = [
-        Binding("n", "play_again", "play again"),
-        Binding("b", "back", "back to the table"),
-        Binding("q", "quit", "quit"),
-        Binding("q", "leave", "back to the lobby"),
+        Binding("n", "play_again", N_("play again")),
+        Binding("b", "back", N_("back to the table")),
+        Binding("q", "quit", N_("quit")),
+        Binding("q", "leave", N_("back to the lobby")),
     ]
 
     def __init__(self, client: GoTownClient, host: TableHost) -> None:
@@ -56,15 +61,15 @@ class GoTownEndScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         view = self.client.view()
         with Vertical(id="end"):
-            yield Static("The game is over", id="end-title")
+            yield Static(_("The game is over"), id="end-title")
             yield Static(result_text(view), id="end-winners")
             with Grid(id="end-towers"):
                 for s in range(len(view.seats)):
                     yield TowerBoard(s, id=f"final{s}")
-            yield Static(Text.assemble(("n", "bold green"), " play again   ",
-                                       ("b", "bold green"), " look at the table   ",
-                                       ("q", "bold green"),
-                                       " back to the lobby" if self.host.in_lobby else " quit"),
+            leave = _("back to the lobby") if self.host.in_lobby else _("quit")
+            yield Static(Text.assemble(("n", "bold green"), " " + _("play again") + "   ",
+                                       ("b", "bold green"), " " + _("look at the table") + "   ",
+                                       ("q", "bold green"), " " + leave),
                          id="end-keys")
         yield KeyFooter(compact=True)
 

@@ -19,6 +19,7 @@ from fivetowers.games.gotown.tui.look import GOTOWN_CSS
 from fivetowers.games.gotown.tui.widgets.game_log import STYLE
 from fivetowers.games.gotown.tui.widgets.piles import PilesLine
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
+from fivetowers.i18n import N_, _, refusal_text
 from fivetowers.ui.key_footer import KeyFooter
 from fivetowers.ui.text import safe
 
@@ -26,13 +27,13 @@ from fivetowers.ui.text import safe
 class GoTownReplayScreen(Screen[None]):
     CSS_PATH = GOTOWN_CSS
     BINDINGS = [
-        Binding("left", "step(-1)", "step back", key_display="←/p", priority=True),
+        Binding("left", "step(-1)", N_("step back"), key_display="←/p", priority=True),
         Binding("p", "step(-1)", show=False, priority=True),
-        Binding("right", "step(1)", "step on", key_display="→/n", priority=True),
+        Binding("right", "step(1)", N_("step on"), key_display="→/n", priority=True),
         Binding("n", "step(1)", show=False, priority=True),
-        Binding("home", "jump(0)", "start", priority=True),
-        Binding("end", "jump(-1)", "end", priority=True),
-        Binding("escape", "back", "back"),
+        Binding("home", "jump(0)", N_("start/end"), key_display="Home/End", priority=True),
+        Binding("end", "jump(-1)", show=False, priority=True),
+        Binding("escape", "back", N_("back")),
         Binding("q", "back", show=False),
     ]
 
@@ -73,11 +74,12 @@ class GoTownReplayScreen(Screen[None]):
         i = self.position
         view: PlayerView = self.history.view(i, self.seat)
         self.query_one("#replay-status", Static).update(
-            Text(f" game {self.game_id} · step {i}/{self.last} ", style="bold reverse"))
+            Text(" " + _("game {game} · step {step}/{last}").format(
+                game=self.game_id, step=i, last=self.last) + " ", style="bold reverse"))
         for s, seat in enumerate(view.seats):
             name = self.names[s] if s < len(self.names) else seat.name
             self.query_one(f"#tower{s}", TowerBoard).show(
-                seat, view.floors_to_win, name + (" (you)" if s == self.seat else ""),
+                seat, view.floors_to_win, name + (_(" (you)") if s == self.seat else ""),
                 view.to_move == s, {})
         self.query_one(PilesLine).show(view)
         out = Text()
@@ -86,10 +88,13 @@ class GoTownReplayScreen(Screen[None]):
             out.append(safe(entry.text_for(self.seat)), style=STYLE.get(entry.kind, ""))
         error = self.history.error
         if error is not None and i == self.last:
-            out.append(f"\nThe record stops here: action {error.action} is refused "
-                       f"({error.message}).", style="bold red")
+            reason = (refusal_text(self.history.refused) if self.history.refused is not None
+                      else error.message)
+            out.append("\n" + _("The record stops here: action {action} is refused "
+                                 "({reason}).").format(action=error.action, reason=reason),
+                       style="bold red")
         panel = self.query_one("#replay-step", Static)
-        panel.border_title = "The deal" if i == 0 else f"Step {i}"
+        panel.border_title = _("The deal") if i == 0 else _("Step {step}").format(step=i)
         panel.update(out)
 
     def go(self, position: int) -> None:

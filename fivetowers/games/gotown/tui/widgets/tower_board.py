@@ -11,7 +11,7 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from fivetowers.games.gotown.rules import Card, SeatView
-from fivetowers.games.gotown.tui.look import ACTION_LOOK, DOG_MARK, colour, piece_chip
+from fivetowers.games.gotown.tui.look import DOG_MARK, colour, label, piece_chip
 from fivetowers.games.gotown.tui.messages import FloorClicked
 from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines
@@ -50,7 +50,7 @@ class TowerBoard(Static):
         if seat.milkshakes:
             subtitle.append(" · ")
             subtitle.append(_("{card}×{count} waiting").format(
-                card=ACTION_LOOK[Card.MILKSHAKE][0], count=seat.milkshakes),
+                card=label(Card.MILKSHAKE), count=seat.milkshakes),
                             style=f"bold {colour(Card.MILKSHAKE)}")
         if None in marks:
             subtitle.append(" ")
@@ -74,7 +74,7 @@ class TowerBoard(Static):
                 line.append(" ·   · ", style="dim")
             if f in seat.dogs:
                 line.append(" ")
-                line.append(DOG_MARK, style=f"bold black on {colour(Card.DOG)}")
+                line.append(_(DOG_MARK), style=f"bold black on {colour(Card.DOG)}")
             if f in marks:
                 line.append(" ")
                 line.append(f"◀{marks[f]}", style=MARK_STYLE)
