@@ -238,11 +238,11 @@ class Table(Generic[M]):
                 raise
             except StaleAction as exc:
                 if self.catch_up is None:
-                    raise self._not_kept(exc) from exc
+                    raise self._not_kept() from exc
                 await self._caught_up()
                 continue
             except Exception as exc:
-                raise self._not_kept(exc) from exc
+                raise self._not_kept() from exc
             self.game = after
             break
         else:
@@ -250,7 +250,8 @@ class Table(Generic[M]):
         self.cannot_save = False
         self.version += 1
 
-    def _not_kept(self, exc: Exception) -> ActionNotKept:
+    def _not_kept(self) -> ActionNotKept:
+        """The refusal of a move the store failed to keep; every screen is told."""
         if not self.cannot_save:
             self.cannot_save = True
             self._notify()  # every screen says so, not only the mover's
@@ -263,7 +264,7 @@ class Table(Generic[M]):
         try:
             game = await self.catch_up()
         except Exception as exc:
-            raise self._not_kept(exc) from exc
+            raise self._not_kept() from exc
         if game.action_count() <= self.game.action_count():
             # Refused as stale, yet the store is not ahead: a finished or
             # abandoned table. Nothing will make this move fit.

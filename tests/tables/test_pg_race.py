@@ -20,8 +20,8 @@ from fivetowers.games.protocol import Bot, Match
 from fivetowers.tables.pg_store import PgStore
 from fivetowers.tables.remote import Driving, RemoteTable, replayed
 from fivetowers.tables.seats import Seat
-from fivetowers.tables.store import PendingAction, StoredSeat
-from fivetowers.tables.table import NotYourSeat, Table, TableEvent
+from fivetowers.tables.store import PendingAction, StaleAction, StoredSeat
+from fivetowers.tables.table import STALE_RETRIES, NotYourSeat, Table, TableEvent, TooLate
 from tests.tables.test_dummy_game import COUNT, Cautious
 
 
@@ -147,3 +147,30 @@ async def test_a_drivers_bot_racing_a_remote_move_thinks_again(race: Race) -> No
 async def _asked(workers: GatedWorkers, times: int) -> None:
     while workers.asked < times:
         await asyncio.sleep(0.01)
+
+
+async def test_a_move_overtaken_every_time_is_given_up_with_a_clear_reason() -> None:
+    """Another server keeps a move each time this one is tried (no store
+    needed to force it): after STALE_RETRIES tries the player is told."""
+    kind = game_kind(COUNT.name)
+    store_game = kind.new_match(["ann", "bo"], {"target": "15"}, 7)  # not over in 5 tries
+    tries = 0
+
+    def overtaken(game: Match) -> None:
+        nonlocal tries
+        tries += 1
+        store_game.apply(1)  # two more moves land elsewhere first: seat 0's turn again
+        store_game.apply(1)
+        raise StaleAction(f"action {game.action_count() - 1} is out of order")
+
+    async def catch_up() -> Match:
+        return store_game.clone()
+
+    table: Table[Match] = Table(kind.new_match(["ann", "bo"], {"target": "15"}, 7),
+                                [Seat("ann"), Seat("bo")], kind=kind, on_action=overtaken)
+    table.catch_up = catch_up
+    with pytest.raises(TooLate, match="try your move again"):
+        await table.submit(0, 1)
+    assert tries == STALE_RETRIES
+    assert said(table.game) == said(store_game)  # caught up all the same
+    assert not table.cannot_save
