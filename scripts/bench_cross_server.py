@@ -51,10 +51,11 @@ async def drive(url: str, tables: int, moves: int, pace: float, seed: int) -> No
     from fivetowers.tables.pg_store import PgStore
     from fivetowers.tables.remote import Driving
     from fivetowers.tables.seats import Seat
-    from fivetowers.tables.store import ActionHook, PendingAction, StoredSeat
+    from fivetowers.tables.store import StoredSeat
     from fivetowers.tables.store_writer import StoreWriter
     from fivetowers.tables.table import Table
     from tests.tables.random_play import random_action
+    from tests.tables.test_dummy_game import keeper  # as the lobby's
 
     store = PgStore(url, shared=True)
     writer = StoreWriter(store)
@@ -64,17 +65,6 @@ async def drive(url: str, tables: int, moves: int, pace: float, seed: int) -> No
     bus.listen(driving.heard)
     kind = game_kind("fivetowers")
 
-    def keeper(table_id: int, game: Match) -> ActionHook:  # as the lobby's
-        known: dict[str, Any] = game.setup_json()
-
-        async def keep(after: Match) -> None:
-            nonlocal known
-            item = PendingAction.last_of(table_id, after, known)
-            await writer.append(item)
-            if item.setup is not None:
-                known = dict(item.setup)
-        return keep
-
     driven: list[tuple[int, Table[Match]]] = []
     for t in range(tables):
         game = kind.new_match(PLAYERS, {"variant": "base"}, seed + t)
@@ -82,7 +72,7 @@ async def drive(url: str, tables: int, moves: int, pace: float, seed: int) -> No
             store.create_table, code=f"bench{t:03d}", name=f"bench {t}", kind=kind.name,
             setup=game.setup_json(), seats=[StoredSeat(n, f"fp-{n}") for n in PLAYERS])
         table: Table[Match] = Table(game, [Seat(n, identity=f"fp-{n}") for n in PLAYERS],
-                                    kind=kind, on_action=keeper(table_id, game))
+                                    kind=kind, on_action=keeper(writer, table_id))
         driving.drive(table_id, table)
         driven.append((table_id, table))
     print(json.dumps([table_id for table_id, _ in driven]), flush=True)

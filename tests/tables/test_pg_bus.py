@@ -7,31 +7,14 @@ later one reach the other server's viewer and driver alike."""
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, Iterator
 
 import psycopg
 import pytest
 
-from fivetowers.games import register, unregister
 from fivetowers.tables.pg_bus import RECONNECTED, Bus
 from fivetowers.tables.remote import RemoteTable
-from tests.tables.test_dummy_game import COUNT
-from tests.tables.test_pg_remote import Servers, until
-
-
-@pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
-    register(COUNT)
-    yield
-    unregister(COUNT.name)
-
-
-@pytest.fixture
-async def servers(postgres_url: str) -> AsyncIterator[Servers]:
-    both = Servers(postgres_url)
-    await both.start()
-    yield both
-    await both.close()
+# The Count game registered, and servers A and B, as test_pg_remote's tests have them.
+from tests.tables.test_pg_remote import Servers, registered, servers, until  # noqa: F401
 
 
 class Gate:
