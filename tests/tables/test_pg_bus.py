@@ -1,8 +1,9 @@
 """The bus between servers connects again when its connection drops (issue 15):
 its PostgreSQL backend is terminated mid-game (as a restart or an operator
-would), a move is made while it is deaf, and once it listens again every
-table it serves catches up from the store: the move made meanwhile and every
-later one reach the other server's viewer and driver alike."""
+would) or PostgreSQL is killed and restarted, a move is made while it is
+deaf, and once it listens again every table it serves catches up from the
+store: the move made meanwhile and every later one reach the other server's
+viewer and driver alike."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import pytest
 
 from fivetowers.tables.pg_bus import RECONNECTED, Bus
 from fivetowers.tables.remote import RemoteTable
+from tests.postgres import Postgres
+from tests.tables.test_pg_store import kill_postgres
 # The Count game registered, and servers A and B, as test_pg_remote's tests have them.
 from tests.tables.test_pg_remote import Servers, registered, servers, until  # noqa: F401
 
@@ -104,3 +107,32 @@ async def test_the_bus_keeps_trying_until_the_database_answers(
     await until(lambda: bus.reconnects == 1, "the bus listens again")
     gaps = [b - a for a, b in zip(tried, tried[1:])]
     assert len(tried) == 4 and gaps[-1] >= 0.035  # waited longer each time, up to the cap
+
+
+async def test_both_buses_listen_again_after_postgresql_is_killed_and_restarted() -> None:
+    own = Postgres()  # a server of its own: the session's goes on serving the others
+    both = Servers(own.new_database())
+    try:
+        await both.start()
+        for bus in (both.bus_a, both.bus_b):
+            bus.retry_max = 0.2  # the test waits for the restart, not for the backoff
+        table_id, table, driving = both.open_table()
+        remote = await RemoteTable.load(both.store_b, table_id)
+        both.bus_b.listen(remote.heard)
+        await table.submit(0, 1)
+        await until(lambda: remote.game.action_count() == 1, "B sees ann's move")
+
+        await asyncio.to_thread(kill_postgres, own)
+        await until(lambda: not both.bus_a.listening.is_set()
+                    and not both.bus_b.listening.is_set(), "both buses notice")
+        await asyncio.to_thread(own.server.ensure_postgres_running)
+        await until(lambda: both.bus_a.reconnects == 1 and both.bus_b.reconnects == 1,
+                    "both buses listen again")
+
+        await table.submit(1, 2)  # the store connects again by itself, the bus carries it
+        await until(lambda: remote.game.action_count() == 2, "B sees the move after")
+        await remote.submit(0, 3)
+        await until(lambda: table.game.action_count() == 3, "A sees B's move after")
+    finally:
+        await both.close()
+        own.stop()
