@@ -340,7 +340,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
     print(plan.mix.describe())
     print(f"store: {store_kind(plan, store_url)}; "
-          + (f"{processes} server processes sharing it, each serving every {processes}th "
+          + (f"{processes} server processes sharing it, each serving one table in {processes} "
              "table on a port of its own (figures summed over them)" if processes > 1
              else "one server process"))
     print(f"{plan.describe()}, pace {pace:g}s"
