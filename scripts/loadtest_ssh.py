@@ -4,6 +4,8 @@
     python scripts/loadtest_ssh.py --sessions 40 --mix bids-only
     python scripts/loadtest_ssh.py --sessions 40 --flooders 1
     python scripts/loadtest_ssh.py --arrivals 50
+    python scripts/loadtest_ssh.py --sessions 40 --store pg-temp                 # PostgreSQL
+    python scripts/loadtest_ssh.py --sessions 80 --store pg-temp --processes 2   # two servers
 
 A server process is started (this script with ``--serve``: the real server
 and lobby, tables prepared with known codes). This process then opens SSH
@@ -33,6 +35,16 @@ must still meet the goals.
 ``--arrivals N`` instead connects N sessions at once to the lobby and
 reports the time to each one's first full lobby screen.
 
+``--store`` keeps every move in a SQLite store (the default, as ``fivetowers
+serve``), in PostgreSQL (``--store postgresql://...``, an empty database; or
+``--store pg-temp``: a throwaway PostgreSQL the script starts and deletes,
+as the tests do), or nowhere (``--no-store``). ``--processes N`` (PostgreSQL
+only) starts N servers sharing the store, as ``fivetowers serve --processes
+N`` does (each with its own bot and hint workers): each serves every N-th
+table on a port of its own, and each player connects to the server of its
+table. (Not one port spread by the kernel: the lobby does not seat players
+at another server's tables yet.) Figures are summed over the servers.
+
 Every loop is bounded in count and time; the server listens on 127.0.0.1.
 For the server process: LOADTEST_LOG=1 shows its log on stderr;
 LOADTEST_PROFILE=FILE (with LOADTEST_PROFILE_AFTER=S) writes cProfile stats.
@@ -52,6 +64,7 @@ import os
 import signal
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -59,7 +72,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from load_mix import PRESETS, MixError, Plan, seat, with_overrides  # noqa: E402
-from load_proc import cpu_seconds, sample, slope_per_minute, workers_cpu  # noqa: E402
+from load_postgres import TEMPORARY, is_postgres, postgres_url  # noqa: E402
+from load_proc import Sample, cpu_seconds, sample, slope_per_minute, workers_cpu  # noqa: E402
 
 GOAL_P99_MS = 250.0
 GOAL_MIB_PER_SESSION = 3.0
@@ -68,7 +82,8 @@ GOAL_ARRIVAL_S = 1.5
 
 
 # -- the server side ---------------------------------------------------------
-async def serve(plan: Plan, data_dir: Path) -> None:
+async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, process: int = 0,
+                processes: int = 1) -> None:
     from fivetowers.games import game_kind
     from fivetowers.lobby.model import HostedTable, Lobby
     from fivetowers.lobby.app import lobby_factory
@@ -89,12 +104,14 @@ async def serve(plan: Plan, data_dir: Path) -> None:
     store = None
     if mix.store:  # as `fivetowers serve` keeps every move
         from fivetowers.tables.store import open_store
-        store = open_store(data_dir, exclusive=True)
+        store = open_store(data_dir, exclusive=True, url=store_url, shared=processes > 1)
     lobby = Lobby(hints=mix.hints, bot_kind=mix.bot, absence_bot_after=3600, workers=pool,
                   store=store)
     if mix.bot_delay is not None:  # else the lobby's own pacing, as players get it
         lobby.bot_delay = mix.bot_delay
     for t, table in enumerate(plan.tables):
+        if t % processes != process:  # another server's table
+            continue
         seats = [Seat("", None) for _ in range(table.humans)]
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=mix.bot) for i in range(table.bots)]
         options = {"floors": "5"} if table.game == "gotown" else {"variant": "base"}
@@ -117,11 +134,12 @@ async def serve(plan: Plan, data_dir: Path) -> None:
     print(f"server stopped in {time.monotonic() - stopping:.1f}s", file=sys.stderr)
 
 
-def run_server(plan: Plan, data_dir: Path) -> None:
+def run_server(plan: Plan, data_dir: Path, store_url: str | None = None, process: int = 0,
+               processes: int = 1) -> None:
     os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
     profile = os.environ.get("LOADTEST_PROFILE")  # a file for the server's cProfile stats
     if not profile:
-        asyncio.run(serve(plan, data_dir))
+        asyncio.run(serve(plan, data_dir, store_url, process, processes))
         return
     import cProfile
     profiler = cProfile.Profile()
@@ -129,21 +147,72 @@ def run_server(plan: Plan, data_dir: Path) -> None:
 
     async def profiled() -> None:
         asyncio.get_running_loop().call_later(after, profiler.enable)
-        await serve(plan, data_dir)
+        await serve(plan, data_dir, store_url, process, processes)
         profiler.disable()
     asyncio.run(profiled())
-    profiler.dump_stats(profile)
+    profiler.dump_stats(profile if processes == 1 else f"{profile}.{process}")
 
 
-async def start_server(plan: Plan, data_dir: Path) -> tuple[asyncio.subprocess.Process, int]:
+async def start_server(plan: Plan, data_dir: Path, store_url: str | None = None,
+                       process: int = 0, processes: int = 1
+                       ) -> tuple[asyncio.subprocess.Process, int]:
     server = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--serve", "--plan", plan.to_json(),
-        "--data-dir", str(data_dir), stdout=asyncio.subprocess.PIPE)
+        "--data-dir", str(data_dir), *(["--store-url", store_url] if store_url else []),
+        "--process", str(process), "--processes", str(processes),
+        stdout=asyncio.subprocess.PIPE)
     assert server.stdout is not None
     line = await asyncio.wait_for(server.stdout.readline(), 60)
     if not line.strip().isdigit():
         raise RuntimeError("the load test's server did not start (see its stderr above)")
     return server, int(line)
+
+
+class Servers:
+    """The load test's server processes (one, or ``--processes N`` on one store)
+    and the port serving each table."""
+
+    def __init__(self, plan: Plan, data_dir: Path, store_url: str | None,
+                 processes: int) -> None:
+        self.plan, self.data_dir, self.store_url = plan, data_dir, store_url
+        self.processes = processes
+        self.servers: list[asyncio.subprocess.Process] = []
+        self.ports: list[int] = []
+
+    async def start(self) -> None:
+        if self.processes > 1:  # one host key, made before the servers race to make it
+            from fivetowers.server.hostkey import load_or_create_host_key
+            load_or_create_host_key(self.data_dir)
+        for process in range(self.processes):
+            server, port = await start_server(self.plan, self.data_dir, self.store_url,
+                                              process, self.processes)
+            self.servers.append(server)
+            self.ports.append(port)
+
+    def port_of(self, table: int) -> int:
+        return self.ports[table % self.processes]
+
+    @property
+    def pids(self) -> list[int]:
+        return [server.pid for server in self.servers]
+
+    @property
+    def running(self) -> bool:
+        return all(server.returncode is None for server in self.servers)
+
+    def sample(self) -> Sample:
+        samples = [sample(pid) for pid in self.pids]
+        return Sample(sum(s.server_kib for s in samples), sum(s.workers_kib for s in samples),
+                      sum(s.workers for s in samples))
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(pid, True) for pid in self.pids)
+
+    def workers_cpu(self) -> float:
+        return sum(workers_cpu(pid) for pid in self.pids)
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(stop_server(server) for server in self.servers))
 
 
 async def stop_server(server: asyncio.subprocess.Process) -> None:
@@ -171,16 +240,18 @@ def ratio(value: float, goal: float) -> str:
 
 # -- the play measurement ----------------------------------------------------
 async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders: int,
-               data_dir: Path) -> dict[str, object]:
+               data_dir: Path, store_url: str | None = None,
+               processes: int = 1) -> dict[str, object]:
     from load_clients import (
         MISSED_AFTER, FloodReport, Player, Results, Viewer, run_flooder, run_viewer,
     )
     from load_gotown import GoTownPlayer
 
-    server, port = await start_server(plan, data_dir)
+    servers = Servers(plan, data_dir, store_url, processes)
     try:
+        await servers.start()
         await asyncio.sleep(0.5)
-        idle = sample(server.pid)
+        idle = servers.sample()
         results = Results()
         stop, flood_go = asyncio.Event(), asyncio.Event()
         tasks: list[asyncio.Task[None]] = []
@@ -197,22 +268,23 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
                 n += 1
             tables.append(viewers)
         for seat_no in range(max(t.humans for t in plan.tables)):
-            for table, viewers in zip(plan.tables, tables):
+            for t, (table, viewers) in enumerate(zip(plan.tables, tables)):
                 if seat_no < table.humans:
                     players.append(viewers[seat_no])
                     tasks.append(asyncio.create_task(
-                        run_viewer(port, table.code, viewers[seat_no], stop)))
+                        run_viewer(servers.port_of(t), table.code, viewers[seat_no], stop)))
                     await asyncio.sleep(0.02)  # a crowd arriving, not one burst
         await asyncio.wait_for(asyncio.gather(*(p.received.wait() for p in players)), 180)
         await asyncio.sleep(1.0)  # every table has started: a join now watches
         watchers: list[Viewer] = []
-        for table, viewers in zip(plan.tables, tables):
+        for t, (table, viewers) in enumerate(zip(plan.tables, tables)):
             for _ in range(table.spectators):
                 watcher = Viewer(f"ld{n:03d}", results)
                 n += 1
                 viewers.append(watcher)
                 watchers.append(watcher)
-                tasks.append(asyncio.create_task(run_viewer(port, table.code, watcher, stop)))
+                tasks.append(asyncio.create_task(
+                    run_viewer(servers.port_of(t), table.code, watcher, stop)))
                 await asyncio.sleep(0.02)
         for viewers in tables:
             for viewer in viewers:
@@ -222,29 +294,29 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         connect_time = time.monotonic() - started
         floods = [FloodReport() for _ in range(flooders)]
         for i, report in enumerate(floods):  # half in the lobby, half watching a table
-            code = plan.tables[i % len(plan.tables)].code if i % 2 else None
+            t = i % len(plan.tables)
+            code = plan.tables[t].code if i % 2 else None
             tasks.append(asyncio.create_task(
-                run_flooder(port, i, code, flood_go, stop, report)))
+                run_flooder(servers.port_of(t), i, code, flood_go, stop, report)))
         await asyncio.sleep(warmup)  # the sessions' start-up work settles first
 
         results.since = t0 = time.monotonic()
         flood_go.set()
-        cpu0, wcpu0, mine0 = cpu_seconds(server.pid, True), workers_cpu(server.pid), \
-            time.process_time()
+        cpu0, wcpu0, mine0 = servers.cpu(), servers.workers_cpu(), time.process_time()
         points: list[tuple[float, float, float]] = []
         peak = idle
-        while (now := time.monotonic()) - t0 < seconds and server.returncode is None:
-            s = sample(server.pid)
+        while (now := time.monotonic()) - t0 < seconds and servers.running:
+            s = servers.sample()
             points.append((now - t0, s.server_kib / 1024, s.workers_kib / 1024))
             if s.server_kib > peak.server_kib:
                 peak = s
             results.sweep(now)
             await asyncio.sleep(min(2.0, max(0.05, seconds - (now - t0))))
         elapsed = time.monotonic() - t0
-        cpu = (cpu_seconds(server.pid, True) - cpu0) / elapsed
-        wcpu = (workers_cpu(server.pid) - wcpu0) / elapsed
+        cpu = (servers.cpu() - cpu0) / elapsed
+        wcpu = (servers.workers_cpu() - wcpu0) / elapsed
         client_cpu = (time.process_time() - mine0) / elapsed
-        end = sample(server.pid)
+        end = servers.sample()
         results.sweep(time.monotonic(), after=1.0)  # still waiting at the end: missed
         stop.set()
         t_end = time.monotonic()
@@ -259,7 +331,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         if os.environ.get("LOADTEST_DEBUG"):
             print(f"clients closed in {time.monotonic() - t_end:.1f}s", file=sys.stderr)
     finally:
-        await stop_server(server)
+        await servers.stop()
 
     sessions = plan.humans + plan.spectators
     per_session = (peak.server_kib - idle.server_kib) / 1024 / (sessions + flooders)
@@ -267,6 +339,10 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     wgrowth = slope_per_minute([(t, w) for t, _, w in points])
     every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
     print(plan.mix.describe())
+    print(f"store: {store_kind(plan, store_url)}; "
+          + (f"{processes} server processes sharing it, each serving one table in {processes} "
+             "table on a port of its own (figures summed over them)" if processes > 1
+             else "one server process"))
     print(f"{plan.describe()}, pace {pace:g}s"
           + (f", {flooders} flooder{'s' if flooders != 1 else ''}" if flooders else ""))
     print(f"measured {elapsed:.0f}s (all connected in {connect_time:.1f}s, then "
@@ -302,6 +378,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
               "attempts to connect again")
     figures: dict[str, object] = {
         "mix": plan.mix.name, "sessions": sessions, "flooders": flooders,
+        "store": store_kind(plan, store_url), "processes": processes,
         "actions": len(results.everyone), "pressed": pressed, "kinds": results.kinds, "missed": results.missed,
         "actor_p99_ms": pct(results.actor, 0.99) * 1000,
         "every_p50_ms": every50, "every_p99_ms": every99,
@@ -317,12 +394,19 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     return figures
 
 
+def store_kind(plan: Plan, store_url: str | None) -> str:
+    if not plan.mix.store:
+        return "none"
+    return "postgresql" if store_url else "sqlite"
+
+
 # -- the arrivals measurement ---------------------------------------------------
-async def arrivals(plan: Plan, count: int, data_dir: Path) -> dict[str, object]:
+async def arrivals(plan: Plan, count: int, data_dir: Path,
+                   store_url: str | None = None) -> dict[str, object]:
     import asyncssh
 
     from load_clients import Arrivals, arrive
-    server, port = await start_server(plan, data_dir)
+    server, port = await start_server(plan, data_dir, store_url)
     into = Arrivals(count=count)
     try:
         await asyncio.sleep(0.5)
@@ -395,12 +479,20 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds between the last session connecting and measuring "
                              "(default 5 + N/4: every session's start-up is done by then)")
-    parser.add_argument("--store", action=argparse.BooleanOptionalAction, default=None,
-                        help="keep every move in a SQLite store, as the server does "
-                             "(default on)")
+    parser.add_argument("--store", nargs="?", const="sqlite", default=None,
+                        metavar=f"sqlite|{TEMPORARY}|URL",
+                        help="keep every move, as the server does: in a SQLite store "
+                             f"(the default), in PostgreSQL (a postgresql:// URL of an empty "
+                             f"database, or {TEMPORARY}: a throwaway server of the script's)")
+    parser.add_argument("--no-store", dest="store", action="store_const", const="none",
+                        help="keep no move")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes sharing a PostgreSQL store (default 1)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--plan", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--store-url", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--process", type=int, default=0, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -411,8 +503,18 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="fivetowers-load-") as data_dir:
             return main([*(argv if argv is not None else sys.argv[1:]), "--data-dir", data_dir])
     if args.serve:
-        run_server(Plan.from_json(args.plan), Path(args.data_dir))
+        run_server(Plan.from_json(args.plan), Path(args.data_dir), args.store_url,
+                   args.process, args.processes)
         return 0
+    store = args.store or "sqlite"
+    if store not in ("sqlite", "none") and not is_postgres(store):
+        print(f"loadtest_ssh: --store {store!r}: sqlite, {TEMPORARY} or a postgresql:// URL",
+              file=sys.stderr)
+        return 2
+    if not 1 <= args.processes <= 16 or (args.processes > 1 and not is_postgres(store)):
+        print("loadtest_ssh: --processes 1-16; more than one needs a PostgreSQL --store "
+              f"({TEMPORARY} or a URL): the SQLite store serves one process", file=sys.stderr)
+        return 2
     try:
         sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else None
     except ValueError:
@@ -423,7 +525,8 @@ def main(argv: list[str] | None = None) -> int:
         mix = with_overrides(PRESETS[args.mix], hints=args.hints, bots=args.bots, bot=args.bot,
                              bot_delay=args.bot_delay, sizes=sizes, spectators=args.spectators,
                              play=args.play, raise_chance=args.raise_chance,
-                             store=args.store, gotown=args.gotown)
+                             store=None if args.store is None else store != "none",
+                             gotown=args.gotown)
         if not 1 <= args.sessions <= 1000 or not 0 <= args.flooders <= 100 \
                 or not 0 <= args.arrivals <= 1000 or not 0 < args.seconds <= 3600:
             raise MixError("--sessions 1-1000, --flooders 0-100, --arrivals 0-1000, "
@@ -432,12 +535,13 @@ def main(argv: list[str] | None = None) -> int:
     except MixError as exc:
         print(f"loadtest_ssh: {exc}", file=sys.stderr)
         return 2
-    if args.arrivals:
-        asyncio.run(arrivals(plan, args.arrivals, Path(args.data_dir)))
-        return 0
     warmup = 5 + args.sessions / 4 if args.warmup is None else args.warmup
-    asyncio.run(load(plan, args.seconds, args.pace, warmup, args.flooders,
-                     Path(args.data_dir)))
+    with postgres_url(store) if is_postgres(store) else nullcontext(None) as store_url:
+        if args.arrivals:
+            asyncio.run(arrivals(plan, args.arrivals, Path(args.data_dir), store_url))
+            return 0
+        asyncio.run(load(plan, args.seconds, args.pace, warmup, args.flooders,
+                         Path(args.data_dir), store_url, args.processes))
     return 0
 
 

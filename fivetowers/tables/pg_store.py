@@ -37,8 +37,8 @@ from fivetowers.tables.pg_schema import (
 )
 from fivetowers.tables.sqlite_schema import compact
 from fivetowers.tables.store import (
-    PendingAction, Rating, StoreBusy, StoreConflict, StoredSeat, StoredTable, StoreError,
-    StoreMissing, StoreUnavailable, StoreUnreadable, StoreVersionError, TableInfo,
+    PendingAction, Rating, StaleAction, StoreBusy, StoreConflict, StoredSeat, StoredTable,
+    StoreError, StoreMissing, StoreUnavailable, StoreUnreadable, StoreVersionError, TableInfo,
     UnknownTable, is_local,
 )
 from fivetowers.tables import store_rows
@@ -330,7 +330,7 @@ class PgStore:
             raise UnknownTable(f"no table {table_id} in the store")
         if row[0] is not None:
             raise StoreConflict(f"table {table_id} is finished: no more actions")
-        raise StoreConflict(f"action {index} of table {table_id} is out of order: "
+        raise StaleAction(f"action {index} of table {table_id} is out of order: "
                             f"the store holds {row[1]} actions")
 
     def finish_table(self, table_id: int, scores: Sequence[int],

@@ -16,6 +16,13 @@ timers, the end); every other server sees it as a :class:`RemoteTable`:
   (:meth:`RemoteTable.catch_up`, and :class:`Driving` for the tables it
   drives, which hands the game to :meth:`Table.adopt`) so its screens
   redraw as for a local move.
+- **The driver's own moves** (its players', its bots') race other servers'
+  the same way: :meth:`Driving.drive` gives the table a ``catch_up`` hook,
+  so a move the store refuses as stale is checked again against the store's
+  game and kept or refused (:meth:`Table._commit`).
+- **A lost bus connection** is made again by the bus, which then hands
+  every listener :data:`~fivetowers.tables.pg_bus.RECONNECTED`: each table
+  catches up from the store, so no move announced meanwhile is missed.
 - **Chat** travels in the notification (``chat:<table>:<json>``), cleaned
   (:mod:`fivetowers.user_text`) by every server that shows it.
 
@@ -32,21 +39,20 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from fivetowers.games import game_kind
-from fivetowers.games.protocol import ActionRefused, Match
+from fivetowers.games.protocol import Match
 from fivetowers.tables.history import replay
+from fivetowers.tables.pg_bus import RECONNECTED
 from fivetowers.tables.pg_store import PgStore
 from fivetowers.tables.store import PendingAction, StoreConflict, StoredTable, StoreError
-from fivetowers.tables.table import NOT_SAVED, ActionNotKept, NotYourSeat, Table
+from fivetowers.tables.table import (
+    NOT_SAVED, STALE_RETRIES, ActionNotKept, NotYourSeat, Table, TooLate,
+)
 from fivetowers.user_text import clean_name, clean_text
 
 CHAT_LENGTH = 120
 """The longest chat line that crosses servers (the lobby's own limit)."""
-STALE_RETRIES = 5
-"""How often a move refused as stale is checked and appended again."""
-
-
-class TooLate(ActionRefused):
-    """The table moved on under a move so often that it was given up."""
+__all__ = ["Driving", "RemoteChat", "RemoteTable", "TooLate", "chat_of", "chat_payload",
+           "move_of", "replayed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +188,10 @@ class RemoteTable:
 
     def heard(self, payload: str) -> None:
         """A notification from the bus: a chat line of this table, or a move
-        (caught up in a task of its own)."""
+        (caught up in a task of its own), or the bus back after a break."""
+        if payload == RECONNECTED:
+            asyncio.get_running_loop().create_task(self.catch_up())
+            return
         chat = chat_of(payload)
         if chat is not None and chat[0] == self.id:
             self.chat.append(chat[1])
@@ -207,7 +216,15 @@ class Driving:
         self.tables[table_id] = table
         self.chat.setdefault(table_id, [])
 
+        async def catch_up() -> Match:  # a move of the table's own was stale
+            return replayed(await asyncio.to_thread(self.store.load_table, table_id))
+        table.catch_up = catch_up
+
     def heard(self, payload: str) -> None:
+        if payload == RECONNECTED:  # whatever the bus missed is in the store
+            for table_id, table in self.tables.items():
+                self._adopting(table_id, table)
+            return
         chat = chat_of(payload)
         if chat is not None and chat[0] in self.tables:
             self.chat[chat[0]].append(chat[1])
@@ -218,9 +235,12 @@ class Driving:
             return
         table = self.tables[move[0]]
         if move[1] >= table.game.action_count():  # not our own, already applied
-            task = asyncio.get_running_loop().create_task(self._adopt(move[0], table))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._adopting(move[0], table)
+
+    def _adopting(self, table_id: int, table: Table[Match]) -> None:
+        task = asyncio.get_running_loop().create_task(self._adopt(table_id, table))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _adopt(self, table_id: int, table: Table[Match]) -> bool:
         stored = await asyncio.to_thread(self.store.load_table, table_id)

@@ -74,6 +74,11 @@ class StoreConflict(StoreError):
     a duplicate join code, a finished table): a bug in the caller, refused."""
 
 
+class StaleAction(StoreConflict):
+    """An action whose number another server sharing the store kept first:
+    read the store's game and check the action again (not a bug there)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
     """One seat as kept: a human by SSH key fingerprint, or a bot by kind.

@@ -26,7 +26,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from fivetowers.tables.store import PendingAction, Store, StoreError, StoreUnavailable
+from fivetowers.tables.store import (
+    PendingAction, StaleAction, Store, StoreError, StoreUnavailable,
+)
 
 T = TypeVar("T")
 MAX_BATCH = 256
@@ -124,8 +126,10 @@ class StoreWriter:
             else:
                 self._wrote()
                 for j, error in zip(batch, results):
-                    if error is not None and j.item is not None:  # a bug of the caller's
-                        log.error("the store refused action %d of table %d: %s",
+                    # Stale: another server sharing the store moved first; the
+                    # table catches up and checks the move again. Else a bug.
+                    if error is not None and j.item is not None:
+                        (log.info if isinstance(error, StaleAction) else log.error)("the store refused action %d of table %d: %s",
                                   j.item.index, j.item.table_id, error)
             for j, error in zip(batch, results):
                 _settle(j, None, error)

@@ -22,6 +22,13 @@ When the store cannot keep a move (a full disk) nothing changes: a player is
 told and may try again; a bot tries again by itself, waiting longer after
 each failure (up to ``SAVE_RETRY_MAX``); :attr:`Table.cannot_save` tells
 every screen until a move is kept again, and the table goes on by itself.
+
+When servers share a store, another server may keep a move at this table
+first: the store refuses this one as stale (:class:`StaleAction`), the
+table reads the store's game (its ``catch_up`` hook, set by
+:class:`~fivetowers.tables.remote.Driving`), checks the move again against
+it and keeps it if it is still allowed, else refuses it in the game's
+words; a bot whose move is refused so thinks again.
 """
 
 from __future__ import annotations
@@ -31,15 +38,15 @@ import contextvars
 import inspect
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Generic, Sequence, TypeVar
 
 from fivetowers.games import game_of_record
 from fivetowers.games.protocol import ActionRefused, Bot, GameKind, Match
 from fivetowers.tables.seats import Seat
-from fivetowers.tables.store import ActionHook
+from fivetowers.tables.store import ActionHook, StaleAction
 from fivetowers.tables.workers import Workers, threads
 
-__all__ = ["ActionHook", "ActionNotKept", "NotYourSeat", "Table", "TableEvent"]
+__all__ = ["ActionHook", "ActionNotKept", "NotYourSeat", "Table", "TableEvent", "TooLate"]
 
 M = TypeVar("M", bound=Match)
 
@@ -50,6 +57,9 @@ SAVE_RETRY_MAX = 10.0
 """... doubling after each failure up to this, so a freed disk is noticed soon."""
 NOT_SAVED = "the server cannot save moves right now: nothing changed, try again soon"
 """What a player whose move was not kept reads (the cause goes to the server's log)."""
+STALE_RETRIES = 5
+"""How often a move refused as stale is checked and kept again (another server
+moved first each time) before the player is asked to try again."""
 
 
 class ActionNotKept(ActionRefused):
@@ -61,6 +71,10 @@ class ActionNotKept(ActionRefused):
 
 class NotYourSeat(ActionRefused):
     """An action for a seat other than the submitter's."""
+
+
+class TooLate(ActionRefused):
+    """The table moved on under a move so often that it was given up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +131,10 @@ class Table(Generic[M]):
         """The last move tried was not kept by the store (until one is)."""
         self.save_retry_first = SAVE_RETRY_FIRST
         self.save_retry_max = SAVE_RETRY_MAX
+        self.catch_up: Callable[[], Awaitable[M]] | None = None
+        """The store's game, when it refused a move as stale (another server
+        kept one first); None where no other server writes (a stale move is
+        then a bug, refused as not kept)."""
 
     # -- reading -------------------------------------------------------------
     def view(self, seat: int | None) -> Any:
@@ -201,13 +219,15 @@ class Table(Generic[M]):
         (a game's actions need not name their seat). While the hook awaits
         the disk the table's game is still the one before, so every screen
         keeps showing what the store has; if the hook fails the copy is
-        dropped and the game stays as it was."""
-        if self.game.to_move != seat:
-            self.game.clone().apply(action)  # the game's refusal, in its words, if any
-            raise NotYourSeat("you can only act for your own seat")
-        if self.on_action is None:
-            self.game.apply(action)
-        else:
+        dropped and the game stays as it was. A move refused as stale is
+        checked again against the store's game (:meth:`_caught_up`)."""
+        for _ in range(STALE_RETRIES):
+            if self.game.to_move != seat:
+                self.game.clone().apply(action)  # the game's refusal, in its words, if any
+                raise NotYourSeat("you can only act for your own seat")
+            if self.on_action is None:
+                self.game.apply(action)
+                break
             after = self.game.clone()
             after.apply(action)
             try:
@@ -216,14 +236,43 @@ class Table(Generic[M]):
                     await self._kept(asyncio.ensure_future(kept), after)
             except asyncio.CancelledError:
                 raise
+            except StaleAction as exc:
+                if self.catch_up is None:
+                    raise self._not_kept() from exc
+                await self._caught_up()
+                continue
             except Exception as exc:
-                if not self.cannot_save:
-                    self.cannot_save = True
-                    self._notify()  # every screen says so, not only the mover's
-                raise ActionNotKept(NOT_SAVED) from exc
+                raise self._not_kept() from exc
             self.game = after
+            break
+        else:
+            raise TooLate("the table kept moving: try your move again")
         self.cannot_save = False
         self.version += 1
+
+    def _not_kept(self) -> ActionNotKept:
+        """The refusal of a move the store failed to keep; every screen is told."""
+        if not self.cannot_save:
+            self.cannot_save = True
+            self._notify()  # every screen says so, not only the mover's
+        return ActionNotKept(NOT_SAVED)
+
+    async def _caught_up(self) -> None:
+        """Take the store's game, ahead of ours (hold the lock); every screen
+        shows it at once, whether or not the move that met it is kept."""
+        assert self.catch_up is not None
+        try:
+            game = await self.catch_up()
+        except Exception as exc:
+            raise self._not_kept() from exc
+        if game.action_count() <= self.game.action_count():
+            # Refused as stale, yet the store is not ahead: a finished or
+            # abandoned table. Nothing will make this move fit.
+            raise ActionNotKept("this table takes no more moves")
+        self.game = game
+        self.version += 1
+        self._notify()
+        self.start()  # a bot's turn may have come (its task waits for the lock)
 
     async def _kept(self, commit: asyncio.Future[None], after: M) -> None:
         """Await ``commit``; if the submitter is cancelled meanwhile (its session
@@ -289,6 +338,10 @@ class Table(Generic[M]):
                         await self._commit(action, seat)
                     except ActionNotKept:
                         failures += 1
+                    except ActionRefused:
+                        if self.version == version:
+                            raise  # a bot's own bad move: a bug, reported below
+                        continue  # another server moved first (caught up): think again
                     else:
                         failures = 0
                         if self.seats[seat].bot is None:  # a stand-in's move: the log says so

@@ -259,3 +259,22 @@ def test_a_gotown_player_plays_a_legal_first_option_else_ends_its_turn() -> None
         assert results.kinds == {"gotown-play": 1, "gotown-end": 1}
         assert len(results.everyone) == 2 and results.missed == 0
     asyncio.run(check())
+
+
+@pytest.mark.slow
+def test_two_processes_on_postgresql_each_serve_their_tables(tmp_path: Path,
+                                                              postgres_url: str) -> None:
+    import psycopg
+
+    out, figures = run(tmp_path, "--sessions", "6", "--seconds", "6", "--warmup", "2",
+                       "--pace", "0.5", "--store", postgres_url, "--processes", "2")
+    assert "store: postgresql; 2 server processes sharing it" in out
+    assert figures["store"] == "postgresql" and figures["processes"] == 2
+    kinds = figures["kinds"]
+    assert isinstance(kinds, dict) and sum(kinds.values()) > 0
+    with psycopg.connect(postgres_url) as conn:
+        games = conn.execute("SELECT code, kept FROM games ORDER BY code").fetchall()
+    plan = seat(PRESETS["realistic"], 6)
+    # Every table started on its own server and kept its moves in the one store.
+    assert sorted(code for code, _ in games) == sorted(t.code for t in plan.tables)
+    assert all(kept > 0 for _, kept in games), games

@@ -181,7 +181,7 @@ def test_a_refused_item_of_a_batch_leaves_the_others_kept(postgres_url: str) -> 
     action = {"seat": 0, "pass": True}
     results = store.append_actions([PendingAction(one, 0, action), PendingAction(two, 5, action),
                                     PendingAction(two, 0, action)])
-    assert [type(r).__name__ if r else None for r in results] == [None, "StoreConflict", None]
+    assert [type(r).__name__ if r else None for r in results] == [None, "StaleAction", None]
     assert [store.load_table(t).info.actions for t in (one, two)] == [1, 1]
     store.close()
 
