@@ -30,7 +30,7 @@ import time
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Mapping
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
@@ -48,6 +48,10 @@ from fivetowers.tables.store import (
 from fivetowers.tables.store_writer import StoreWriter
 from fivetowers.tables.table import ActionHook, Table, TableEvent
 from fivetowers.tables.workers import Workers
+
+if TYPE_CHECKING:
+    from fivetowers.lobby.crossing import Crossing
+    from fivetowers.tables.sharing import SharedTables
 
 log = logging.getLogger("fivetowers.server")
 
@@ -138,6 +142,11 @@ class HostedTable:
     when none is left; who leaves, or does not answer, gets a bot."""
     answer_timer: asyncio.TimerHandle | None = None
     """(A rematch) when the players who have not answered get a bot."""
+    remote: bool = False
+    """Driven by another server sharing the store (see :mod:`fivetowers.lobby.crossing`):
+    its bots, timers and end are that server's; this one seats and shows."""
+    outbox: Callable[[ChatLine], None] | None = None
+    """Where this table's own chat lines go besides its listeners (the other servers)."""
 
     # -- who is here ------------------------------------------------------------
     def arrive(self, identity: str, session: object) -> None:
@@ -155,6 +164,11 @@ class HostedTable:
             return False
         del self._present[identity]
         return True
+
+    @property
+    def present(self) -> bool:
+        """Whether a seated player of this table has a session here."""
+        return bool(self._present)
 
     # -- stand-ins for absent players ------------------------------------------
     @property
@@ -233,6 +247,8 @@ class HostedTable:
         self.chat.append(line)
         for listener in list(self.chat_listeners):
             listener(line)
+        if self.outbox is not None:
+            self.outbox(line)
         return None
 
     @property
@@ -318,6 +334,16 @@ class Lobby:
         """Closed tables being marked abandoned: :meth:`close` waits for them."""
         self.tables: dict[str, HostedTable] = {}
         self._listeners: list[Callable[[], None]] = []
+        self.crossing: Crossing | None = None
+        """The servers this lobby shares its tables with (:meth:`share`), if any."""
+
+    def share(self, shared: SharedTables) -> None:
+        """List and seat at every table of the servers sharing the store, and
+        let them seat at this one's (call before :meth:`restore`)."""
+        from fivetowers.lobby.crossing import Crossing
+
+        self.crossing = Crossing(self, shared)
+        self.crossing.refresh()
 
     # -- listening -----------------------------------------------------------
     def subscribe(self, listener: Callable[[], None]) -> None:
@@ -330,6 +356,10 @@ class Lobby:
     def _changed(self) -> None:
         for listener in list(self._listeners):
             listener()
+
+    def changed(self) -> None:
+        """Tell every lobby screen to list again."""
+        self._changed()
 
     # -- tables --------------------------------------------------------------
     def listing(self, identity: str) -> list[HostedTable]:
@@ -385,7 +415,7 @@ class Lobby:
     def refusal(self, identity: str, address: str | None = None) -> str | None:
         """Why this player may not open a new table now; None if they may."""
         limits = self.limits
-        running = sum(1 for t in self.tables.values() if not t.over)
+        running = sum(1 for t in self.tables.values() if not t.over and not t.remote)
         if running >= limits.max_tables:
             return _("the server is full ({count} tables, its most): "
                      "join a table, or try again later").format(count=running)
@@ -422,6 +452,10 @@ class Lobby:
             session: object | None = None) -> int:
         """This identity's seat: the one it had (a reconnect), else a free one.
         ``session`` (its App) is counted as present until it calls :meth:`away`."""
+        if hosted.remote and self.crossing is not None:
+            back = self.crossing.sit(hosted, identity, name, session)
+            self._changed()
+            return back
         seat = hosted.seat_of(identity)
         if seat is None:
             free = hosted.free_seats
@@ -447,6 +481,10 @@ class Lobby:
     def away(self, hosted: HostedTable, identity: str, session: object | None = None) -> None:
         """The player left or dropped: free the seat before the game, keep it during.
         While another session of theirs is still at the table, nothing changes."""
+        if hosted.remote and self.crossing is not None:
+            self.crossing.away(hosted, identity, session)
+            self._changed()
+            return
         seat = hosted.seat_of(identity)
         if seat is None:
             return
@@ -481,6 +519,9 @@ class Lobby:
         within ``absence_bot_after`` gets a bot. LobbyError if too late."""
         if not old.over or old.seat_of(identity) is None:
             raise LobbyError(_("only the players of a finished game can play it again"))
+        if old.remote:
+            raise LobbyError(_("a rematch is offered only on the server the game was played "
+                               "on: open a new table"))
         again = old.rematch
         if again is None:
             again = old.rematch = self._offer_rematch(old, identity)
@@ -556,11 +597,15 @@ class Lobby:
 
     def watch(self, hosted: HostedTable) -> None:
         hosted.watchers += 1
+        if hosted.remote and self.crossing is not None:
+            self.crossing.watch(hosted, True)
         self._presence(hosted)
         self._changed()
 
     def unwatch(self, hosted: HostedTable) -> None:
         hosted.watchers = max(0, hosted.watchers - 1)
+        if hosted.remote and self.crossing is not None:
+            self.crossing.watch(hosted, False)
         self._tidy(hosted)
         self._presence(hosted)
         self._changed()
@@ -568,6 +613,8 @@ class Lobby:
     # -- tables nobody is at -------------------------------------------------
     def _presence(self, hosted: HostedTable) -> None:
         """Someone came or went: start or stop the table's unattended clock."""
+        if hosted.remote:
+            return  # its own server's clock (it counts this server's players)
         if hosted.attended:
             hosted.unattended_since = None
             if hosted.paused:
@@ -660,7 +707,7 @@ class Lobby:
 
     def _tidy(self, hosted: HostedTable) -> None:
         """A finished game nobody is looking at any more leaves the lobby."""
-        if not hosted.over or hosted.watchers:
+        if not hosted.over or hosted.watchers or hosted.remote:
             return
         if any(s.connected for s in hosted.seats if s.bot is None):
             return
@@ -706,6 +753,8 @@ class Lobby:
                              bot_delay=self.bot_delay, on_action=self._keeper(hosted, game),
                              workers=self.workers)
         hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
+        if self.crossing is not None:
+            self.crossing.serving(hosted)
         _detached(hosted.table.start)
 
     def _keeper(self, hosted: HostedTable, game: Match) -> ActionHook | None:
@@ -758,6 +807,8 @@ class Lobby:
         if self._checking is not None:
             self._checking.cancel()
             self._checking = None
+        if self.crossing is not None:
+            await self.crossing.close()
         if self._abandoning:  # their marks go in before the store closes
             await asyncio.wait(set(self._abandoning))
         # All at once: a table's close waits for its bot's move in hand to be

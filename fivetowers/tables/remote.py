@@ -27,20 +27,31 @@ move alone, is what every server must agree on.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
+import logging
+import secrets
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Coroutine, Mapping
 
 from fivetowers.games import game_kind
 from fivetowers.games.protocol import ActionRefused, Match
 from fivetowers.tables.history import replay
+from fivetowers.tables.pg_bus import Bus
 from fivetowers.tables.pg_store import PgStore
-from fivetowers.tables.store import PendingAction, StoreConflict, StoredTable, StoreError
+from fivetowers.tables.sharing import Heard, News, Said, news_json, news_of
+from fivetowers.tables.store import (
+    PendingAction, StoreConflict, StoredTable, StoreError, TableInfo,
+)
+from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import NOT_SAVED, ActionNotKept, NotYourSeat, Table
+from fivetowers.tables.workers import Workers
 from fivetowers.user_text import clean_name, clean_text
 
 CHAT_LENGTH = 120
 """The longest chat line that crosses servers (the lobby's own limit)."""
+log = logging.getLogger("fivetowers.store")
+
 STALE_RETRIES = 5
 """How often a move refused as stale is checked and appended again."""
 
@@ -103,30 +114,31 @@ def _setup(stored: StoredTable) -> dict[str, Any]:
     return {k: v for k, v in stored.record.items() if k not in ("players", "actions")}
 
 
-class RemoteTable:
-    """A table another server drives, as this server's players see and play it."""
+class RemoteTable(Table[Match]):
+    """A table another server drives, as this server's players see and play it:
+    a :class:`Table` to every screen, whose moves go to the store (checked
+    again and retried when stale) and whose bots never move here (the
+    driving server's do)."""
 
-    def __init__(self, store: PgStore, stored: StoredTable) -> None:
+    def __init__(self, store: PgStore, stored: StoredTable,
+                 workers: Workers | None = None) -> None:
+        seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
+                 for s in stored.info.seats]
+        super().__init__(replayed(stored), seats, kind=game_kind(stored.info.kind),
+                         bot_delay=0.0, workers=workers)
         self.store = store
         self.id = stored.info.id
         self.info = stored.info
-        self.game: Match = replayed(stored)
         self._known: Mapping[str, Any] = _setup(stored)
-        self.version = 0
         self.chat: list[RemoteChat] = []
-        self._lock = asyncio.Lock()
-        self._subscribers: list[Callable[[], None]] = []
 
     @classmethod
-    async def load(cls, store: PgStore, table_id: int) -> RemoteTable:
-        return cls(store, await asyncio.to_thread(store.load_table, table_id))
+    async def load(cls, store: PgStore, table_id: int,
+                   workers: Workers | None = None) -> RemoteTable:
+        return cls(store, await asyncio.to_thread(store.load_table, table_id), workers)
 
-    def subscribe(self, callback: Callable[[], None]) -> None:
-        self._subscribers.append(callback)
-
-    def _notify(self) -> None:
-        for callback in list(self._subscribers):
-            callback()
+    def start(self) -> None:
+        """Nothing: the driving server's bots move (their moves come by the bus)."""
 
     async def catch_up(self) -> bool:
         """Read the store's record if it is ahead of ours; whether it was."""
@@ -165,10 +177,14 @@ class RemoteTable:
                         raise ActionNotKept("the table is over or gone") from None
                     continue
                 except StoreError as exc:
+                    if not self.cannot_save:
+                        self.cannot_save = True
+                        self._notify()
                     raise ActionNotKept(NOT_SAVED) from exc
                 self.game = after
                 if item.setup is not None:
                     self._known = dict(item.setup)
+                self.cannot_save = False
                 self.version += 1
                 break
             else:
@@ -190,7 +206,7 @@ class RemoteTable:
             return
         move = move_of(payload)
         if move is not None and move[0] == self.id and move[1] >= self.game.action_count():
-            asyncio.get_running_loop().create_task(self.catch_up())
+            _spawn(self.catch_up())
 
 
 class Driving:
@@ -225,3 +241,113 @@ class Driving:
     async def _adopt(self, table_id: int, table: Table[Match]) -> bool:
         stored = await asyncio.to_thread(self.store.load_table, table_id)
         return await table.adopt(replayed(stored))
+
+
+def news_payload(table_id: int, origin: str, news: News) -> str:
+    """The notification carrying ``news`` of a table from server ``origin``."""
+    body = {"from": origin, **news_json(news)}
+    return f"news:{table_id}:{json.dumps(body, ensure_ascii=False)}"
+
+
+def heard_of(payload: str) -> Heard | None:
+    """What a notification tells a lobby, if anything (a chat line cleaned
+    again here: the bus is not trusted to carry only our own words)."""
+    if payload == "tables":
+        return Heard(0, "", None)
+    kind, _, rest = payload.partition(":")
+    table, _, body = rest.partition(":")
+    if kind != "news" or not table.isdigit():
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    news = news_of(data)
+    if news is None:
+        return None
+    if isinstance(news, Said):
+        text = clean_text(news.text, CHAT_LENGTH)
+        if not text:
+            return None
+        news = Said(clean_name(news.name), text)
+    return Heard(int(table), str(data.get("from", "")), news)
+
+
+class PgSharing:
+    """The servers sharing one PostgreSQL store, for a lobby
+    (:class:`~fivetowers.tables.sharing.SharedTables`): the bus, the tables
+    this server drives (:class:`Driving`) and those it shows (:class:`RemoteTable`)."""
+
+    def __init__(self, store: PgStore, bus: Bus) -> None:
+        self.origin = secrets.token_hex(6)
+        self.store = store
+        self.bus = bus
+        self.driving = Driving(store)
+        self.remotes: dict[int, RemoteTable] = {}
+        self._hear: list[Callable[[Heard], None]] = []
+        bus.listen(self._heard)
+
+    @classmethod
+    async def start(cls, store: PgStore) -> PgSharing:
+        """Listening on the store's bus (StoreUnavailable if it cannot)."""
+        bus = Bus(store.url)
+        await bus.start()
+        return cls(store, bus)
+
+    def listen(self, hear: Callable[[Heard], None]) -> None:
+        self._hear.append(hear)
+
+    async def live(self) -> list[TableInfo]:
+        return await asyncio.to_thread(self.store.live_tables)
+
+    async def remote(self, table_id: int, workers: Workers | None) -> Table[Match]:
+        table = await RemoteTable.load(self.store, table_id, workers)
+        self.remotes[table_id] = table
+        await table.catch_up()  # a move kept between the load and hearing of moves
+        return table
+
+    def forget(self, table_id: int) -> None:
+        self.remotes.pop(table_id, None)
+
+    def drive(self, table_id: int, table: Table[Match]) -> None:
+        self.remotes.pop(table_id, None)  # taken over: ours now
+        self.driving.drive(table_id, table)
+
+    def tell(self, table_id: int, news: News) -> None:
+        _spawn(self._announce(news_payload(table_id, self.origin, news)))
+
+    async def _announce(self, payload: str) -> None:
+        try:
+            await asyncio.to_thread(self.store.announce, payload)
+        except StoreError as exc:  # news is not durable: the next change tells again
+            log.warning("could not tell the other servers: %s", exc)
+
+    def _heard(self, payload: str) -> None:
+        move = move_of(payload)
+        if move is not None:
+            remote = self.remotes.get(move[0])
+            if remote is not None:
+                remote.heard(payload)
+            else:
+                self.driving.heard(payload)
+            return
+        heard = heard_of(payload)
+        if heard is None or heard.origin == self.origin:
+            return
+        for hear in list(self._hear):
+            hear(heard)
+
+    async def close(self) -> None:
+        await self.bus.close()
+
+
+_running: set[asyncio.Task[Any]] = set()
+
+
+def _spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """A task kept referenced until done (asyncio keeps only weak references),
+    outside the calling session's context (it must not hold that session's App)."""
+    task = asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    return task

@@ -1,0 +1,277 @@
+"""One lobby over every server sharing a store (issue 15): the tables other
+servers drive, listed and served here; what this server's players do at
+them told to the driving server, and what the driving server knows (who is
+here, who has a stand-in) shown here.
+
+The lobby knows no database: it is handed a
+:class:`~fivetowers.tables.sharing.SharedTables`. A table another server
+drives is a :class:`HostedTable` with ``remote`` set whose ``table`` plays
+through the store (a ``RemoteTable``: to the screens, a table like any).
+The driving server counts a player or watcher at another server as a
+session of its own (a :class:`_Elsewhere` per server and player), so its
+stand-ins, pausing and closing work as for its own players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from typing import TYPE_CHECKING, Any, Coroutine
+
+from fivetowers.games import UnknownGame, game_kind
+from fivetowers.i18n import _
+from fivetowers.tables.sharing import (
+    Heard, Presence, Said, SeatStates, SeatsWanted, SharedTables,
+)
+from fivetowers.tables.store import StoreError, TableInfo
+from fivetowers.tables.table import TableEvent
+from fivetowers.user_text import clean_text
+
+if TYPE_CHECKING:
+    from fivetowers.lobby.model import ChatLine, HostedTable, Lobby
+
+log = logging.getLogger("fivetowers.server")
+
+
+class _Elsewhere:
+    """A player's (or watcher's) sessions at another server, as the driving
+    server's lobby counts them among a table's sessions."""
+
+
+class Crossing:
+    """The lobby's side of the servers it shares its tables with."""
+
+    def __init__(self, lobby: Lobby, shared: SharedTables) -> None:
+        self.lobby = lobby
+        self.shared = shared
+        self.remote: dict[int, HostedTable] = {}
+        """Tables other servers drive, shown here, by their id in the store."""
+        self._elsewhere: dict[tuple[str, str], _Elsewhere] = {}
+        self._told: dict[int, tuple[Any, ...]] = {}
+        """The seat states last told of each table this server drives."""
+        self._listing: asyncio.Task[None] | None = None
+        self._again = False
+        shared.listen(self._heard)
+
+    # -- the list of tables -----------------------------------------------------
+    def refresh(self) -> None:
+        """Read every server's live tables again (soon, in the background)."""
+        if self._listing is not None and not self._listing.done():
+            self._again = True
+            return
+        self._listing = _spawn(self._refresh())
+
+    async def _refresh(self) -> None:
+        self._again = True
+        while self._again:
+            self._again = False
+            try:
+                infos = await self.shared.live()
+                for info in infos:
+                    await self._show(info)
+            except StoreError as exc:  # the next announcement tries again
+                log.warning("cannot list the other servers' tables: %s", exc)
+                return
+            live = {info.id for info in infos}
+            for table_id, hosted in list(self.remote.items()):
+                if table_id not in live:  # finished or abandoned there
+                    self._drop_if_unseen(hosted)
+            self.lobby.changed()
+
+    async def _show(self, info: TableInfo) -> None:
+        """List ``info``'s table here if another server drives it."""
+        from fivetowers.lobby.model import TITLE_LENGTH, HostedTable
+
+        if info.id in self.remote or self._local(info.code) or self._driven(info.id):
+            return
+        try:
+            kind = game_kind(info.kind)
+        except UnknownGame:
+            return  # a game this server does not have
+        table = await self.shared.remote(info.id, self.lobby.workers)
+        if self._local(info.code) or info.id in self.remote:
+            return  # opened or listed here meanwhile
+        hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
+                             kind, dict(info.options), info.private, table.seats,
+                             table=table, created=info.created, table_id=info.id,
+                             remote=True)
+        hosted.outbox = lambda line: self._say(hosted, line)
+        table.subscribe(lambda event: self._remote_event(hosted, event))
+        self.remote[info.id] = hosted
+        self.lobby.tables[info.code] = hosted
+        self.shared.tell(info.id, SeatsWanted())  # who is here, as its driver knows
+
+    def _local(self, code: str) -> bool:
+        hosted = self.lobby.tables.get(code)
+        return hosted is not None and not hosted.remote
+
+    def _driven(self, table_id: int) -> bool:
+        return self._driven_table(table_id) is not None
+
+    def _driven_table(self, table_id: int) -> HostedTable | None:
+        for hosted in self.lobby.tables.values():
+            if hosted.table_id == table_id and not hosted.remote:
+                return hosted
+        return None
+
+    def _remote_event(self, hosted: HostedTable, event: TableEvent) -> None:
+        if event.over:
+            self._drop_if_unseen(hosted)
+        self.lobby.changed()
+
+    def _drop_if_unseen(self, hosted: HostedTable) -> None:
+        """A remote table nobody here is at leaves this lobby once it is over or gone."""
+        if hosted.watchers or hosted.present:
+            return
+        if hosted.table_id is not None and self.remote.get(hosted.table_id) is hosted:
+            del self.remote[hosted.table_id]
+            self.shared.forget(hosted.table_id)
+        if self.lobby.tables.get(hosted.code) is hosted:
+            del self.lobby.tables[hosted.code]
+        self.lobby.changed()
+
+    # -- the tables this server drives ---------------------------------------------
+    def serving(self, hosted: HostedTable) -> None:
+        """``hosted``'s game starts (or is restored, or taken over) here."""
+        hosted.outbox = lambda line: self._say(hosted, line)
+        table = hosted.table
+        assert table is not None
+        table.subscribe(lambda event: self._tell_seats(hosted))
+        if hosted.table_id is not None:
+            self._drive(hosted)
+        elif hosted.kept is not None:
+            hosted.kept.add_done_callback(lambda kept: self._drive(hosted))
+
+    def _drive(self, hosted: HostedTable) -> None:
+        if hosted.table_id is None or hosted.table is None:
+            return  # not kept: nobody else can see it
+        self.remote.pop(hosted.table_id, None)  # taken over from a server that died
+        self.shared.drive(hosted.table_id, hosted.table)
+        self._tell_seats(hosted)
+
+    def _tell_seats(self, hosted: HostedTable, always: bool = False) -> None:
+        """Tell the other servers who is at ``hosted`` (if that changed)."""
+        table = hosted.table
+        if hosted.table_id is None or table is None:
+            return
+        now = asyncio.get_running_loop().time()
+        states = SeatStates(
+            tuple(s.connected for s in hosted.seats),
+            tuple(table.standing_in(i) for i in range(len(hosted.seats))),
+            tuple(None if s.stand_in_at is None else max(0.0, s.stand_in_at - now)
+                  for s in hosted.seats))
+        key = (states.connected, states.standing_in,
+               tuple(d is None for d in states.stand_in_in))
+        if always or self._told.get(hosted.table_id) != key:
+            self._told[hosted.table_id] = key
+            self.shared.tell(hosted.table_id, states)
+
+    # -- what this server's players do at remote tables ------------------------------
+    def sit(self, hosted: HostedTable, identity: str, name: str, session: object | None) -> int:
+        """Back at this player's seat at a remote table (only a seat's owner may)."""
+        from fivetowers.lobby.model import LobbyError
+
+        seat = hosted.seat_of(identity)
+        if seat is None:
+            raise LobbyError(_("table {code} has no free seat").format(code=hosted.code))
+        hosted.seats[seat].connected = True  # until the driver says otherwise
+        if session is not None:
+            hosted.arrive(identity, session)
+        self._tell(hosted, Presence(identity, name, True, False))
+        return seat
+
+    def away(self, hosted: HostedTable, identity: str, session: object | None) -> None:
+        seat = hosted.seat_of(identity)
+        if seat is None or not hosted.depart(identity, session):
+            return
+        hosted.seats[seat].connected = False
+        self._tell(hosted, Presence(identity, "", False, False))
+        if hosted.over:
+            self._drop_if_unseen(hosted)
+
+    def watch(self, hosted: HostedTable, here: bool) -> None:
+        self._tell(hosted, Presence("", "", here, True))
+        if not here and hosted.over:
+            self._drop_if_unseen(hosted)
+
+    def _tell(self, hosted: HostedTable, news: Presence) -> None:
+        if hosted.table is not None:
+            hosted.table.seats_changed()
+        if hosted.table_id is not None:
+            self.shared.tell(hosted.table_id, news)
+
+    def _say(self, hosted: HostedTable, line: ChatLine) -> None:
+        if hosted.table_id is not None:
+            self.shared.tell(hosted.table_id, Said(line.name, line.text))
+
+    # -- news from the other servers ---------------------------------------------
+    def _heard(self, heard: Heard) -> None:
+        news = heard.news
+        if news is None:
+            self.refresh()
+            return
+        hosted = self.remote.get(heard.table_id) or self._driven_table(heard.table_id)
+        if hosted is None:
+            return
+        if isinstance(news, Said):
+            hosted.announce(news.name, news.text)
+        elif hosted.remote:
+            if isinstance(news, SeatStates):
+                self._show_seats(hosted, news)
+        elif isinstance(news, Presence):
+            self._arrived(hosted, heard.origin, news)
+        elif isinstance(news, SeatsWanted):
+            self._tell_seats(hosted, always=True)
+
+    def _arrived(self, hosted: HostedTable, origin: str, news: Presence) -> None:
+        """A player or watcher came to (or left) this server's table at another."""
+        from fivetowers.lobby.model import LobbyError
+
+        lobby = self.lobby
+        if news.watching:
+            (lobby.watch if news.here else lobby.unwatch)(hosted)
+            return
+        sessions = self._elsewhere.setdefault((origin, news.identity), _Elsewhere())
+        if news.here:
+            try:
+                lobby.sit(hosted, news.identity, news.name, session=sessions)
+            except LobbyError as exc:  # no seat of theirs: the other server only shows
+                log.warning("table %s: a player at another server has no seat: %s",
+                            hosted.code, exc)
+        else:
+            lobby.away(hosted, news.identity, session=sessions)
+        self._tell_seats(hosted)
+
+    def _show_seats(self, hosted: HostedTable, states: SeatStates) -> None:
+        """Who is at a remote table, as its driving server says."""
+        table = hosted.table
+        if table is None or len(states.connected) != len(hosted.seats):
+            return
+        now = asyncio.get_running_loop().time()
+        for i, seat in enumerate(hosted.seats):
+            seat.connected = states.connected[i]
+            due = states.stand_in_in[i] if i < len(states.stand_in_in) else None
+            seat.stand_in_at = None if due is None else now + due
+            standing = i < len(states.standing_in) and states.standing_in[i]
+            if seat.bot is None and standing != table.standing_in(i):
+                # Only shown: a remote table's bots never move here.
+                table.stand_in(i, table.quick_bot if standing else None)
+        table.seats_changed()
+        self.lobby.changed()
+
+    async def close(self) -> None:
+        if self._listing is not None:
+            self._listing.cancel()
+        await self.shared.close()
+
+
+_running: set[asyncio.Task[Any]] = set()
+
+
+def _spawn(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    """A task outside the calling session's context, kept referenced until done."""
+    task = asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    return task

@@ -1,0 +1,150 @@
+"""One lobby over two servers sharing a PostgreSQL store (issue 15), over real
+SSH: a table opened on server A is listed on server B; a player takes their
+seat back through B and plays it there against a player on A; a spectator
+on each server watches; chat crosses; every move reaches the other server's
+screens; the game ends on all of them; who is here crosses too."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import AsyncIterator, Callable
+
+import asyncssh
+import pytest
+
+from fivetowers.lobby.app import lobby_factory
+from fivetowers.lobby.model import HostedTable, Lobby
+from fivetowers.lobby.serve_command import share_tables
+from fivetowers.tables.pg_store import PgStore
+from fivetowers.tables.store import open_store
+
+from tests.server.server_helpers import Screen, StartServer, connect
+from tests.server.test_lobby_game import _act
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def lobbies(postgres_url: str) -> AsyncIterator[tuple[Lobby, Lobby]]:
+    """Server A's lobby and server B's, each with its own store connection and
+    bus, as two processes would have them."""
+    made: list[Lobby] = []
+    for seed in (1, 2):
+        store = open_store(url=postgres_url, shared=True)
+        assert isinstance(store, PgStore)
+        # absence_bot_after long: the test moves a player between servers
+        # and must not race a stand-in bot for his seat.
+        lobby = Lobby(store=store, bot_kind="greedy", bot_delay=0.0, absence_bot_after=60.0,
+                      hints=False, rng=random.Random(seed))
+        await share_tables(lobby)
+        made.append(lobby)
+    yield made[0], made[1]
+    for lobby in made:
+        await lobby.close()
+
+
+async def test_players_on_two_servers_play_one_table_with_a_spectator_on_each(
+        start_server: StartServer, lobbies: tuple[Lobby, Lobby]) -> None:
+    lobby_a, lobby_b = lobbies
+    server_a = await start_server(lobby_factory(lobby_a))
+    server_b = await start_server(lobby_factory(lobby_b))
+    bob_key = asyncssh.generate_private_key("ssh-ed25519")
+
+    ann_conn = await connect(server_a, username="ann")
+    ann = await Screen.open(ann_conn, 100, 30)
+    await ann.wait_for("lobby — you are ann")
+    ann.press(b"n")
+    await ann.wait_for("New table")
+    ann.press(b"Duel\r")  # 3 seats, one of them a bot
+    await ann.wait_for("Waiting for 1 player")
+    (code,) = lobby_a.tables
+    bob_conn = await connect(server_a, bob_key, username="bob")
+    bob = await Screen.open(bob_conn, 100, 30, command=f"join {code}")
+    await bob.wait_for("bob — your towers")
+    await ann.wait_for("ann — your towers")
+    hosted_a = lobby_a.find(code)
+    assert hosted_a is not None and hosted_a.table is not None
+
+    # B lists A's table (its game started: it is in the store).
+    await until(lambda: lobby_b.find(code) is not None, "B lists A's table")
+    hosted_b = lobby_b.find(code)
+    assert hosted_b is not None and hosted_b.remote
+
+    # bob leaves A: away on A's table, and on B's list.
+    bob_conn.close()
+    await bob.wait_closed()
+    await until(lambda: not hosted_a.seats[1].connected, "A marks bob away")
+    await until(lambda: hosted_b.status().endswith("1 away"), "B shows bob away")
+
+    # bob comes back through B: his seat, where he left it.
+    bob_conn = await connect(server_b, bob_key, username="bob")
+    bob = await Screen.open(bob_conn, 100, 30)
+    await bob.wait_for("bob — your towers")
+    await until(lambda: hosted_a.seats[1].connected, "A counts bob, at B, as here")
+    await until(lambda: "away" not in hosted_b.status(), "B no longer shows bob away")
+    assert hosted_a.table.game.action_count() == hosted_b.table.game.action_count()  # type: ignore[union-attr]
+
+    async with await connect(server_a, username="cy") as cy_conn, \
+            await connect(server_b, username="dee") as dee_conn:
+        # A spectator on each server, from the lobby's list.
+        cy = await Screen.open(cy_conn, 100, 30)
+        dee = await Screen.open(dee_conn, 100, 30)
+        for spectator in (cy, dee):
+            await spectator.wait_for(code)
+            spectator.press(b"w")
+            await spectator.wait_for("Hedda (bot)")
+            assert "your towers" not in spectator.text
+        await until(lambda: hosted_a.watchers == 2, "A counts both spectators")
+
+        # Chat crosses, both ways, to everyone at the table.
+        bob.press(b"c")
+        await bob.wait_for("Say to the table")
+        bob.press(b"hello from b\r")
+        for screen in (ann, bob, cy, dee):
+            await screen.wait_for("bob: hello from b")
+        ann.press(b"c")
+        await ann.wait_for("Say to the table")
+        ann.press(b"hi bob\r")
+        for screen in (ann, bob, cy, dee):
+            await screen.wait_for("ann: hi bob")
+        assert bob.text.count("bob: hello from b") == 1  # not echoed twice
+
+        # Play to the end: ann on A, bob on B, Hedda (A's bot).
+        deadline = time.monotonic() + 120
+        while not all("The game is over" in s.text for s in (ann, bob, cy, dee)):
+            assert time.monotonic() < deadline, f"game did not end:\n{bob.text}"
+            if not (await _act(ann) or await _act(bob)):
+                await asyncio.sleep(0.02)
+        _same_game(hosted_a, hosted_b)
+        assert any(a.get("seat", 1) == 1 for a in _actions(hosted_a))  # bob played
+        for screen in (ann, bob, cy, dee):
+            assert "Winner" in screen.text or "Shared victory" in screen.text
+
+        # The game is kept finished, once, with every move.
+        store = lobby_b.store
+        assert isinstance(store, PgStore) and hosted_a.table_id is not None
+        await until(lambda: store.load_table(hosted_a.table_id).info.finished is not None,  # type: ignore[arg-type]
+                    "the game is kept finished")
+        for screen in (ann, bob, cy, dee):
+            screen.press(b"q")
+            await screen.wait_for("lobby — you are")
+        # Over, and nobody at B looks at it any more: it leaves B's list.
+        await until(lambda: lobby_b.find(code) is None, "B drops the finished table")
+    bob_conn.close()
+    ann_conn.close()
+
+
+def _actions(hosted: HostedTable) -> list[dict[str, object]]:
+    assert hosted.table is not None
+    return list(hosted.table.record()["actions"])
+
+
+def _same_game(a: HostedTable, b: HostedTable) -> None:
+    assert _actions(a) == _actions(b)
