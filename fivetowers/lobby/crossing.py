@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any, Coroutine
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.i18n import _
+from fivetowers.tables.seats import Seat, unique_name
 from fivetowers.tables.sharing import (
-    Heard, Presence, Said, SeatStates, SeatsWanted, SharedTables,
+    Forming, Heard, Presence, Said, Seating, SeatStates, SeatsWanted, SharedTables,
 )
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.table import TableEvent
-from fivetowers.user_text import clean_text
+from fivetowers.user_text import clean_name, clean_text
 
 if TYPE_CHECKING:
     from fivetowers.lobby.model import ChatLine, HostedTable, Lobby
@@ -50,9 +51,15 @@ class Crossing:
         self._elsewhere: dict[tuple[str, str], _Elsewhere] = {}
         self._told: dict[int, tuple[Any, ...]] = {}
         """The seat states last told of each table this server drives."""
+        self.forming: dict[str, HostedTable] = {}
+        """Tables forming at other servers (in no store yet), by code."""
+        self._forming_told: dict[str, tuple[Any, ...]] = {}
+        """This server's forming tables as last told, by code."""
         self._listing: asyncio.Task[None] | None = None
         self._again = False
         shared.listen(self._heard)
+        lobby.subscribe(self._tell_forming)
+        shared.tell(0, SeatsWanted())  # the tables forming elsewhere, from their servers
 
     # -- the list of tables -----------------------------------------------------
     def refresh(self) -> None:
@@ -92,10 +99,16 @@ class Crossing:
         table = await self.shared.remote(info.id, self.lobby.workers)
         if self._local(info.code) or info.id in self.remote:
             return  # opened or listed here meanwhile
-        hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
-                             kind, dict(info.options), info.private, table.seats,
-                             table=table, created=info.created, table_id=info.id,
-                             remote=True)
+        waited = self.forming.pop(info.code, None)
+        if waited is not None and waited.kind is kind:
+            # Its game started: whoever waits at it here goes on to it.
+            hosted = waited
+            hosted.seats, hosted.table, hosted.table_id = table.seats, table, info.id
+        else:
+            hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
+                                 kind, dict(info.options), info.private, table.seats,
+                                 table=table, created=info.created, table_id=info.id,
+                                 remote=True)
         hosted.outbox = lambda line: self._say(hosted, line)
         table.subscribe(lambda event: self._remote_event(hosted, event))
         self.remote[info.id] = hosted
@@ -173,17 +186,32 @@ class Crossing:
         from fivetowers.lobby.model import LobbyError
 
         seat = hosted.seat_of(identity)
+        forming = hosted.table is None
+        if seat is None and forming and hosted.free_seats:
+            # Taken here at once; the table's server seats them, or not (its
+            # next word on the table says which).
+            seat = hosted.free_seats[0]
+            hosted.seats[seat].name = unique_name(clean_name(name),
+                                                  {s.name for s in hosted.seats})
+            hosted.seats[seat].identity = identity
         if seat is None:
             raise LobbyError(_("table {code} has no free seat").format(code=hosted.code))
         hosted.seats[seat].connected = True  # until the driver says otherwise
         if session is not None:
             hosted.arrive(identity, session)
-        self._tell(hosted, Presence(identity, name, True, False))
+        if forming:
+            self.shared.tell(0, Seating(hosted.code, identity, name, True))
+        else:
+            self._tell(hosted, Presence(identity, name, True, False))
         return seat
 
     def away(self, hosted: HostedTable, identity: str, session: object | None) -> None:
         seat = hosted.seat_of(identity)
         if seat is None or not hosted.depart(identity, session):
+            return
+        if hosted.table is None:  # a forming table: the seat is free again
+            hosted.seats[seat] = Seat("", None)
+            self.shared.tell(0, Seating(hosted.code, identity, "", False))
             return
         hosted.seats[seat].connected = False
         self._tell(hosted, Presence(identity, "", False, False))
@@ -210,6 +238,16 @@ class Crossing:
         news = heard.news
         if news is None:
             self.refresh()
+            return
+        if isinstance(news, Forming):
+            self._forming_elsewhere(news)
+            return
+        if isinstance(news, Seating):
+            self._seating(heard.origin, news)
+            return
+        if heard.table_id == 0 and isinstance(news, SeatsWanted):
+            self._forming_told.clear()  # a server started: tell it every forming table
+            self._tell_forming()
             return
         hosted = self.remote.get(heard.table_id) or self._driven_table(heard.table_id)
         if hosted is None:
@@ -242,6 +280,76 @@ class Crossing:
         else:
             lobby.away(hosted, news.identity, session=sessions)
         self._tell_seats(hosted)
+
+    # -- tables forming (in no store yet) ---------------------------------------------
+    def _tell_forming(self) -> None:
+        """Tell the other servers of this lobby's forming tables that changed."""
+        forming = {code: hosted for code, hosted in self.lobby.tables.items()
+                   if not hosted.remote and not hosted.started and not hosted.is_rematch}
+        for code, hosted in forming.items():
+            seats = tuple((s.name, s.bot, s.identity) for s in hosted.seats)
+            if self._forming_told.get(code) != seats:
+                self._forming_told[code] = seats
+                self.shared.tell(0, Forming(
+                    code, hosted.name, hosted.kind.name, tuple(hosted.options.items()),
+                    hosted.private, hosted.created, seats))
+        for code in [c for c in self._forming_told if c not in forming]:
+            del self._forming_told[code]
+            self.shared.tell(0, Forming(code, "", "", (), False, 0.0, (), open=False))
+
+    def _forming_elsewhere(self, news: Forming) -> None:
+        """List (or update, or drop) a table forming at another server."""
+        from fivetowers.lobby.model import TITLE_LENGTH, HostedTable
+
+        code = news.code
+        hosted = self.forming.get(code)
+        if not news.open:
+            if hosted is not None and not hosted.present:
+                self._unlist(hosted)
+            return
+        if self._local(code) or (code in self.lobby.tables and hosted is None):
+            return  # ours, or its game has started already
+        seats = [Seat(clean_name(name), bot=bot, identity=identity)
+                 for name, bot, identity in news.seats]
+        if hosted is not None and len(hosted.seats) == len(seats):
+            for seat, told in zip(hosted.seats, seats):
+                seat.name, seat.bot, seat.identity = told.name, told.bot, told.identity
+        else:
+            try:
+                kind = game_kind(news.kind)
+            except UnknownGame:
+                return
+            hosted = HostedTable(code, clean_text(news.name, TITLE_LENGTH) or code, kind,
+                                 dict(news.options), news.private, seats,
+                                 created=news.created, remote=True)
+            self.forming[code] = hosted
+            self.lobby.tables[code] = hosted
+        self.lobby.changed()
+
+    def _unlist(self, hosted: HostedTable) -> None:
+        if self.forming.get(hosted.code) is hosted:
+            del self.forming[hosted.code]
+        if self.lobby.tables.get(hosted.code) is hosted:
+            del self.lobby.tables[hosted.code]
+        self.lobby.changed()
+
+    def _seating(self, origin: str, news: Seating) -> None:
+        """A player at another server takes or leaves a seat at a table forming here."""
+        from fivetowers.lobby.model import LobbyError
+
+        hosted = self.lobby.tables.get(news.code)
+        if hosted is None or hosted.remote:
+            return
+        sessions = self._elsewhere.setdefault((origin, news.identity), _Elsewhere())
+        if not news.here:
+            self.lobby.away(hosted, news.identity, session=sessions)
+            return
+        try:
+            self.lobby.sit(hosted, news.identity, news.name, session=sessions)
+        except LobbyError as exc:  # taken meanwhile: the table's next word says so
+            log.info("table %s: a seat asked from another server: %s", hosted.code, exc)
+            self._forming_told.pop(hosted.code, None)
+            self._tell_forming()
 
     def _show_seats(self, hosted: HostedTable, states: SeatStates) -> None:
         """Who is at a remote table, as its driving server says."""

@@ -15,6 +15,11 @@ News between servers about one table:
   driving server knows it (every other server shows that);
 - :class:`SeatsWanted`: a server that just started showing the table asks
   the driver for its :class:`SeatStates`.
+
+Before its game starts a table is in no store, only at the server where it
+was opened: that server tells the others of it (:class:`Forming`, table id
+0), and a player at another server takes or leaves a free seat by asking it
+(:class:`Seating`).
 """
 
 from __future__ import annotations
@@ -58,7 +63,33 @@ class SeatsWanted:
     pass
 
 
-News = Union[Said, Presence, SeatStates, SeatsWanted]
+@dataclass(frozen=True, slots=True)
+class Forming:
+    """A table waiting for players at the server it was opened on."""
+
+    code: str
+    name: str
+    kind: str
+    options: tuple[tuple[str, str], ...]
+    private: bool
+    created: float
+    seats: tuple[tuple[str, str | None, str | None], ...]
+    """Each seat's name, bot and identity (a free seat has neither)."""
+    open: bool = True
+    """False: it is no longer forming (started, or everybody left)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """A player at another server takes (``here``) or leaves a seat at a forming table."""
+
+    code: str
+    identity: str
+    name: str
+    here: bool
+
+
+News = Union[Said, Presence, SeatStates, SeatsWanted, Forming, Seating]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +146,17 @@ def news_json(news: News) -> dict[str, Any]:
     if isinstance(news, SeatStates):
         return {"seats": [list(news.connected), list(news.standing_in),
                           list(news.stand_in_in)]}
+    if isinstance(news, Forming):
+        return {"forming": [news.code, news.name, news.kind, [list(o) for o in news.options],
+                            news.private, news.created, [list(s) for s in news.seats],
+                            news.open]}
+    if isinstance(news, Seating):
+        return {"seating": [news.code, news.identity, news.name, news.here]}
     return {"wanted": True}
+
+
+def _optional(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def news_of(body: Any) -> News | None:
@@ -137,6 +178,16 @@ def news_of(body: Any) -> News | None:
                               tuple(None if d is None else float(d) for d in due))
         if "wanted" in body:
             return SeatsWanted()
+        if "forming" in body:
+            code, name, kind, options, private, created, seats, is_open = body["forming"]
+            return Forming(str(code), str(name), str(kind),
+                           tuple((str(k), str(v)) for k, v in options), bool(private),
+                           float(created),
+                           tuple((str(n), _optional(b), _optional(i)) for n, b, i in seats),
+                           bool(is_open))
+        if "seating" in body:
+            code, identity, name, here = body["seating"]
+            return Seating(str(code), str(identity), str(name), bool(here))
     except (TypeError, ValueError):
         return None
     return None

@@ -148,3 +148,45 @@ def _actions(hosted: HostedTable) -> list[dict[str, object]]:
 
 def _same_game(a: HostedTable, b: HostedTable) -> None:
     assert _actions(a) == _actions(b)
+
+
+async def test_a_player_at_another_server_sits_down_at_a_forming_table(
+        start_server: StartServer, lobbies: tuple[Lobby, Lobby]) -> None:
+    lobby_a, lobby_b = lobbies
+    server_a = await start_server(lobby_factory(lobby_a))
+    server_b = await start_server(lobby_factory(lobby_b))
+    async with await connect(server_a, username="ann") as ann_conn, \
+            await connect(server_b, username="bob") as bob_conn, \
+            await connect(server_b, username="eve") as eve_conn:
+        ann = await Screen.open(ann_conn, 100, 30)
+        bob = await Screen.open(bob_conn, 100, 30)
+        await bob.wait_for("lobby — you are bob")
+        ann.press(b"n")
+        await ann.wait_for("New table")
+        ann.press(b"Duel\r")
+        await ann.wait_for("Waiting for 1 player")
+        (code,) = lobby_a.tables
+        # Forming on A, in no store yet: listed on B, with its free seat.
+        await bob.wait_for(code)
+        assert "waiting for 1 player" in bob.screen.display[bob.row_of(code)]
+        # A seat B's server only believes it took is the forming server's to give.
+        eve = await Screen.open(eve_conn, 100, 30)
+        await eve.wait_for(code)
+        bob.press(b"\r")  # sit
+        await bob.wait_for("bob — your towers")
+        await ann.wait_for("ann — your towers")
+        hosted_a, hosted_b = lobby_a.find(code), lobby_b.find(code)
+        assert hosted_a is not None and hosted_a.table is not None
+        assert hosted_b is not None and hosted_b.remote and hosted_b.table is not None
+        assert [s.name for s in hosted_a.seats] == [s.name for s in hosted_b.seats] \
+            == ["ann", "bob", "Hedda (bot)"]
+        # The table has started: no free seat left for eve, at either server.
+        eve.press(b"\r")
+        await eve.wait_for("has no free seat")
+        # Moves cross: each player's turn comes on the other's move.
+        while hosted_a.table.game.action_count() < 6 and not hosted_a.over:
+            if not (await _act(ann) or await _act(bob)):
+                await asyncio.sleep(0.02)
+        await until(lambda: hosted_b.table.game.action_count()  # type: ignore[union-attr]
+                    == hosted_a.table.game.action_count(), "B has every move")  # type: ignore[union-attr]
+        assert {a.get("seat") for a in _actions(hosted_a)} >= {0, 1}
