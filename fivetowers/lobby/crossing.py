@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from typing import TYPE_CHECKING, Any, Coroutine
+from typing import Any, Coroutine
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.i18n import _
+from fivetowers.lobby.model import TITLE_LENGTH, ChatLine, HostedTable, Lobby, LobbyError
 from fivetowers.tables.seats import Seat, unique_name
 from fivetowers.tables.sharing import (
     Forming, Heard, Presence, Said, Seating, SeatStates, SeatsWanted, SharedTables,
@@ -29,8 +30,6 @@ from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.table import TableEvent
 from fivetowers.user_text import clean_name, clean_text
 
-if TYPE_CHECKING:
-    from fivetowers.lobby.model import ChatLine, HostedTable, Lobby
 
 log = logging.getLogger("fivetowers.server")
 
@@ -75,11 +74,14 @@ class Crossing:
             self._again = False
             try:
                 infos = await self.shared.live()
-                for info in infos:
-                    await self._show(info)
             except StoreError as exc:  # the next announcement tries again
                 log.warning("cannot list the other servers' tables: %s", exc)
                 return
+            for info in infos:
+                try:
+                    await self._show(info)
+                except StoreError as exc:  # that table alone is not listed
+                    log.warning("cannot show table %s of another server: %s", info.code, exc)
             live = {info.id for info in infos}
             for table_id, hosted in list(self.remote.items()):
                 if table_id not in live:  # finished or abandoned there
@@ -88,8 +90,6 @@ class Crossing:
 
     async def _show(self, info: TableInfo) -> None:
         """List ``info``'s table here if another server drives it."""
-        from fivetowers.lobby.model import TITLE_LENGTH, HostedTable
-
         if info.id in self.remote or self._local(info.code) or self._driven(info.id):
             return
         try:
@@ -159,7 +159,9 @@ class Crossing:
     def _drive(self, hosted: HostedTable) -> None:
         if hosted.table_id is None or hosted.table is None:
             return  # not kept: nobody else can see it
-        self.remote.pop(hosted.table_id, None)  # taken over from a server that died
+        # Taken over from a server that died: sessions here that showed it as
+        # remote keep their view (it keeps up through the store).
+        self.remote.pop(hosted.table_id, None)
         self.shared.drive(hosted.table_id, hosted.table)
         self._tell_seats(hosted)
 
@@ -183,8 +185,6 @@ class Crossing:
     # -- what this server's players do at remote tables ------------------------------
     def sit(self, hosted: HostedTable, identity: str, name: str, session: object | None) -> int:
         """Back at this player's seat at a remote table (only a seat's owner may)."""
-        from fivetowers.lobby.model import LobbyError
-
         seat = hosted.seat_of(identity)
         forming = hosted.table is None
         if seat is None and forming and hosted.free_seats:
@@ -264,8 +264,6 @@ class Crossing:
 
     def _arrived(self, hosted: HostedTable, origin: str, news: Presence) -> None:
         """A player or watcher came to (or left) this server's table at another."""
-        from fivetowers.lobby.model import LobbyError
-
         lobby = self.lobby
         if news.watching:
             (lobby.watch if news.here else lobby.unwatch)(hosted)
@@ -299,8 +297,6 @@ class Crossing:
 
     def _forming_elsewhere(self, news: Forming) -> None:
         """List (or update, or drop) a table forming at another server."""
-        from fivetowers.lobby.model import TITLE_LENGTH, HostedTable
-
         code = news.code
         hosted = self.forming.get(code)
         if not news.open:
@@ -335,8 +331,6 @@ class Crossing:
 
     def _seating(self, origin: str, news: Seating) -> None:
         """A player at another server takes or leaves a seat at a table forming here."""
-        from fivetowers.lobby.model import LobbyError
-
         hosted = self.lobby.tables.get(news.code)
         if hosted is None or hosted.remote:
             return

@@ -30,7 +30,7 @@ import time
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Mapping
+from typing import Any, Callable, Coroutine, Mapping, Protocol
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
@@ -48,10 +48,6 @@ from fivetowers.tables.store import (
 from fivetowers.tables.store_writer import StoreWriter
 from fivetowers.tables.table import ActionHook, Table, TableEvent
 from fivetowers.tables.workers import Workers
-
-if TYPE_CHECKING:
-    from fivetowers.lobby.crossing import Crossing
-    from fivetowers.tables.sharing import SharedTables
 
 log = logging.getLogger("fivetowers.server")
 
@@ -94,6 +90,19 @@ def progress_text(progress: str) -> str:
 
 class LobbyError(ValueError):
     """A lobby request that cannot be done, with a player-readable reason."""
+
+
+class TableCrossing(Protocol):
+    """What the lobby asks of the servers it shares its tables with
+    (:class:`fivetowers.lobby.crossing.Crossing`) for tables driven elsewhere."""
+
+    def refresh(self) -> None: ...
+    def sit(self, hosted: HostedTable, identity: str, name: str,
+            session: object | None) -> int: ...
+    def away(self, hosted: HostedTable, identity: str, session: object | None) -> None: ...
+    def watch(self, hosted: HostedTable, here: bool) -> None: ...
+    def serving(self, hosted: HostedTable) -> None: ...
+    async def close(self) -> None: ...
 
 
 @dataclass(eq=False)
@@ -334,16 +343,14 @@ class Lobby:
         """Closed tables being marked abandoned: :meth:`close` waits for them."""
         self.tables: dict[str, HostedTable] = {}
         self._listeners: list[Callable[[], None]] = []
-        self.crossing: Crossing | None = None
+        self.crossing: TableCrossing | None = None
         """The servers this lobby shares its tables with (:meth:`share`), if any."""
 
-    def share(self, shared: SharedTables) -> None:
+    def share(self, crossing: TableCrossing) -> None:
         """List and seat at every table of the servers sharing the store, and
         let them seat at this one's (call before :meth:`restore`)."""
-        from fivetowers.lobby.crossing import Crossing
-
-        self.crossing = Crossing(self, shared)
-        self.crossing.refresh()
+        self.crossing = crossing
+        crossing.refresh()
 
     # -- listening -----------------------------------------------------------
     def subscribe(self, listener: Callable[[], None]) -> None:

@@ -69,11 +69,12 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
 async def share_tables(lobby: Lobby) -> None:
     """Let ``lobby`` list, seat at and show every table of the servers sharing
     its PostgreSQL store (and them at its own), through the store's bus."""
+    from fivetowers.lobby.crossing import Crossing
     from fivetowers.tables.pg_store import PgStore
     from fivetowers.tables.remote import PgSharing
 
     assert isinstance(lobby.store, PgStore)
-    lobby.share(await PgSharing.start(lobby.store))
+    lobby.share(Crossing(lobby, await PgSharing.start(lobby.store)))
 
 
 ADOPT_EVERY = 1.0

@@ -1,5 +1,5 @@
-"""Tables shared by servers on one PostgreSQL store (issue 15, the first slice
-of "many processes, one lobby").
+"""Tables shared by servers on one PostgreSQL store (issue 15, "many
+processes, one lobby").
 
 The server holding a table's lease drives it (its :class:`Table`: bots,
 timers, the end); every other server sees it as a :class:`RemoteTable`:
@@ -18,6 +18,11 @@ timers, the end); every other server sees it as a :class:`RemoteTable`:
   redraw as for a local move.
 - **Chat** travels in the notification (``chat:<table>:<json>``), cleaned
   (:mod:`fivetowers.user_text`) by every server that shows it.
+
+:class:`PgSharing` puts these together for a lobby (the
+:class:`~fivetowers.tables.sharing.SharedTables` it is handed: see
+:mod:`fivetowers.lobby.crossing`), with the news between servers on the same
+bus (``news:<table>:<json>``).
 
 Catching up replays the table's whole record from the store: a move may
 have revealed a reshuffle the store's setup holds, so the record, not the
@@ -74,22 +79,27 @@ def chat_payload(table_id: int, name: str, text: str) -> str:
     return f"chat:{table_id}:{json.dumps(line, ensure_ascii=False)}"
 
 
+def _json_of(payload: str, kind: str) -> tuple[int, Any] | None:
+    """The table and JSON body of a ``<kind>:<table>:<json>`` notification."""
+    said, _, rest = payload.partition(":")
+    table, _, body = rest.partition(":")
+    if said != kind or not table.isdigit():
+        return None
+    try:
+        return int(table), json.loads(body)
+    except ValueError:
+        return None
+
+
 def chat_of(payload: str) -> tuple[int, RemoteChat] | None:
     """The table and chat line a notification carries, if it is one (cleaned
     again here: the bus is not trusted to carry only our own words)."""
-    kind, _, rest = payload.partition(":")
-    table, _, body = rest.partition(":")
-    if kind != "chat" or not table.isdigit():
+    found = _json_of(payload, "chat")
+    if found is None or not isinstance(found[1], dict):
         return None
-    try:
-        line = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(line, dict):
-        return None
+    table, line = found
     text = clean_text(str(line.get("text", "")), CHAT_LENGTH)
-    return (int(table), RemoteChat(clean_name(str(line.get("name", ""))), text)) if text \
-        else None
+    return (table, RemoteChat(clean_name(str(line.get("name", ""))), text)) if text else None
 
 
 def move_of(payload: str) -> tuple[int, int] | None:
@@ -254,14 +264,10 @@ def heard_of(payload: str) -> Heard | None:
     again here: the bus is not trusted to carry only our own words)."""
     if payload == "tables":
         return Heard(0, "", None)
-    kind, _, rest = payload.partition(":")
-    table, _, body = rest.partition(":")
-    if kind != "news" or not table.isdigit():
+    found = _json_of(payload, "news")
+    if found is None:
         return None
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return None
+    table, data = found
     news = news_of(data)
     if news is None:
         return None
@@ -270,7 +276,7 @@ def heard_of(payload: str) -> Heard | None:
         if not text:
             return None
         news = Said(clean_name(news.name), text)
-    return Heard(int(table), str(data.get("from", "")), news)
+    return Heard(table, str(data.get("from", "")), news)
 
 
 class PgSharing:
@@ -310,7 +316,8 @@ class PgSharing:
         self.remotes.pop(table_id, None)
 
     def drive(self, table_id: int, table: Table[Match]) -> None:
-        self.remotes.pop(table_id, None)  # taken over: ours now
+        # A table taken over (its server died) may still be shown here as
+        # remote: that view keeps up through the store, as before.
         self.driving.drive(table_id, table)
 
     def tell(self, table_id: int, news: News) -> None:
@@ -328,8 +335,7 @@ class PgSharing:
             remote = self.remotes.get(move[0])
             if remote is not None:
                 remote.heard(payload)
-            else:
-                self.driving.heard(payload)
+            self.driving.heard(payload)
             return
         heard = heard_of(payload)
         if heard is None or heard.origin == self.origin:

@@ -31,6 +31,17 @@ async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> 
         await asyncio.sleep(0.02)
 
 
+async def open_duel(ann: Screen, lobby: Lobby) -> str:
+    """ann opens a table of 3 seats, one a bot, in her lobby; its code."""
+    await ann.wait_for("lobby — you are ann")
+    ann.press(b"n")
+    await ann.wait_for("New table")
+    ann.press(b"Duel\r")
+    await ann.wait_for("Waiting for 1 player")
+    (code,) = lobby.tables
+    return code
+
+
 @pytest.fixture
 async def lobbies(postgres_url: str) -> AsyncIterator[tuple[Lobby, Lobby]]:
     """Server A's lobby and server B's, each with its own store connection and
@@ -59,12 +70,7 @@ async def test_players_on_two_servers_play_one_table_with_a_spectator_on_each(
 
     ann_conn = await connect(server_a, username="ann")
     ann = await Screen.open(ann_conn, 100, 30)
-    await ann.wait_for("lobby — you are ann")
-    ann.press(b"n")
-    await ann.wait_for("New table")
-    ann.press(b"Duel\r")  # 3 seats, one of them a bot
-    await ann.wait_for("Waiting for 1 player")
-    (code,) = lobby_a.tables
+    code = await open_duel(ann, lobby_a)
     bob_conn = await connect(server_a, bob_key, username="bob")
     bob = await Screen.open(bob_conn, 100, 30, command=f"join {code}")
     await bob.wait_for("bob — your towers")
@@ -161,11 +167,7 @@ async def test_a_player_at_another_server_sits_down_at_a_forming_table(
         ann = await Screen.open(ann_conn, 100, 30)
         bob = await Screen.open(bob_conn, 100, 30)
         await bob.wait_for("lobby — you are bob")
-        ann.press(b"n")
-        await ann.wait_for("New table")
-        ann.press(b"Duel\r")
-        await ann.wait_for("Waiting for 1 player")
-        (code,) = lobby_a.tables
+        code = await open_duel(ann, lobby_a)
         # Forming on A, in no store yet: listed on B, with its free seat.
         await bob.wait_for(code)
         assert "waiting for 1 player" in bob.screen.display[bob.row_of(code)]
