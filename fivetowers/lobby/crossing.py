@@ -129,7 +129,7 @@ class Crossing:
         return None
 
     def _remote_event(self, hosted: HostedTable, event: TableEvent) -> None:
-        if event.over:
+        if event.over and hosted.remote:
             self._drop_if_unseen(hosted)
         self.lobby.changed()
 

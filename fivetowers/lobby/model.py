@@ -179,6 +179,10 @@ class HostedTable:
         """Whether a seated player of this table has a session here."""
         return bool(self._present)
 
+    def is_here(self, identity: str) -> bool:
+        """Whether this player has a session at this table."""
+        return bool(self._present.get(identity))
+
     # -- stand-ins for absent players ------------------------------------------
     @property
     def awaiting_stand_in(self) -> frozenset[int]:
@@ -838,22 +842,39 @@ class Lobby:
         loop = asyncio.get_running_loop()
         for live in report.live:
             info = live.info
-            # Cleaned again as they come out of a file (an older server kept
-            # titles as typed).
-            seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
-                     for s in info.seats]
-            hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
-                                 live.kind, dict(info.options), info.private, seats,
-                                 created=info.created, table_id=info.id)
+            hosted = self._taken_over(info.code, info.id)
+            if hosted is None:
+                # Cleaned again as they come out of a file (an older server
+                # kept titles as typed).
+                seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
+                         for s in info.seats]
+                hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
+                                     live.kind, dict(info.options), info.private, seats,
+                                     created=info.created, table_id=info.id)
             self.tables[hosted.code] = hosted
             self._serve(hosted, live.game, live.kind)
             for seat in hosted.humans:
+                identity = hosted.seats[seat].identity
+                hosted.seats[seat].connected = identity is not None and hosted.is_here(identity)
+                if hosted.seats[seat].connected:
+                    continue  # at it here already, through the server that died
                 hosted.await_stand_in(seat, loop.call_later(
                     self.absence_bot_after, self._stand_in, hosted, seat,
                     context=contextvars.Context()))
             self._presence(hosted)  # nobody is here yet
         self._changed()
         return report
+
+    def _taken_over(self, code: str, table_id: int) -> HostedTable | None:
+        """The table this lobby showed as another server's, now to drive here
+        (that server died): whoever is at it here stays, their screens kept
+        up through the store."""
+        hosted = self.tables.get(code)
+        if hosted is None or not hosted.remote or hosted.table_id != table_id:
+            return None
+        hosted.remote = False
+        hosted.outbox = None
+        return hosted
 
     def _stand_in(self, hosted: HostedTable, seat: int) -> None:
         """A bot plays an absent player's seat until they are back."""

@@ -147,6 +147,10 @@ async def test_players_on_two_servers_play_one_table_with_a_spectator_on_each(
     ann_conn.close()
 
 
+class _Session:
+    """A session (an App in the server) as the lobby counts it."""
+
+
 def _actions(hosted: HostedTable) -> list[dict[str, object]]:
     assert hosted.table is not None
     return list(hosted.table.record()["actions"])
@@ -192,3 +196,53 @@ async def test_a_player_at_another_server_sits_down_at_a_forming_table(
         await until(lambda: hosted_b.table.game.action_count()  # type: ignore[union-attr]
                     == hosted_a.table.game.action_count(), "B has every move")  # type: ignore[union-attr]
         assert {a.get("seat") for a in _actions(hosted_a)} >= {0, 1}
+
+
+async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_survivor(
+        postgres_url: str) -> None:
+    """Server A dies (its store connection closes: its leases come free); B,
+    where bob plays A's table, takes it over: bob stays seated and here (no
+    stand-in for him), and his move through the view he has is kept and
+    played by B's own table."""
+    lobby_a = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
+                    absence_bot_after=60.0, hints=False, rng=random.Random(3))
+    lobby_b = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
+                    absence_bot_after=60.0, hints=False, rng=random.Random(4))
+    await share_tables(lobby_a)
+    await share_tables(lobby_b)
+    try:
+        hosted_a = lobby_a.create("SHA256:ann", "ann", title="t", players=2, bots=0, private=False)
+        lobby_a.sit(hosted_a, "SHA256:bob", "bob")
+        await until(lambda: hosted_a.table_id is not None, "A keeps the table")
+        await until(lambda: getattr(lobby_b.find(hosted_a.code), "table", None) is not None,
+                    "B lists it, started")
+        hosted_b = lobby_b.find(hosted_a.code)
+        assert hosted_b is not None and hosted_b.remote and hosted_b.table is not None
+        view = hosted_b.table
+        session = _Session()
+        assert lobby_b.sit(hosted_b, "SHA256:bob", "bob", session=session) == 1
+
+        await lobby_a.close()  # as good as dead: its leases go with its connection
+        report = lobby_b.restore()  # what serve's look for orphans does
+        assert [r.info.id for r in report.live] == [hosted_a.table_id]
+        assert lobby_b.find(hosted_a.code) is hosted_b and not hosted_b.remote
+        assert hosted_b.table is not view  # driven here now
+        assert hosted_b.seats[1].connected and 1 not in hosted_b.awaiting_stand_in
+        assert not hosted_b.seats[0].connected and 0 in hosted_b.awaiting_stand_in
+
+        # ann (seat 0) moves first in 5 Towers' bidding: bob waits for his turn.
+        table = hosted_b.table
+        assert table is not None
+        seat_to_move = table.game.to_move
+        assert seat_to_move is not None
+        await table.submit(seat_to_move, table.kind.make_bot("random").choose(
+            table.game.view(seat_to_move), random.Random(1)))
+        await until(lambda: view.game.action_count() == 1, "bob's view keeps up")
+        if view.game.to_move == 1:
+            await view.submit(1, view.kind.make_bot("random").choose(view.game.view(1),
+                                                                     random.Random(2)))
+            await until(lambda: table.game.action_count() == 2, "B's table plays bob's move")
+    finally:
+        await lobby_b.close()
+        if lobby_a.crossing is not None and lobby_a.store is not None:
+            await lobby_a.close()
