@@ -113,7 +113,13 @@ class Crossing:
         table.subscribe(lambda event: self._remote_event(hosted, event))
         self.remote[info.id] = hosted
         self.lobby.tables[info.code] = hosted
+        self._follow(hosted)
         self.shared.tell(info.id, SeatsWanted())  # who is here, as its driver knows
+
+    def _follow(self, hosted: HostedTable) -> None:
+        """Keep a remote table's game up to the minute only while someone here is at it."""
+        if hosted.table_id is not None and hosted.table is not None:
+            self.shared.follow(hosted.table_id, hosted.present or hosted.watchers > 0)
 
     def _local(self, code: str) -> bool:
         hosted = self.lobby.tables.get(code)
@@ -202,6 +208,7 @@ class Crossing:
         if forming:
             self.shared.tell(0, Seating(hosted.code, identity, name, True))
         else:
+            self._follow(hosted)
             self._tell(hosted, Presence(identity, name, True, False))
         return seat
 
@@ -214,11 +221,13 @@ class Crossing:
             self.shared.tell(0, Seating(hosted.code, identity, "", False))
             return
         hosted.seats[seat].connected = False
+        self._follow(hosted)
         self._tell(hosted, Presence(identity, "", False, False))
         if hosted.over:
             self._drop_if_unseen(hosted)
 
     def watch(self, hosted: HostedTable, here: bool) -> None:
+        self._follow(hosted)
         self._tell(hosted, Presence("", "", here, True))
         if not here and hosted.over:
             self._drop_if_unseen(hosted)

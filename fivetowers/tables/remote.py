@@ -141,6 +141,10 @@ class RemoteTable(Table[Match]):
         self.info = stored.info
         self._known: Mapping[str, Any] = _setup(stored)
         self.chat: list[RemoteChat] = []
+        self.followed = True
+        """Whether moves are read as they come (someone here is at the table);
+        else only noted, and read once someone comes (:meth:`follow`)."""
+        self._behind = False
 
     @classmethod
     async def load(cls, store: PgStore, table_id: int,
@@ -149,6 +153,20 @@ class RemoteTable(Table[Match]):
 
     def start(self) -> None:
         """Nothing: the driving server's bots move (their moves come by the bus)."""
+
+    @property
+    def behind(self) -> bool:
+        """A move came that this copy has not read (nobody here follows it)."""
+        return self._behind
+
+    def follow(self, on: bool) -> None:
+        """Read every move as it comes (on), or only note that one came: a
+        server lists every server's tables, and reading each one's record on
+        each of its moves would cost every server every table's work."""
+        self.followed = on
+        if on and self._behind:
+            self._behind = False
+            _spawn(self.catch_up())
 
     async def catch_up(self) -> bool:
         """Read the store's record if it is ahead of ours; whether it was."""
@@ -216,7 +234,10 @@ class RemoteTable(Table[Match]):
             return
         move = move_of(payload)
         if move is not None and move[0] == self.id and move[1] >= self.game.action_count():
-            _spawn(self.catch_up())
+            if self.followed:
+                _spawn(self.catch_up())
+            else:
+                self._behind = True
 
 
 class Driving:
@@ -314,6 +335,11 @@ class PgSharing:
 
     def forget(self, table_id: int) -> None:
         self.remotes.pop(table_id, None)
+
+    def follow(self, table_id: int, on: bool) -> None:
+        remote = self.remotes.get(table_id)
+        if remote is not None:
+            remote.follow(on)
 
     def drive(self, table_id: int, table: Table[Match]) -> None:
         # A table taken over (its server died) may still be shown here as

@@ -125,6 +125,11 @@ class SharedTables(Protocol):
         """Stop keeping up the remote table ``table_id`` (nobody shows it)."""
         ...
 
+    def follow(self, table_id: int, on: bool) -> None:
+        """Read the remote table's every move as it comes (someone here is at
+        it), or (off) only once someone comes: its listing waits till then."""
+        ...
+
     def drive(self, table_id: int, table: Table[Match]) -> None:
         """This server drives ``table``: other servers' moves are adopted."""
         ...

@@ -18,6 +18,7 @@ from fivetowers.lobby.app import lobby_factory
 from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.lobby.serve_command import share_tables
 from fivetowers.tables.pg_store import PgStore
+from fivetowers.tables.remote import RemoteTable
 from fivetowers.tables.store import open_store
 
 from tests.server.server_helpers import Screen, StartServer, connect
@@ -95,7 +96,8 @@ async def test_players_on_two_servers_play_one_table_with_a_spectator_on_each(
     await bob.wait_for("bob — your towers")
     await until(lambda: hosted_a.seats[1].connected, "A counts bob, at B, as here")
     await until(lambda: "away" not in hosted_b.status(), "B no longer shows bob away")
-    assert hosted_a.table.game.action_count() == hosted_b.table.game.action_count()  # type: ignore[union-attr]
+    await until(lambda: hosted_a.table.game.action_count()  # type: ignore[union-attr]
+                == hosted_b.table.game.action_count(), "B has every move")  # type: ignore[union-attr]
 
     async with await connect(server_a, username="cy") as cy_conn, \
             await connect(server_b, username="dee") as dee_conn:
@@ -219,8 +221,19 @@ async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_su
         hosted_b = lobby_b.find(hosted_a.code)
         assert hosted_b is not None and hosted_b.remote and hosted_b.table is not None
         view = hosted_b.table
+        assert isinstance(view, RemoteTable)
+        # Nobody at B is at the table: a move on A is only noted there...
+        table_a = hosted_a.table
+        assert table_a is not None and table_a.game.to_move == 0
+        await table_a.submit(0, table_a.kind.make_bot("random").choose(
+            table_a.game.view(0), random.Random(1)))
+        await until(lambda: view.behind, "B hears of ann's move")
+        assert view.game.action_count() == 0
         session = _Session()
         assert lobby_b.sit(hosted_b, "SHA256:bob", "bob", session=session) == 1
+        # ... and read once someone comes.
+        await until(lambda: view.game.action_count() == 1 and not view.behind,
+                    "B reads the move when bob sits down")
 
         await lobby_a.close()  # as good as dead: its leases go with its connection
         report = lobby_b.restore()  # what serve's look for orphans does
@@ -230,18 +243,13 @@ async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_su
         assert hosted_b.seats[1].connected and 1 not in hosted_b.awaiting_stand_in
         assert not hosted_b.seats[0].connected and 0 in hosted_b.awaiting_stand_in
 
-        # ann (seat 0) moves first in 5 Towers' bidding: bob waits for his turn.
+        # bob moves through the view he has; B's own table plays it.
         table = hosted_b.table
-        assert table is not None
-        seat_to_move = table.game.to_move
-        assert seat_to_move is not None
-        await table.submit(seat_to_move, table.kind.make_bot("random").choose(
-            table.game.view(seat_to_move), random.Random(1)))
-        await until(lambda: view.game.action_count() == 1, "bob's view keeps up")
-        if view.game.to_move == 1:
-            await view.submit(1, view.kind.make_bot("random").choose(view.game.view(1),
-                                                                     random.Random(2)))
-            await until(lambda: table.game.action_count() == 2, "B's table plays bob's move")
+        assert table is not None and table.game.action_count() == 1
+        assert view.game.to_move == 1
+        await view.submit(1, view.kind.make_bot("random").choose(view.game.view(1),
+                                                                 random.Random(2)))
+        await until(lambda: table.game.action_count() == 2, "B's table plays bob's move")
     finally:
         await lobby_b.close()
         if lobby_a.crossing is not None and lobby_a.store is not None:
