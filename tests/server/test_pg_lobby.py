@@ -124,8 +124,9 @@ async def test_players_on_two_servers_play_one_table_with_a_spectator_on_each(
             await screen.wait_for("ann: hi bob")
         assert bob.text.count("bob: hello from b") == 1  # not echoed twice
 
-        # Play to the end: ann on A, bob on B, Hedda (A's bot).
-        deadline = time.monotonic() + 120
+        # Play to the end: ann on A, bob on B, Hedda (A's bot). A generous
+        # wait: a whole game of screens over SSH is slow on a loaded machine.
+        deadline = time.monotonic() + 300
         while not all("The game is over" in s.text for s in (ann, bob, cy, dee)):
             assert time.monotonic() < deadline, f"game did not end:\n{bob.text}"
             if not (await _act(ann) or await _act(bob)):
