@@ -237,7 +237,12 @@ async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_su
                     "B reads the move when bob sits down")
 
         await lobby_a.close()  # as good as dead: its leases go with its connection
-        report = lobby_b.restore()  # what serve's look for orphans does
+        # What serve's look for orphans does, again until PostgreSQL has
+        # ended A's session (its locks go then, a moment after the close).
+        deadline = time.monotonic() + 10
+        while not (report := lobby_b.restore()).live:
+            assert time.monotonic() < deadline, "A's lease never came free"
+            await asyncio.sleep(0.05)
         assert [r.info.id for r in report.live] == [hosted_a.table_id]
         assert lobby_b.find(hosted_a.code) is hosted_b and not hosted_b.remote
         assert hosted_b.table is not view  # driven here now
