@@ -24,7 +24,7 @@ from fivetowers.i18n import _
 from fivetowers.lobby.model import TITLE_LENGTH, ChatLine, HostedTable, Lobby, LobbyError
 from fivetowers.tables.seats import Seat, unique_name
 from fivetowers.tables.sharing import (
-    Forming, Heard, Presence, Said, Seating, SeatStates, SeatsWanted, SharedTables,
+    Alive, Forming, Heard, Presence, Said, Seating, SeatStates, SeatsWanted, SharedTables,
 )
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.table import TableEvent
@@ -32,6 +32,11 @@ from fivetowers.user_text import clean_name, clean_text
 
 
 log = logging.getLogger("fivetowers.server")
+
+ALIVE_EVERY = 2.0
+"""Seconds between a server's words that it is still there ..."""
+GONE_AFTER = 8.0
+"""... and how long one may be silent before its players count as gone."""
 
 
 class _Elsewhere:
@@ -56,6 +61,11 @@ class Crossing:
         """This server's forming tables as last told, by code."""
         self._listing: asyncio.Task[None] | None = None
         self._again = False
+        self._heard_from: dict[str, float] = {}
+        """Each other server, and when (the loop's clock) it last said anything."""
+        self._watching: dict[tuple[str, int], int] = {}
+        """(server, table id) -> how many watch this server's table there."""
+        self._alive = _spawn(self._keep_alive())
         shared.listen(self._heard)
         lobby.subscribe(self._tell_forming)
         shared.tell(0, SeatsWanted())  # the tables forming elsewhere, from their servers
@@ -243,10 +253,39 @@ class Crossing:
             self.shared.tell(hosted.table_id, Said(line.name, line.text))
 
     # -- news from the other servers ---------------------------------------------
+    async def _keep_alive(self) -> None:
+        """Say this server is there; count the players of a silent one as gone."""
+        loop = asyncio.get_running_loop()
+        while True:
+            self.shared.tell(0, Alive())
+            await asyncio.sleep(ALIVE_EVERY)
+            now = loop.time()
+            for origin in [o for o, t in self._heard_from.items() if now - t > GONE_AFTER]:
+                del self._heard_from[origin]
+                self._gone(origin)
+
+    def _gone(self, origin: str) -> None:
+        """Server ``origin`` died: its players and watchers leave this server's tables."""
+        log.warning("server %s is silent: its players are away from the tables here", origin)
+        for (there, identity) in [k for k in self._elsewhere if k[0] == origin]:
+            sessions = self._elsewhere.pop((there, identity))
+            for hosted in list(self.lobby.tables.values()):
+                if not hosted.remote and hosted.is_here(identity):
+                    self.lobby.away(hosted, identity, session=sessions)
+        for (there, table_id) in [k for k in self._watching if k[0] == origin]:
+            watched = self._driven_table(table_id)
+            for _ in range(self._watching.pop((there, table_id))):
+                if watched is not None:
+                    self.lobby.unwatch(watched)
+
     def _heard(self, heard: Heard) -> None:
         news = heard.news
+        if heard.origin:
+            self._heard_from[heard.origin] = asyncio.get_running_loop().time()
         if news is None:
             self.refresh()
+            return
+        if isinstance(news, Alive):
             return
         if isinstance(news, Forming):
             self._forming_elsewhere(news)
@@ -275,6 +314,12 @@ class Crossing:
         """A player or watcher came to (or left) this server's table at another."""
         lobby = self.lobby
         if news.watching:
+            assert hosted.table_id is not None
+            key = (origin, hosted.table_id)
+            watching = self._watching.get(key, 0)
+            if not news.here and not watching:
+                return  # counted gone already
+            self._watching[key] = watching + (1 if news.here else -1)
             (lobby.watch if news.here else lobby.unwatch)(hosted)
             return
         sessions = self._elsewhere.setdefault((origin, news.identity), _Elsewhere())
@@ -372,6 +417,7 @@ class Crossing:
         self.lobby.changed()
 
     async def close(self) -> None:
+        self._alive.cancel()
         if self._listing is not None:
             self._listing.cancel()
         await self.shared.close()

@@ -89,7 +89,13 @@ class Seating:
     here: bool
 
 
-News = Union[Said, Presence, SeatStates, SeatsWanted, Forming, Seating]
+@dataclass(frozen=True, slots=True)
+class Alive:
+    """A server is still there (sent every few seconds, table id 0): one
+    silent for long has died, and its players are no longer at any table."""
+
+
+News = Union[Said, Presence, SeatStates, SeatsWanted, Forming, Seating, Alive]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +163,8 @@ def news_json(news: News) -> dict[str, Any]:
                             news.open]}
     if isinstance(news, Seating):
         return {"seating": [news.code, news.identity, news.name, news.here]}
+    if isinstance(news, Alive):
+        return {"alive": True}
     return {"wanted": True}
 
 
@@ -183,6 +191,8 @@ def news_of(body: Any) -> News | None:
                               tuple(None if d is None else float(d) for d in due))
         if "wanted" in body:
             return SeatsWanted()
+        if "alive" in body:
+            return Alive()
         if "forming" in body:
             code, name, kind, options, private, created, seats, is_open = body["forming"]
             return Forming(str(code), str(name), str(kind),

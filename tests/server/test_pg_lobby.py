@@ -14,6 +14,7 @@ from typing import AsyncIterator, Callable
 import asyncssh
 import pytest
 
+from fivetowers.lobby import crossing
 from fivetowers.lobby.app import lobby_factory
 from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.lobby.serve_command import share_tables
@@ -213,6 +214,7 @@ async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_su
                     absence_bot_after=60.0, hints=False, rng=random.Random(4))
     await share_tables(lobby_a)
     await share_tables(lobby_b)
+    closed_a = False
     try:
         hosted_a = lobby_a.create("SHA256:ann", "ann", title="t", players=2, bots=0, private=False)
         lobby_a.sit(hosted_a, "SHA256:bob", "bob")
@@ -237,6 +239,7 @@ async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_su
                     "B reads the move when bob sits down")
 
         await lobby_a.close()  # as good as dead: its leases go with its connection
+        closed_a = True
         # What serve's look for orphans does, again until PostgreSQL has
         # ended A's session (its locks go then, a moment after the close).
         deadline = time.monotonic() + 10
@@ -258,5 +261,46 @@ async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_su
         await until(lambda: table.game.action_count() == 2, "B's table plays bob's move")
     finally:
         await lobby_b.close()
-        if lobby_a.crossing is not None and lobby_a.store is not None:
+        if not closed_a:
             await lobby_a.close()
+
+
+async def test_the_players_of_a_server_gone_silent_are_away_from_the_tables_it_showed(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Server B dies: its word that it is there stops, and A, which counted
+    bob (at B) as here at its table, counts him away (his stand-in comes)
+    and B's watcher gone."""
+    monkeypatch.setattr(crossing, "ALIVE_EVERY", 0.05)
+    monkeypatch.setattr(crossing, "GONE_AFTER", 0.5)
+    lobby_a = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
+                    absence_bot_after=60.0, hints=False, rng=random.Random(5))
+    lobby_b = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
+                    absence_bot_after=60.0, hints=False, rng=random.Random(6))
+    await share_tables(lobby_a)
+    await share_tables(lobby_b)
+    closed_b = False
+    try:
+        hosted_a = lobby_a.create("SHA256:ann", "ann", title="t", players=2, bots=0,
+                                  private=False)
+        lobby_a.sit(hosted_a, "SHA256:bob", "bob")
+        lobby_a.away(hosted_a, "SHA256:bob")  # bob goes to B
+        await until(lambda: getattr(lobby_b.find(hosted_a.code), "table", None) is not None,
+                    "B lists it, started")
+        hosted_b = lobby_b.find(hosted_a.code)
+        assert hosted_b is not None
+        session = _Session()
+        lobby_b.sit(hosted_b, "SHA256:bob", "bob", session=session)
+        lobby_b.watch(hosted_b)
+        await until(lambda: hosted_a.seats[1].connected and hosted_a.watchers == 1,
+                    "A counts bob and the watcher at B")
+        await asyncio.sleep(1.0)  # B alive past GONE_AFTER: nothing changes
+        assert hosted_a.seats[1].connected and hosted_a.watchers == 1
+        await lobby_b.close()  # B silent from now on, its sessions never said goodbye
+        closed_b = True
+        await until(lambda: not hosted_a.seats[1].connected and hosted_a.watchers == 0,
+                    "A counts B's players gone")
+        assert 1 in hosted_a.awaiting_stand_in
+    finally:
+        await lobby_a.close()
+        if not closed_b:
+            await lobby_b.close()
