@@ -44,20 +44,24 @@ async def open_duel(ann: Screen, lobby: Lobby) -> str:
     return code
 
 
+async def shared_lobby(url: str, seed: int) -> Lobby:
+    """A server's lobby on the shared store at ``url``, with its own store
+    connection and bus, as a process of its own would have them."""
+    store = open_store(url=url, shared=True)
+    assert isinstance(store, PgStore)
+    # absence_bot_after long: the tests move players between servers and
+    # must not race a stand-in bot for their seats.
+    lobby = Lobby(store=store, bot_kind="greedy", bot_delay=0.0, absence_bot_after=60.0,
+                  hints=False, rng=random.Random(seed))
+    await share_tables(lobby)
+    return lobby
+
+
 @pytest.fixture
 async def lobbies(postgres_url: str) -> AsyncIterator[tuple[Lobby, Lobby]]:
     """Server A's lobby and server B's, each with its own store connection and
     bus, as two processes would have them."""
-    made: list[Lobby] = []
-    for seed in (1, 2):
-        store = open_store(url=postgres_url, shared=True)
-        assert isinstance(store, PgStore)
-        # absence_bot_after long: the test moves a player between servers
-        # and must not race a stand-in bot for his seat.
-        lobby = Lobby(store=store, bot_kind="greedy", bot_delay=0.0, absence_bot_after=60.0,
-                      hints=False, rng=random.Random(seed))
-        await share_tables(lobby)
-        made.append(lobby)
+    made = [await shared_lobby(postgres_url, seed) for seed in (1, 2)]
     yield made[0], made[1]
     for lobby in made:
         await lobby.close()
@@ -208,12 +212,8 @@ async def test_a_table_taken_over_keeps_the_players_already_at_it_through_the_su
     where bob plays A's table, takes it over: bob stays seated and here (no
     stand-in for him), and his move through the view he has is kept and
     played by B's own table."""
-    lobby_a = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
-                    absence_bot_after=60.0, hints=False, rng=random.Random(3))
-    lobby_b = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
-                    absence_bot_after=60.0, hints=False, rng=random.Random(4))
-    await share_tables(lobby_a)
-    await share_tables(lobby_b)
+    lobby_a = await shared_lobby(postgres_url, 3)
+    lobby_b = await shared_lobby(postgres_url, 4)
     closed_a = False
     try:
         hosted_a = lobby_a.create("SHA256:ann", "ann", title="t", players=2, bots=0, private=False)
@@ -272,12 +272,8 @@ async def test_the_players_of_a_server_gone_silent_are_away_from_the_tables_it_s
     and B's watcher gone."""
     monkeypatch.setattr(crossing, "ALIVE_EVERY", 0.05)
     monkeypatch.setattr(crossing, "GONE_AFTER", 0.5)
-    lobby_a = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
-                    absence_bot_after=60.0, hints=False, rng=random.Random(5))
-    lobby_b = Lobby(store=open_store(url=postgres_url, shared=True), bot_delay=0.0,
-                    absence_bot_after=60.0, hints=False, rng=random.Random(6))
-    await share_tables(lobby_a)
-    await share_tables(lobby_b)
+    lobby_a = await shared_lobby(postgres_url, 5)
+    lobby_b = await shared_lobby(postgres_url, 6)
     closed_b = False
     try:
         hosted_a = lobby_a.create("SHA256:ann", "ann", title="t", players=2, bots=0,
