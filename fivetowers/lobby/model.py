@@ -30,7 +30,7 @@ import time
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Coroutine, Mapping
+from typing import Any, Callable, Coroutine, Mapping, Protocol
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.games.protocol import GameKind, Match, RecordError, check_options
@@ -111,6 +111,18 @@ def _option_refusal(game: GameKind, options: Mapping[str, str]) -> str:
     return _("{game}: those options do not go together").format(game=game.title)
 
 
+class TableCrossing(Protocol):
+    """What the lobby asks of the servers it shares its tables with
+    (:class:`fivetowers.lobby.crossing.Crossing`) for tables driven elsewhere."""
+
+    def refresh(self) -> None: ...
+    def sit(self, hosted: HostedTable, identity: str, name: str,
+            session: object | None) -> int: ...
+    def away(self, hosted: HostedTable, identity: str, session: object | None) -> None: ...
+    def watch(self, hosted: HostedTable, here: bool) -> None: ...
+    def serving(self, hosted: HostedTable) -> None: ...
+    async def close(self) -> None: ...
+
 
 @dataclass(eq=False)
 class HostedTable:
@@ -158,6 +170,11 @@ class HostedTable:
     when none is left; who leaves, or does not answer, gets a bot."""
     answer_timer: asyncio.TimerHandle | None = None
     """(A rematch) when the players who have not answered get a bot."""
+    remote: bool = False
+    """Driven by another server sharing the store (see :mod:`fivetowers.lobby.crossing`):
+    its bots, timers and end are that server's; this one seats and shows."""
+    outbox: Callable[[ChatLine], None] | None = None
+    """Where this table's own chat lines go besides its listeners (the other servers)."""
 
     # -- who is here ------------------------------------------------------------
     def arrive(self, identity: str, session: object) -> None:
@@ -175,6 +192,15 @@ class HostedTable:
             return False
         del self._present[identity]
         return True
+
+    @property
+    def present(self) -> bool:
+        """Whether a seated player of this table has a session here."""
+        return bool(self._present)
+
+    def is_here(self, identity: str) -> bool:
+        """Whether this player has a session at this table."""
+        return bool(self._present.get(identity))
 
     # -- stand-ins for absent players ------------------------------------------
     @property
@@ -252,6 +278,8 @@ class HostedTable:
         self.chat.append(line)
         for listener in list(self.chat_listeners):
             listener(line)
+        if self.outbox is not None:
+            self.outbox(line)
         return None
 
     @property
@@ -337,6 +365,14 @@ class Lobby:
         """Closed tables being marked abandoned: :meth:`close` waits for them."""
         self.tables: dict[str, HostedTable] = {}
         self._listeners: list[Callable[[], None]] = []
+        self.crossing: TableCrossing | None = None
+        """The servers this lobby shares its tables with (:meth:`share`), if any."""
+
+    def share(self, crossing: TableCrossing) -> None:
+        """List and seat at every table of the servers sharing the store, and
+        let them seat at this one's (call before :meth:`restore`)."""
+        self.crossing = crossing
+        crossing.refresh()
 
     # -- listening -----------------------------------------------------------
     def subscribe(self, listener: Callable[[], None]) -> None:
@@ -349,6 +385,10 @@ class Lobby:
     def _changed(self) -> None:
         for listener in list(self._listeners):
             listener()
+
+    def changed(self) -> None:
+        """Tell every lobby screen to list again."""
+        self._changed()
 
     # -- tables --------------------------------------------------------------
     def listing(self, identity: str) -> list[HostedTable]:
@@ -404,7 +444,7 @@ class Lobby:
     def refusal(self, identity: str, address: str | None = None) -> str | None:
         """Why this player may not open a new table now; None if they may."""
         limits = self.limits
-        running = sum(1 for t in self.tables.values() if not t.over)
+        running = sum(1 for t in self.tables.values() if not t.over and not t.remote)
         if running >= limits.max_tables:
             return _("the server is full ({count} tables, its most): "
                      "join a table, or try again later").format(count=running)
@@ -441,6 +481,10 @@ class Lobby:
             session: object | None = None) -> int:
         """This identity's seat: the one it had (a reconnect), else a free one.
         ``session`` (its App) is counted as present until it calls :meth:`away`."""
+        if hosted.remote and self.crossing is not None:
+            back = self.crossing.sit(hosted, identity, name, session)
+            self._changed()
+            return back
         seat = hosted.seat_of(identity)
         if seat is None:
             free = hosted.free_seats
@@ -466,6 +510,10 @@ class Lobby:
     def away(self, hosted: HostedTable, identity: str, session: object | None = None) -> None:
         """The player left or dropped: free the seat before the game, keep it during.
         While another session of theirs is still at the table, nothing changes."""
+        if hosted.remote and self.crossing is not None:
+            self.crossing.away(hosted, identity, session)
+            self._changed()
+            return
         seat = hosted.seat_of(identity)
         if seat is None:
             return
@@ -500,6 +548,9 @@ class Lobby:
         within ``absence_bot_after`` gets a bot. LobbyError if too late."""
         if not old.over or old.seat_of(identity) is None:
             raise LobbyError(_("only the players of a finished game can play it again"))
+        if old.remote:
+            raise LobbyError(_("a rematch is offered only on the server the game was played "
+                               "on: open a new table"))
         again = old.rematch
         if again is None:
             again = old.rematch = self._offer_rematch(old, identity)
@@ -575,11 +626,15 @@ class Lobby:
 
     def watch(self, hosted: HostedTable) -> None:
         hosted.watchers += 1
+        if hosted.remote and self.crossing is not None:
+            self.crossing.watch(hosted, True)
         self._presence(hosted)
         self._changed()
 
     def unwatch(self, hosted: HostedTable) -> None:
         hosted.watchers = max(0, hosted.watchers - 1)
+        if hosted.remote and self.crossing is not None:
+            self.crossing.watch(hosted, False)
         self._tidy(hosted)
         self._presence(hosted)
         self._changed()
@@ -587,6 +642,8 @@ class Lobby:
     # -- tables nobody is at -------------------------------------------------
     def _presence(self, hosted: HostedTable) -> None:
         """Someone came or went: start or stop the table's unattended clock."""
+        if hosted.remote:
+            return  # its own server's clock (it counts this server's players)
         if hosted.attended:
             hosted.unattended_since = None
             if hosted.paused:
@@ -679,7 +736,7 @@ class Lobby:
 
     def _tidy(self, hosted: HostedTable) -> None:
         """A finished game nobody is looking at any more leaves the lobby."""
-        if not hosted.over or hosted.watchers:
+        if not hosted.over or hosted.watchers or hosted.remote:
             return
         if any(s.connected for s in hosted.seats if s.bot is None):
             return
@@ -725,6 +782,8 @@ class Lobby:
                              bot_delay=self.bot_delay, on_action=self._keeper(hosted, game),
                              workers=self.workers)
         hosted.table.subscribe(lambda event: self._on_table_event(hosted, event))
+        if self.crossing is not None:
+            self.crossing.serving(hosted)
         _detached(hosted.table.start)
 
     def _keeper(self, hosted: HostedTable, game: Match) -> ActionHook | None:
@@ -777,6 +836,8 @@ class Lobby:
         if self._checking is not None:
             self._checking.cancel()
             self._checking = None
+        if self.crossing is not None:
+            await self.crossing.close()
         if self._abandoning:  # their marks go in before the store closes
             await asyncio.wait(set(self._abandoning))
         # All at once: a table's close waits for its bot's move in hand to be
@@ -799,22 +860,39 @@ class Lobby:
         loop = asyncio.get_running_loop()
         for live in report.live:
             info = live.info
-            # Cleaned again as they come out of a file (an older server kept
-            # titles as typed).
-            seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
-                     for s in info.seats]
-            hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
-                                 live.kind, dict(info.options), info.private, seats,
-                                 created=info.created, table_id=info.id)
+            hosted = self._taken_over(info.code, info.id)
+            if hosted is None:
+                # Cleaned again as they come out of a file (an older server
+                # kept titles as typed).
+                seats = [Seat(clean_name(s.name), bot=s.bot, identity=s.fingerprint)
+                         for s in info.seats]
+                hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
+                                     live.kind, dict(info.options), info.private, seats,
+                                     created=info.created, table_id=info.id)
             self.tables[hosted.code] = hosted
             self._serve(hosted, live.game, live.kind)
             for seat in hosted.humans:
+                identity = hosted.seats[seat].identity
+                hosted.seats[seat].connected = identity is not None and hosted.is_here(identity)
+                if hosted.seats[seat].connected:
+                    continue  # at it here already, through the server that died
                 hosted.await_stand_in(seat, loop.call_later(
                     self.absence_bot_after, self._stand_in, hosted, seat,
                     context=contextvars.Context()))
             self._presence(hosted)  # nobody is here yet
         self._changed()
         return report
+
+    def _taken_over(self, code: str, table_id: int) -> HostedTable | None:
+        """The table this lobby showed as another server's, now to drive here
+        (that server died): whoever is at it here stays, their screens kept
+        up through the store."""
+        hosted = self.tables.get(code)
+        if hosted is None or not hosted.remote or hosted.table_id != table_id:
+            return None
+        hosted.remote = False
+        hosted.outbox = None
+        return hosted
 
     def _stand_in(self, hosted: HostedTable, seat: int) -> None:
         """A bot plays an absent player's seat until they are back."""

@@ -44,6 +44,8 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     pool = Workers(workers)
     lobby = Lobby(store=store, absence_bot_after=away, limits=limits, workers=pool)
     try:
+        if shared:
+            await share_tables(lobby)
         report = lobby.restore()  # a damaged store is refused before workers start
         # Started before anyone connects: starting a worker later would wait on
         # the serving loop.
@@ -64,6 +66,17 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
     finally:
         await lobby.close()  # the last commits, then the store
         pool.close()
+
+
+async def share_tables(lobby: Lobby) -> None:
+    """Let ``lobby`` list, seat at and show every table of the servers sharing
+    its PostgreSQL store (and them at its own), through the store's bus."""
+    from fivetowers.lobby.crossing import Crossing
+    from fivetowers.tables.pg_store import PgStore
+    from fivetowers.tables.remote import PgSharing
+
+    assert isinstance(lobby.store, PgStore)
+    lobby.share(Crossing(lobby, await PgSharing.start(lobby.store)))
 
 
 ADOPT_EVERY = 1.0

@@ -131,7 +131,7 @@ class Table(Generic[M]):
         """The last move tried was not kept by the store (until one is)."""
         self.save_retry_first = SAVE_RETRY_FIRST
         self.save_retry_max = SAVE_RETRY_MAX
-        self.catch_up: Callable[[], Awaitable[M]] | None = None
+        self.reload_game: Callable[[], Awaitable[M]] | None = None
         """The store's game, when it refused a move as stale (another server
         kept one first); None where no other server writes (a stale move is
         then a bug, refused as not kept)."""
@@ -237,7 +237,7 @@ class Table(Generic[M]):
             except asyncio.CancelledError:
                 raise
             except StaleAction as exc:
-                if self.catch_up is None:
+                if self.reload_game is None:
                     raise self._not_kept() from exc
                 await self._caught_up()
                 continue
@@ -260,9 +260,9 @@ class Table(Generic[M]):
     async def _caught_up(self) -> None:
         """Take the store's game, ahead of ours (hold the lock); every screen
         shows it at once, whether or not the move that met it is kept."""
-        assert self.catch_up is not None
+        assert self.reload_game is not None
         try:
-            game = await self.catch_up()
+            game = await self.reload_game()
         except Exception as exc:
             raise self._not_kept() from exc
         if game.action_count() <= self.game.action_count():

@@ -163,12 +163,12 @@ async def test_a_move_overtaken_every_time_is_given_up_with_a_clear_reason() -> 
         store_game.apply(1)
         raise StaleAction(f"action {game.action_count() - 1} is out of order")
 
-    async def catch_up() -> Match:
+    async def reload_game() -> Match:
         return store_game.clone()
 
     table: Table[Match] = Table(kind.new_match(["ann", "bo"], {"target": "15"}, 7),
                                 [Seat("ann"), Seat("bo")], kind=kind, on_action=overtaken)
-    table.catch_up = catch_up
+    table.reload_game = reload_game
     with pytest.raises(TooLate, match="try your move again"):
         await table.submit(0, 1)
     assert tries == STALE_RETRIES
