@@ -22,6 +22,12 @@ spectator, players who bid (sometimes raise) with digit keys and who, on
 winning, build with the hint's plan (``a``, then ``enter``): the hint panel,
 the build panel and guide, round starts and the builder's screen all redraw.
 Its CPU per change includes the builder's ``a`` key (a redraw of one screen).
+
+CPU figures on a shared machine are noisy: ``--calls`` also counts the
+server's Python function calls per viewer per change (cProfile with a clock
+that counts calls, so its figure is the same on a busy machine and a quiet
+one; CPU figures are then inflated by the profiler). ``--json FILE`` keeps a
+run's figures and ``--compare FILE`` prints ratios to an earlier run's.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import itertools
+import json
 import random
 import statistics
 import sys
@@ -40,7 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fivetowers.games import game_kind  # noqa: E402
-from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position  # noqa: E402
+from fivetowers.games.five_towers.rules import Bid, Pass, Phase  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
 from fivetowers.lobby.model import HostedTable, Lobby  # noqa: E402
 from fivetowers.lobby.app import LobbyApp  # noqa: E402
@@ -94,7 +102,8 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def run(sessions: int, actions: int, size: tuple[int, int],
-              profiler: cProfile.Profile | None = None, realistic: bool = False) -> None:
+              profiler: cProfile.Profile | None = None, realistic: bool = False
+              ) -> dict[str, float]:
     seats = REALISTIC_SEATS if realistic else SEATS
     tables = max(sessions // (seats + realistic), 1)
     pool = Workers(1) if realistic else None
@@ -183,12 +192,19 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
           f"p99 {pct(every, .99):.1f} ms mean {statistics.mean(every) * 1000:.1f} ms")
     print(f"server CPU per session per change {cpu / changes / per_table * 1000:.2f} ms; "
           f"output {sent / changes / per_table:.0f} bytes per session per change")
+    figures = {"cpu_ms": cpu / changes / per_table * 1000, "p50_ms": pct(every, .5),
+               "p99_ms": pct(every, .99), "bytes": sent / changes / per_table}
+    if profiler is not None:
+        import pstats
+        calls = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+        figures["calls"] = calls / changes / per_table
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await lobby.close()
     if pool is not None:
         pool.close()
+    return figures
 
 
 def table_screen(app: LobbyApp) -> TableScreen | None:
@@ -218,7 +234,7 @@ async def realistic_change(hosted: HostedTable, t: int, tables: int, apps: list[
     version = table.version
     before = [procs[i].stdout.writes for i in here]
     if game.phase is Phase.BUILD:  # the hint first: players wait for it too
-        await table.workers.hint(Position.from_view(table.view(game.to_move)))
+        await screen.client.hint()
     c0, t0 = time.process_time(), time.perf_counter()
     if game.phase is Phase.BID:
         bids = game.legal_bids()
@@ -254,13 +270,32 @@ def main() -> int:
     parser.add_argument("--size", default="80x24")
     parser.add_argument("--profile", default=None, help="write cProfile stats of the run here")
     parser.add_argument("--mix", choices=("bids-only", "realistic"), default="bids-only")
+    parser.add_argument("--calls", action="store_true",
+                        help="count the server's Python calls per viewer per change")
+    parser.add_argument("--json", default=None, help="write the figures here")
+    parser.add_argument("--compare", default=None, help="an earlier --json: print ratios")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
-    profiler = cProfile.Profile() if args.profile else None
-    asyncio.run(run(args.sessions, args.actions, (width, height), profiler,
-                    args.mix == "realistic"))
-    if profiler is not None:
+    profiler = None
+    if args.calls:
+        # Its clock counts calls and returns: the same on any machine.
+        ticks = itertools.count()
+        profiler = cProfile.Profile(lambda: next(ticks), 1e-6)
+    elif args.profile:
+        profiler = cProfile.Profile()
+    figures = asyncio.run(run(args.sessions, args.actions, (width, height), profiler,
+                              args.mix == "realistic"))
+    if "calls" in figures:
+        print(f"Python calls per session per change {figures['calls']:.0f}")
+    if profiler is not None and args.profile:
         profiler.dump_stats(args.profile)
+    if args.compare:
+        earlier = json.loads(Path(args.compare).read_text())
+        print("against " + args.compare + ": " + ", ".join(
+            f"{name} {value / earlier[name]:.2f}x" for name, value in figures.items()
+            if earlier.get(name)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1))
     return 0
 
 
