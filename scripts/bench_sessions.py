@@ -22,6 +22,16 @@ spectator, players who bid (sometimes raise) with digit keys and who, on
 winning, build with the hint's plan (``a``, then ``enter``): the hint panel,
 the build panel and guide, round starts and the builder's screen all redraw.
 Its CPU per change includes the builder's ``a`` key (a redraw of one screen).
+
+CPU figures on a shared machine are noisy: ``--calls`` also counts the
+server's Python function calls per viewer per change (cProfile with a clock
+that counts calls, so its figure is the same on a busy machine and a quiet
+one; CPU figures are then inflated by the profiler). It also counts the
+objects that only the cyclic garbage collector freed (per viewer per
+change): on the server, what dies in a cycle after a freeze stays until a
+rare full collection (server/collector.py), so that count is RSS growth.
+``--json FILE`` keeps a
+run's figures and ``--compare FILE`` prints ratios to an earlier run's.
 """
 
 from __future__ import annotations
@@ -30,6 +40,8 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import itertools
+import json
 import random
 import statistics
 import sys
@@ -40,7 +52,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fivetowers.games import game_kind  # noqa: E402
-from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Position  # noqa: E402
+from fivetowers.games.five_towers.rules import Bid, Pass, Phase  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
 from fivetowers.lobby.model import HostedTable, Lobby  # noqa: E402
 from fivetowers.lobby.app import LobbyApp  # noqa: E402
@@ -94,7 +106,8 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def run(sessions: int, actions: int, size: tuple[int, int],
-              profiler: cProfile.Profile | None = None, realistic: bool = False) -> None:
+              profiler: cProfile.Profile | None = None, realistic: bool = False
+              ) -> dict[str, float]:
     seats = REALISTIC_SEATS if realistic else SEATS
     tables = max(sessions // (seats + realistic), 1)
     pool = Workers(1) if realistic else None
@@ -135,6 +148,16 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
     cpu = 0.0
     changes = 0
     sent = sum(p.stdout.bytes for p in procs)
+    # Cyclic garbage the moves leave: what only the cyclic collector frees.
+    # The server freezes survivors every few seconds (collector.py), so what
+    # dies later in a cycle stays until a rare full collection: RSS growth.
+    collected = [0]
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            collected[0] += info["collected"]
+
+    gc.callbacks.append(count)
     if profiler is not None:  # the table changes only, not the sessions starting
         profiler.enable()
     if realistic:
@@ -172,6 +195,8 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
             changes += 1
     if profiler is not None:
         profiler.disable()
+    gc.collect()
+    gc.callbacks.remove(count)
     sent = sum(p.stdout.bytes for p in procs) - sent
     per_table = sessions / tables
     print("mix: " + ("realistic: hints on (1 worker process), 4 players + 1 spectator a table, "
@@ -183,12 +208,22 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
           f"p99 {pct(every, .99):.1f} ms mean {statistics.mean(every) * 1000:.1f} ms")
     print(f"server CPU per session per change {cpu / changes / per_table * 1000:.2f} ms; "
           f"output {sent / changes / per_table:.0f} bytes per session per change")
+    print(f"cyclic garbage per session per change {collected[0] / changes / per_table:.0f} "
+          "objects (freed only by the cyclic collector)")
+    figures = {"cpu_ms": cpu / changes / per_table * 1000, "p50_ms": pct(every, .5),
+               "p99_ms": pct(every, .99), "bytes": sent / changes / per_table,
+               "cyclic": collected[0] / changes / per_table}
+    if profiler is not None:
+        import pstats
+        calls = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+        figures["calls"] = calls / changes / per_table
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await lobby.close()
     if pool is not None:
         pool.close()
+    return figures
 
 
 def table_screen(app: LobbyApp) -> TableScreen | None:
@@ -218,7 +253,7 @@ async def realistic_change(hosted: HostedTable, t: int, tables: int, apps: list[
     version = table.version
     before = [procs[i].stdout.writes for i in here]
     if game.phase is Phase.BUILD:  # the hint first: players wait for it too
-        await table.workers.hint(Position.from_view(table.view(game.to_move)))
+        await screen.client.hint()
     c0, t0 = time.process_time(), time.perf_counter()
     if game.phase is Phase.BID:
         bids = game.legal_bids()
@@ -226,25 +261,41 @@ async def realistic_change(hosted: HostedTable, t: int, tables: int, apps: list[
         keys.put_nowait(str(min(bids)).encode() if raise_ else b"p")
     else:
         # The hint's plan, once the builder's screen has the hint.
+        # (Polled coarsely: a poll's calls would count as the server's.)
         for _ in range(500):
             if screen.current_hint() is not None:
                 break
-            await asyncio.sleep(0.002)
+            await asyncio.sleep(0.02)
         keys.put_nowait(b"a")
         for _ in range(500):
             guide = screen.guide
             if guide is not None and guide.session.done:
                 break
-            await asyncio.sleep(0.002)
+            await asyncio.sleep(0.02)
         keys.put_nowait(b"\r")
-    for _ in range(5000):
+    for _ in range(2000):
         if table.version > version and all(
                 procs[i].stdout.writes > b for i, b in zip(here, before)):
             break
-        await asyncio.sleep(0.001)
+        await asyncio.sleep(0.005)
     every = max(procs[i].stdout.last for i in here) - t0
-    await asyncio.sleep(0.12)  # until the loop is quiet: hints arriving, builders' screens
+    await settled([apps[i] for i in here], [procs[i] for i in here])
     return table.version - version, time.process_time() - c0, every
+
+
+async def settled(apps: list[LobbyApp], procs: list[FakeProcess]) -> None:
+    """Until every screen at the table has drawn the move and its hint, and
+    has written nothing for a while: on a busy machine a fixed pause let the
+    next move come before the last one's hints (other redraws: other counts)."""
+    await asyncio.sleep(0.12)
+    for _ in range(300):
+        screens = [table_screen(app) for app in apps]
+        done = all(s is None or (s.drawn() and (not s.show_hints or s.ended
+                                                or s.hint_version == s.client.version))
+                   for s in screens)
+        if done and time.perf_counter() - max(p.stdout.last for p in procs) > 0.05:
+            return
+        await asyncio.sleep(0.02)
 
 
 def main() -> int:
@@ -254,13 +305,32 @@ def main() -> int:
     parser.add_argument("--size", default="80x24")
     parser.add_argument("--profile", default=None, help="write cProfile stats of the run here")
     parser.add_argument("--mix", choices=("bids-only", "realistic"), default="bids-only")
+    parser.add_argument("--calls", action="store_true",
+                        help="count the server's Python calls per viewer per change")
+    parser.add_argument("--json", default=None, help="write the figures here")
+    parser.add_argument("--compare", default=None, help="an earlier --json: print ratios")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
-    profiler = cProfile.Profile() if args.profile else None
-    asyncio.run(run(args.sessions, args.actions, (width, height), profiler,
-                    args.mix == "realistic"))
-    if profiler is not None:
+    profiler = None
+    if args.calls:
+        # Its clock counts calls and returns: the same on any machine.
+        ticks = itertools.count()
+        profiler = cProfile.Profile(lambda: next(ticks), 1e-6)
+    elif args.profile:
+        profiler = cProfile.Profile()
+    figures = asyncio.run(run(args.sessions, args.actions, (width, height), profiler,
+                              args.mix == "realistic"))
+    if "calls" in figures:
+        print(f"Python calls per session per change {figures['calls']:.0f}")
+    if profiler is not None and args.profile:
         profiler.dump_stats(args.profile)
+    if args.compare:
+        earlier = json.loads(Path(args.compare).read_text())
+        print("against " + args.compare + ": " + ", ".join(
+            f"{name} {value / earlier[name]:.2f}x" for name, value in figures.items()
+            if earlier.get(name)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1))
     return 0
 
 

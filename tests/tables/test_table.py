@@ -306,3 +306,28 @@ async def test_a_submitter_gone_mid_commit_leaves_table_and_store_agreeing() -> 
         await submit
     assert kept == [1] and table.version == 1 and len(events) == 1
     assert [a.to_json() for a in table.game.actions] == [{"seat": 0, "bid": 1}]
+
+
+async def test_a_clients_view_is_made_once_per_move_and_follows_every_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = two_humans()
+    made: list[int | None] = []
+    view_of = Game.view
+
+    def counted(game: Game, seat: int | None):  # type: ignore[no-untyped-def]
+        made.append(seat)
+        return view_of(game, seat)
+
+    monkeypatch.setattr(Game, "view", counted)
+    client = TableClient(table, 1)
+    first = client.view()
+    assert client.view() is first and client.view() is first  # a redraw's reads: one view
+    assert made == [1]
+    first_seat = table.game.to_move
+    await table.submit(first_seat, Bid(first_seat, 1))
+    after = client.view()
+    assert after.bids[-1].amount == 1 and after is not first and len(made) == 2
+    # A game changed in place without the table (a local game's engine): read again.
+    table.game.apply(Pass(table.game.to_move) if table.game.may_pass()
+                     else Bid(table.game.to_move, max(table.game.legal_bids())))
+    assert client.view() is not after and len(made) == 3

@@ -44,9 +44,17 @@ class TableClient(SeatClient[Game, Position, Hint]):
     def __init__(self, table: Table[Game], seat: int | None, hinter: Hinter = compute_hint,
                  adviser: Bot | None = None, humans: Sequence[int] | None = None) -> None:
         super().__init__(table, seat, hinter, adviser, humans)
+        self._viewed: tuple[Game, tuple[int | None, int, int], PlayerView] | None = None
 
     def view(self) -> PlayerView:
-        return self.table.game.view(self.seat)
+        # A screen reads the view several times a redraw (and its keys' checks
+        # once each): made once per move, not once per read (issue 11).
+        game, seat = self.table.game, self.seat
+        moved = (seat, self.table.version, game.action_count())
+        viewed = self._viewed
+        if viewed is None or viewed[0] is not game or viewed[1] != moved:
+            viewed = self._viewed = (game, moved, game.view(seat))
+        return viewed[2]
 
     def build_session(self) -> BuildSession | None:
         """A guide through this seat's build (None unless it is this seat's build)."""
