@@ -195,3 +195,15 @@ def test_strong_takes_an_open_steal_or_thief_without_searching() -> None:
     bot = StrongBot(simulations=30)
     assert bot.choose(thief.view(0), random.Random(0)) == Thief(0, 1)
     assert bot.deals == 0
+
+
+def test_strong_makes_a_winning_steal_at_once() -> None:
+    """Four floors and an 8 for the 1 of the opponent's top: the steal wins
+    now, before the milkshake is thought of."""
+    game = table([["8", "4", "6", "milkshake"], ["3", "6"]],
+                 towers=[FOUR, [["2", "7"], ["1", "8"]]], draw=["2"] * 3)
+    bot = StrongBot(simulations=30)
+    action = bot.choose(game.view(0), random.Random(0))
+    assert action == Steal(0, Card.EIGHT, 1) and bot.deals == 0
+    game.apply(action)
+    assert game.over and game.winners == (0,)
