@@ -57,8 +57,7 @@ def test_pairs_held_counts_as_pairs_does() -> None:
     random hands (wilds, action cards and repeated values included)."""
     from collections import Counter
 
-    from fivetowers.games.gotown.bots import pairs
-    from fivetowers.games.gotown.playout import pairs_held
+    from fivetowers.games.gotown.bots import pairs, pairs_held
     from fivetowers.games.gotown.rules import full_deck
 
     rng = random.Random(3)

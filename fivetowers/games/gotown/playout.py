@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from typing import Callable
 
-from fivetowers.games.gotown.bots import HOARD, spread_after
+from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, Steal,
     SuperThief, Thief, WreckingBall,
@@ -140,16 +140,4 @@ def _builds(hand: Counter[Card], seat: int) -> list[Build]:
     return found
 
 
-def pairs_held(hand: Counter[Card]) -> int:
-    """:func:`~fivetowers.games.gotown.bots.pairs` of a hand kept as a Counter
-    (the playouts' and the score's, without listing the cards)."""
-    held = hand.get
-    made = left = 0
-    for low in range(1, 5):
-        a, b = held(_NUMBERS[low - 1], 0), held(_NUMBERS[FLOOR_SUM - low - 1], 0)
-        made += min(a, b)
-        left += abs(a - b)
-    return made + min(held(Card.WILD, 0), left)
-
-
-__all__ = ["greedy_play", "pairs_held"]
+__all__ = ["greedy_play"]

@@ -27,8 +27,8 @@ import random
 import time
 from collections import Counter
 
-from fivetowers.games.gotown.bots import GreedyBot
-from fivetowers.games.gotown.playout import greedy_play, pairs_held
+from fivetowers.games.gotown.bots import GreedyBot, pairs_held
+from fivetowers.games.gotown.playout import greedy_play
 from fivetowers.games.gotown.rules import (
     Action, Build, Card, End, Game, PlayerView, Steal, full_deck,
 )
@@ -40,12 +40,16 @@ MARGIN = 0.01
 """How much better (in mean score) a play must search than the greedy one..."""
 SURE = 1.5
 """... plus this many standard errors of the mean difference."""
-WIDTH = 3
-"""The most plays searched at a decision (see :meth:`StrongBot.candidates`):
-the greedy one, ending the turn, the best build. Each costs its playouts on
-every deal, and at 0.05 s a move on a loaded machine a decision sees about
-6 deals; with 6 plays (before) the same search won 45.5% of 400 heads-up
-games, with 3, 50.5% (both within the noise of 400 games, ±5 points)."""
+WIDTH = 6
+"""The most plays searched at a decision (see :meth:`StrongBot.candidates`)
+at a table of three or four."""
+HEADS_UP_WIDTH = 3
+"""The same at a table of two: the greedy play, ending the turn, the best
+build. Each play costs its playouts on every deal, and at 0.05 s a move on
+a loaded machine a decision sees about 6 deals; heads-up, with 6 plays the
+search won 45.5% of 400 games, with 3, 50.5% (seed 0; both within the
+noise of 400 games, ±5 points). At four seats, with 3, it won 22.7% of 300
+games, below its share (33.0% with 6 before, on a quieter machine)."""
 ROUNDS = 2
 """How many rounds of turns a playout plays (this one to its end, then every
 seat's next, and again)."""
@@ -133,7 +137,8 @@ class StrongBot:
     def candidates(self, view: PlayerView, greedy: Action) -> list[Action]:
         """The plays worth searching: the greedy bot's first, then ending the
         turn, the best build (to build now or keep the pair), then the
-        greedy bot's next best, up to :data:`WIDTH` in all."""
+        greedy bot's next best, up to :data:`WIDTH` in all
+        (:data:`HEADS_UP_WIDTH` at a table of two)."""
         worth = {a: self.rollout.worth(view, a) for a in view.legal}
         ranked = sorted(view.legal, key=lambda a: -worth[a])
         plays = [greedy]
@@ -141,7 +146,7 @@ class StrongBot:
             if extra is not None and extra not in plays:
                 plays.append(extra)
         for action in ranked:
-            if len(plays) >= WIDTH:
+            if len(plays) >= (WIDTH if len(view.seats) > 2 else HEADS_UP_WIDTH):
                 break
             if worth[action] > 0 and action not in plays:
                 plays.append(action)
