@@ -8,7 +8,7 @@ import time
 
 from fivetowers.games.gotown.bots import GreedyBot, RandomBot, pairs
 from fivetowers.games.gotown.rules import (
-    Bone, Build, Card, Dog, End, Game, IllegalPlay, Jackhammer, Steal,
+    Bone, Build, Card, Dog, End, Game, IllegalPlay, Jackhammer, Steal, Thief,
 )
 from fivetowers.games.gotown.rules.view import view_of
 from fivetowers.games.gotown.strong import StrongBot
@@ -180,3 +180,30 @@ def test_opponents_are_dealt_the_cards_they_would_have_played_only_seldom() -> N
     guarded = table([["1"], ["3"]], towers=[[["4", "5"]], []], dogs=[[0], []])
     assert Card.FOUR not in played_at_once(guarded.view(0))
     assert Card.JACKHAMMER not in played_at_once(guarded.view(0))
+
+
+def test_strong_takes_an_open_steal_or_thief_without_searching() -> None:
+    """A steal (a floor won, one taken) and a thief are the greedy play and
+    are made at once: a search of a few deals would leave them by chance."""
+    steal = table([["8", "2", "5", "milkshake"], ["3", "4", "6"]],
+                  towers=[[["3", "6"]], [["2", "7"], ["1", "8"]]], draw=["2"] * 3)
+    bot = StrongBot(simulations=30)
+    assert bot.choose(steal.view(0), random.Random(0)) == Steal(0, Card.EIGHT, 1)
+    assert bot.deals == 0
+    thief = table([["thief", "1", "3", "milkshake"], ["3", "4", "6", "7"]],
+                  towers=[[["3", "6"]], [["2", "7"]]], draw=["2"] * 3)
+    bot = StrongBot(simulations=30)
+    assert bot.choose(thief.view(0), random.Random(0)) == Thief(0, 1)
+    assert bot.deals == 0
+
+
+def test_strong_makes_a_winning_steal_at_once() -> None:
+    """Four floors and an 8 for the 1 of the opponent's top: the steal wins
+    now, before the milkshake is thought of."""
+    game = table([["8", "4", "6", "milkshake"], ["3", "6"]],
+                 towers=[FOUR, [["2", "7"], ["1", "8"]]], draw=["2"] * 3)
+    bot = StrongBot(simulations=30)
+    action = bot.choose(game.view(0), random.Random(0))
+    assert action == Steal(0, Card.EIGHT, 1) and bot.deals == 0
+    game.apply(action)
+    assert game.over and game.winners == (0,)

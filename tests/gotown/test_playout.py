@@ -50,3 +50,34 @@ def test_greedy_play_builds_to_win_and_thieves_the_fullest_hand() -> None:
     thief = table([["thief", "1"], ["3"], ["3", "4", "5"]], towers=[[], [], []],
                   draw=["2"] * 3)
     assert greedy_play(thief, random.Random(0)) == Thief(0, 2)
+
+
+def test_pairs_held_counts_as_pairs_does() -> None:
+    """The playouts' count of a hand's floors agrees with :func:`pairs` on
+    random hands (wilds, action cards and repeated values included)."""
+    from collections import Counter
+
+    from fivetowers.games.gotown.bots import pairs, pairs_held
+    from fivetowers.games.gotown.rules import full_deck
+
+    rng = random.Random(3)
+    deck = full_deck()
+    for _ in range(500):
+        hand = rng.sample(deck, rng.randrange(0, 12))
+        assert pairs_held(Counter(hand)) == pairs(hand), hand
+
+
+def test_apply_trusted_carries_out_plays_as_apply_does() -> None:
+    """A playout's unchecked plays leave the same game as checked ones
+    (draws, thieves' picks, reshuffles and the win included)."""
+    for seed in range(8):
+        checked = Game(["a", "b", "c"][:2 + seed % 2], 4 + seed % 2, seed=seed)
+        trusted = checked.clone()
+        rng = random.Random(seed)
+        while not checked.over:
+            action = greedy_play(checked, random.Random(rng.random()))
+            checked.apply(action)
+            trusted.apply_trusted(action)
+            assert trusted.record_json() == checked.record_json()
+            assert [p.hand for p in trusted.players] == [p.hand for p in checked.players]
+        assert trusted.over and trusted.winners == checked.winners

@@ -8,10 +8,12 @@ plays (``view.legal``), so a bot never sees a hidden card.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules.actions import play_from_json
+from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
 from fivetowers.games.gotown.rules.position import Position
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, Jackhammer, Milkshake, PlayerView, Steal,
@@ -194,19 +196,22 @@ def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | 
 
 def pairs(hand: Iterable[Card]) -> int:
     """How many floors the hand alone could build."""
-    count = [0] * 10  # values 1–8, and wilds at 9
-    for card in hand:
-        number = card.number
-        if number is not None:
-            count[number] += 1
-        elif card is Card.WILD:
-            count[9] += 1
+    return pairs_held(Counter(hand))
+
+
+_NUMBERS = tuple(floor_card(v) for v in range(1, 9))
+
+
+def pairs_held(hand: Counter[Card]) -> int:
+    """:func:`pairs` of a hand kept as a Counter (the strong bot's playouts
+    and score), without listing its cards."""
+    held = hand.get  # Counter's [] runs __missing__ for every card not held
     made = left = 0
     for low in range(1, 5):
-        a, b = count[low], count[9 - low]
+        a, b = held(_NUMBERS[low - 1], 0), held(_NUMBERS[FLOOR_SUM - low - 1], 0)
         made += min(a, b)
         left += abs(a - b)
-    return made + min(count[9], left)
+    return made + min(held(Card.WILD, 0), left)
 
 
-__all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "RandomBot", "make_bot", "pairs", "spread_after"]
+__all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "RandomBot", "make_bot", "pairs", "pairs_held", "spread_after"]

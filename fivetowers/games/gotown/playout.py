@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from typing import Callable
 
-from fivetowers.games.gotown.bots import HOARD, pairs, spread_after
+from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, Steal,
     SuperThief, Thief, WreckingBall,
@@ -53,6 +53,7 @@ def greedy_play(game: Game, rng: random.Random) -> Action:
         elif worth == best_worth and worth > 0:
             best.append(action)
 
+    held = hand.get  # Counter's [] runs __missing__ for every card not held
     builds = _builds(hand, seat)
     wins = height[seat] + 1 >= goal
     for target in others:
@@ -62,25 +63,25 @@ def greedy_play(game: Game, rng: random.Random) -> Action:
         top = them.floors[-1]
         for value in sorted({FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value}):
             card = _NUMBERS[value - 1]
-            if hand[card]:
+            if held(card):
                 offer(1000.0 if wins else 100.0 + 5 * height[target], Steal(seat, card, target))
-    if builds and (wins or hand.total() >= HOARD or hand[Card.DOG]
-                   or height[seat] + pairs(hand.elements()) >= goal):
+    if builds and (wins or hand.total() >= HOARD or held(Card.DOG)
+                   or height[seat] + pairs_held(hand) >= goal):
         cards = tuple(sorted(hand.elements(), key=lambda c: c.value))
         for build in builds:
             offer(1000.0 if wins else 80.0 + spread_after(cards, build) / 10, build)
     if best_worth >= 1000.0:
         return rng.choice(best)
-    if hand[Card.SUPER_THIEF]:
+    if held(Card.SUPER_THIEF):
         offer(97.0, SuperThief(seat))
-    if hand[Card.THIEF]:
+    if held(Card.THIEF):
         for target in others:
             size = players[target].hand_size
             if size:
                 offer(95.0 + size / 10, Thief(seat, target))
-    if hand[Card.DONUT_TRUCK]:
+    if held(Card.DONUT_TRUCK):
         offer(60.0, DonutTruck(seat))
-    if hand[Card.DOG] and me.floors:
+    if held(Card.DOG) and me.floors:
         mine = len(me.floors) - 1
         if mine not in me.dogs:
             offer(50.0, Dog(seat, mine))
@@ -94,41 +95,45 @@ def _offer_attacks(game: Game, seat: int, others: list[int], height: list[int],
                    offer: Callable[[float, Action], None]) -> None:
     """Milkshakes, jackhammers, wrecking balls and bones, on the opponent
     nearest to winning (the greedy bot's worths)."""
-    me = game.players[seat]
-    hand = me.hand
+    held = game.players[seat].hand.get
+    milkshake, jackhammer, wrecking_ball, bone = (
+        held(Card.MILKSHAKE), held(Card.JACKHAMMER), held(Card.WRECKING_BALL), held(Card.BONE))
+    if not (milkshake or jackhammer or wrecking_ball or bone):
+        return
+    hand = game.players[seat].hand
     for target in others:
         them = game.players[target]
         threat = height[target] - height[seat] / 2
         guarded = them.top_has_dog()
-        if hand[Card.MILKSHAKE]:
+        if milkshake:
             offer(40.0 + threat, Milkshake(seat, target))
         if not them.floors:
             continue
-        if hand[Card.JACKHAMMER] and not guarded:
+        if jackhammer and not guarded:
             offer(30.0 + 10 * threat, Jackhammer(seat, target))
-        if hand[Card.WRECKING_BALL] and (height[target] >= 2 or guarded):
+        if wrecking_ball and (height[target] >= 2 or guarded):
             offer(32.0 + 10 * threat, WreckingBall(seat, target))
-        if hand[Card.BONE] and guarded and (
+        if bone and guarded and (
                 height[target] + 1 >= game.floors_to_win or _can_hit(hand, them.floors[-1])):
             offer(35.0 + 10 * threat, Bone(seat, target, height[target] - 1))
 
 
 def _can_hit(hand: Counter[Card], top: Floor) -> bool:
     """True if, with its dog gone, a card in hand could take ``top``."""
-    if hand[Card.JACKHAMMER]:
+    if hand.get(Card.JACKHAMMER):
         return True
-    return any(hand[_NUMBERS[FLOOR_SUM - p.value - 1]] for p in top.pieces)
+    return any(hand.get(_NUMBERS[FLOOR_SUM - p.value - 1]) for p in top.pieces)
 
 
 def _builds(hand: Counter[Card], seat: int) -> list[Build]:
     """Every build the hand allows (plain pairs low card first, then wilds)."""
     found: list[Build] = []
-    wild = hand[Card.WILD] > 0
-    for value in range(1, 9):
-        card = _NUMBERS[value - 1]
-        if not hand[card]:
+    held = hand.get
+    wild = held(Card.WILD, 0) > 0
+    for value, card in enumerate(_NUMBERS, 1):
+        if not held(card):
             continue
-        if value < FLOOR_SUM - value and hand[_NUMBERS[FLOOR_SUM - value - 1]]:
+        if value < FLOOR_SUM - value and held(_NUMBERS[FLOOR_SUM - value - 1]):
             found.append(Build(seat, (card, _NUMBERS[FLOOR_SUM - value - 1])))
         if wild:
             found.append(Build(seat, (card, Card.WILD)))

@@ -371,6 +371,12 @@ class Game:
         ``recorded``: the play comes from a record, and a thief's ``took`` is
         the card that came out when it was played (see :meth:`check`)."""
         self.check(action, recorded)
+        self.apply_trusted(action)
+
+    def apply_trusted(self, action: Action) -> None:
+        """Carry out ``action`` without asking :meth:`check`: only for a
+        search's imagined plays, made by a policy that plays legally only
+        (the strong bot's playouts, on their own copies of a game)."""
         seat = action.seat
         me = self.players[seat]
         if isinstance(action, End):
