@@ -12,6 +12,7 @@ its own would be: PostgreSQL sees two servers. The game is the tests' tiny
 from __future__ import annotations
 
 import asyncio
+import time
 import json
 import sys
 from pathlib import Path
@@ -37,13 +38,14 @@ def registered() -> Iterator[None]:
     unregister(COUNT.name)
 
 
-async def until(check: Callable[[], bool], what: str) -> None:
-    """Wait for the bus to bring a change (a hang would fail, not pass)."""
-    for _ in range(500):
-        if check():
-            return
+async def until(check: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
+    """Wait for the bus to bring a change (a hang would fail, not pass); a
+    loaded machine may take seconds, so the wait is long and ends early."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
         await asyncio.sleep(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 class Servers:
