@@ -123,3 +123,29 @@ async def test_an_app_still_held_when_the_last_session_ended_is_not_frozen() -> 
     del app  # what held it lets go
     gc.collect()
     assert ref() is None
+
+
+def test_garbage_alive_at_a_settle_is_collected_by_the_next_one() -> None:
+    """What a screen shows until the next move is alive at one settle and
+    garbage at the next: settles between freezes must free it, not keep it
+    frozen until a reclaim (that was the server's RSS growth during play)."""
+    collector = QuietCollector(freeze_every=60.0)
+    collector.settle()  # the first settle freezes what the server started with
+    shown = Node()  # the lines a screen shows until the next move
+    ref = weakref.ref(shown)
+    collector.settle()
+    del shown  # the next move replaced them
+    collector.settle()
+    assert ref() is None
+
+
+def test_a_settle_freezes_again_once_its_interval_passed() -> None:
+    collector = QuietCollector(freeze_every=60.0)
+    collector.settle()
+    collector.last_freeze -= 61  # a minute went by
+    kept = Node()
+    ref = weakref.ref(kept)
+    collector.settle()
+    del kept
+    collector.settle()
+    assert ref() is not None  # frozen: settles do not walk the frozen heap
