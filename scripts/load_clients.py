@@ -77,6 +77,9 @@ class Action:
     measured: bool
     kind: str = ""
     at: dict[str, int] = field(default_factory=dict)
+    own: tuple[bytes, ...] = ()
+    """Markers only the actor's screen counts ("You bid 2": the bidding panel
+    speaks to its own seat in the second person)."""
     """Each viewer's output offset when the key was pressed (for LOADTEST_MISSES)."""
 
 
@@ -86,6 +89,8 @@ class Results:
     everyone: list[float] = field(default_factory=list)
     pressed_at: list[float] = field(default_factory=list)
     """When each key of ``everyone`` was pressed (monotonic), for LOADTEST_TIMES."""
+    who: list[str] = field(default_factory=list)
+    """Each key of ``everyone``: its kind and who pressed it (for --slowest)."""
     kinds: dict[str, int] = field(default_factory=dict)
     """Measured actions by kind: bid, pass, build."""
     retries: int = 0
@@ -100,11 +105,16 @@ class Results:
         for action in [a for a in self.open if now - a.t0 > after]:
             if action.measured:
                 self.missed += 1
-                self.everyone.append(now - action.t0)
-                self.pressed_at.append(action.t0)
+                self.shown(action, now, " (missed)")
                 if MISS_LOG:
                     log_miss(action, now)
             self.close(action)
+
+    def shown(self, action: Action, now: float, note: str = "") -> None:
+        """A measured action is on every screen (or counted missed) at ``now``."""
+        self.everyone.append(now - action.t0)
+        self.pressed_at.append(action.t0)
+        self.who.append(f"{action.kind} by {action.actor.name}{note}")
 
     def close(self, action: Action) -> None:
         self.open.discard(action)
@@ -135,16 +145,18 @@ class Viewer:
 
     def on_output(self, data: bytes, now: float) -> None:
         scan = self.tail + data
+        # The bidding panel styles the name apart from "bids 2": read as text.
+        plain = ESCAPE.sub(b"", scan)
         for action in list(self.pending):
-            if any(m in scan for m in action.markers):
+            marks = action.markers + action.own if action.actor is self else action.markers
+            if any(m in scan or m in plain for m in marks):
                 self.pending.discard(action)
                 action.waiting.discard(self)
                 if action.measured:
                     if action.actor is self:
                         self.results.actor.append(now - action.t0)
                     if not action.waiting:
-                        self.results.everyone.append(now - action.t0)
-                        self.results.pressed_at.append(action.t0)
+                        self.results.shown(action, now)
                 if not action.waiting:
                     self.results.open.discard(action)
         self.scan(scan, self.total - len(self.tail))
@@ -230,16 +242,27 @@ class Player(Viewer):
         ended = (b"round %d:" % (self.round + 1),) + ROUND_OVER if self.round else ()
         if key == b"a\r":
             return (me + b": build", me + b": tear", me + b": pay") + ended, "build"
+        # The log line, or the bidding panel's: when an automatic pass follows
+        # at once, the log (one line high while the hints are long) scrolls the
+        # key's own line out, and it came back only when the layout changed,
+        # a second or two later: the tail of key-to-every-screen was that.
         if key == b"p":
-            return (me + b": pass",) + ended, "pass"
-        return (me + b": bid " + key,) + ended, "bid"
+            return (me + b": pass", me + b" passes") + ended, "pass"
+        return (me + b": bid " + key, me + b" bids " + key) + ended, "bid"
+
+    @staticmethod
+    def own_markers(key: bytes) -> tuple[bytes, ...]:
+        """What the actor's own bidding panel says for ``key`` ("You bid 2")."""
+        if key == b"a\r":
+            return ()
+        return (b"You pass",) if key == b"p" else (b"You bid " + key,)
 
     def press(self, process: Any, key: bytes, turn: int) -> None:
         markers, kind = self.markers(key)
         now = time.monotonic()
         measured = now >= self.results.since
         action = Action(markers, now, self, set(self.table), measured, kind,
-                        {v.name: v.total for v in self.table})
+                        {v.name: v.total for v in self.table}, self.own_markers(key))
         for viewer in self.table:
             viewer.expect(action)
         self.results.open.add(action)

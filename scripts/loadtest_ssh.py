@@ -50,6 +50,9 @@ For the server process: LOADTEST_LOG=1 shows its log on stderr;
 LOADTEST_PROFILE=FILE (with LOADTEST_PROFILE_AFTER=S) writes cProfile stats.
 LOADTEST_TIMES=FILE writes each measured key's press time (seconds into the
 measurement) and key-to-every-screen time (ms), to see when the slow ones were.
+LOADTEST_LAG=MS prints (stderr) each time the server's event loop was blocked
+longer than MS, with the wall-clock time; ``--slowest N`` lists the N slowest
+keys (kind, player, when pressed).
 LOADTEST_MISSES=FILE appends, for every missed action, each screen that did
 not show it (actor, other seat or spectator) and the text it received since
 the key (escapes stripped, cursor moves shown as @row,col).
@@ -123,6 +126,8 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
                           idle_timeout=3600)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
+    if os.environ.get("LOADTEST_LAG"):
+        asyncio.get_running_loop().create_task(watch_loop_lag(float(os.environ["LOADTEST_LAG"])))
     print(server.port, flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
@@ -132,6 +137,18 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
     await lobby.close()
     pool.close()
     print(f"server stopped in {time.monotonic() - stopping:.1f}s", file=sys.stderr)
+
+
+async def watch_loop_lag(threshold_ms: float) -> None:
+    """Print to stderr every time the server's event loop was busy for more
+    than ``threshold_ms`` (a tick meant for 10 ms came that much late), with the
+    wall-clock time, to match stalls with the slowest keys."""
+    while True:
+        asked = time.monotonic()
+        await asyncio.sleep(0.01)
+        late = (time.monotonic() - asked - 0.01) * 1000
+        if late > threshold_ms:
+            print(f"loop lag {late:.0f} ms at {time.time():.3f}", file=sys.stderr, flush=True)
 
 
 def run_server(plan: Plan, data_dir: Path, store_url: str | None = None, process: int = 0,
@@ -241,7 +258,7 @@ def ratio(value: float, goal: float) -> str:
 # -- the play measurement ----------------------------------------------------
 async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders: int,
                data_dir: Path, store_url: str | None = None,
-               processes: int = 1) -> dict[str, object]:
+               processes: int = 1, slowest: int = 5) -> dict[str, object]:
     from load_clients import (
         MISSED_AFTER, FloodReport, Player, Results, Viewer, run_flooder, run_viewer,
     )
@@ -359,6 +376,12 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
           f"p99 {pct(results.actor, 0.99) * 1000:.0f} ms  key-to-every-screen p50 "
           f"{every50:.0f} ms p99 {every99:.0f} ms (goal {GOAL_P99_MS:.0f}, "
           f"{ratio(every99, GOAL_P99_MS)})")
+    if slowest:  # what the tail is made of: p99 of ~50 keys is the slowest one
+        worst = sorted(zip(results.everyone, results.pressed_at, results.who), reverse=True)
+        wall = time.time() - time.monotonic()  # for LOADTEST_LAG's wall-clock times
+        print(f"slowest {min(slowest, len(worst))} keys (to every screen): " + "; ".join(
+            f"{took * 1000:.0f} ms {who} at {pressed - t0:.1f}s ({pressed + wall:.3f})"
+            for took, pressed, who in worst[:slowest]))
     print(f"server RSS {idle.server_kib / 1024:.1f} MiB idle, {peak.server_kib / 1024:.1f} MiB "
           f"loaded: {per_session:.2f} MiB a session (goal {GOAL_MIB_PER_SESSION:g}, "
           f"{ratio(per_session, GOAL_MIB_PER_SESSION)}); workers: {end.workers} processes, "
@@ -488,6 +511,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="keep no move")
     parser.add_argument("--processes", type=int, default=1,
                         help="server processes sharing a PostgreSQL store (default 1)")
+    parser.add_argument("--slowest", type=int, default=5,
+                        help="report this many slowest keys: kind, player, when (0: none)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--plan", default=None, help=argparse.SUPPRESS)
@@ -541,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(arrivals(plan, args.arrivals, Path(args.data_dir), store_url))
             return 0
         asyncio.run(load(plan, args.seconds, args.pace, warmup, args.flooders,
-                         Path(args.data_dir), store_url, args.processes))
+                         Path(args.data_dir), store_url, args.processes, args.slowest))
     return 0
 
 

@@ -140,6 +140,32 @@ def test_a_key_that_ends_the_round_counts_when_the_next_round_shows() -> None:
     asyncio.run(check())
 
 
+def test_a_bid_counts_when_the_bidding_panel_shows_it_though_the_log_scrolled_it_out() -> None:
+    """What ld007's screen got in a run where its bid took 1.9 s "to show":
+    the panel said "You bid 2" at once, but an automatic pass followed and
+    the log (one line high under long hints) showed only that pass; the bid's
+    log line came back when the layout changed, seconds later."""
+    async def check() -> None:
+        results = Results(since=0.0)
+        actor = Player("ld007", results, 0.0, "bids", 0.0)
+        watcher = Viewer("ld005", results)
+        actor.table = watcher.table = [actor, watcher]
+        markers, kind = actor.markers(b"2")
+        action = Action(markers, 1.0, actor, {actor, watcher}, True, kind,
+                        own=actor.own_markers(b"2"))
+        results.open.add(action)
+        for viewer in (actor, watcher):
+            viewer.expect(action)
+        actor.on_output(b"\x1b[6;49H\xe2\x94\x82 \x1b[1mYou\x1b[0m bid 2              "
+                        b"\x1b[22;49H\xe2\x94\x82 ld008: pass (cannot raise)   ", 1.05)
+        assert results.actor == [pytest.approx(0.05)]
+        watcher.on_output(b"\x1b[6;49H\xe2\x94\x82 \x1b[1mld007\x1b[0m bids 2", 1.1)
+        assert results.everyone == [pytest.approx(0.1)] and results.who == ["bid by ld007"]
+        # another seat's own panel never says "You bid 2" for ld007's bid
+        assert b"You bid 2" not in markers
+    asyncio.run(check())
+
+
 # What ld000's screen showed in a run where its pass was "missed": the panel's
 # 28 columns wrapped "(you start: no pass)" after "(you", so the client did not
 # know it started, pressed p, and the rules refused it (nothing changed on any
