@@ -265,3 +265,35 @@ async def test_the_screen_under_the_lobby_is_not_laid_out_with_it(
         await pilot.pause()
         assert under not in layouts
         assert app.screen in layouts
+
+
+async def test_the_lobby_key_line_is_built_once_per_start_and_again_when_the_keys_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Focus and showing the screen say "the keys changed" three times while
+    # a lobby starts, always with the same keys: one line, styled once.
+    styled: list[str] = []
+    original = KeyBar.get_component_rich_style
+
+    def get_component_rich_style(self: KeyBar, *names: str, partial: bool = False) -> Any:
+        styled.extend(names)
+        return original(self, *names, partial=partial)
+
+    monkeypatch.setattr(KeyBar, "get_component_rich_style", get_component_rich_style)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        bar = screen.query_one(KeyBar)
+        assert styled == ["key-bar--key", "key-bar--description"]
+        assert "n new table" in bar.line.plain
+        screen.refresh_bindings()  # the same keys: nothing to build
+        await pilot.pause()
+        assert len(styled) == 2
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        screen.refresh_bindings()  # another theme: styled again
+        await pilot.pause()
+        assert len(styled) == 4
+        await pilot.press("t")  # the keys in another language
+        await pilot.pause()
+        assert len(styled) > 4
+        assert "n new table" not in app.screen.query_one(KeyBar).line.plain
