@@ -28,6 +28,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``OwnDriver``: the Driver state Textual's drivers share privately
   (``_app``, ``_loop``, ``_mouse``, ``_size``).
 - ``data_table_draw_state``: a DataTable's pending layout and hover cursor.
+- ``RowsMeasuredOnce``: a DataTable's rows measured once for all Apps
+  showing the same rows (``_update_dimensions``, ``_label_column``).
 - ``translate_footer_keys``: the Footer's keys (``textual.widgets._footer``)
   with their descriptions in the session's language.
 - ``CoveredScreen``: a screen not laid out while an opaque one covers it

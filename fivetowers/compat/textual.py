@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import logging
 from collections import OrderedDict
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Hashable, Iterable, TextIO
 
 from textual import events
 from textual._xterm_parser import XTermParser
@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable, Input
+from textual.widgets.data_table import RowKey
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import ToastRack
 
@@ -347,6 +348,59 @@ def data_table_draw_state(table: DataTable[Any]) -> tuple[bool, bool]:
     return table._require_update_dimensions, table._show_hover_cursor
 
 
+_MEASURED_ROWS: OrderedDict[Hashable, tuple[tuple[int, ...], int]] = OrderedDict()
+"""Column content widths after measuring a listing's rows, for the next App's table."""
+MEASURED_ROWS_KEPT = 64
+
+
+class RowsMeasuredOnce(DataTable[Any]):
+    """A DataTable that measures its rows as another App's showing the same
+    rows (``listing``) did.
+
+    Players arriving together see the same lobby list, and a DataTable
+    measures every cell of new rows (``_update_dimensions``), a tenth of a
+    session's start. When the new rows are all the table's rows, plain ones
+    (no label, fixed height), and ``listing`` says what they show, the
+    column widths only depend on it and the widths the table had (its
+    labels'): those the first table reached are set on the others. The
+    private ``_label_column`` is the row labels' column. Retire it when
+    DataTable takes known column widths (or caches measures): not reported
+    upstream yet.
+    """
+
+    listing: Hashable = None
+    """What the rows show (set with them); None measures them anew."""
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        _measure_rows_shared(self, new_rows, self.listing, super()._update_dimensions)
+
+
+def _measure_rows_shared(table: DataTable[Any], new_rows: Iterable[RowKey], rows: Hashable,
+                         measure: Callable[[Iterable[RowKey]], None]) -> None:
+    new = set(new_rows)
+    columns = table.ordered_columns
+    if rows is None or new != set(table.rows) or any(
+            row.label is not None or row.auto_height for row in table.rows.values()):
+        measure(new)
+        return
+    key = (rows, tuple(column.content_width for column in columns),
+           table._label_column.content_width)
+    measured = _MEASURED_ROWS.get(key)
+    if measured is None:
+        measure(new)
+        _MEASURED_ROWS[key] = (tuple(column.content_width for column in columns),
+                               table._label_column.content_width)
+        while len(_MEASURED_ROWS) > MEASURED_ROWS_KEPT:
+            _MEASURED_ROWS.popitem(last=False)
+        return
+    _MEASURED_ROWS.move_to_end(key)
+    widths, label_width = measured
+    for column, width in zip(columns, widths):
+        column.content_width = width
+    table._label_column.content_width = label_width
+    measure(())  # the rest: the table's size from its columns and rows
+
+
 
 def translate_footer_keys(widgets: Iterable[Widget],
                           translate: Callable[[str], str]) -> Iterable[Widget]:
@@ -486,6 +540,8 @@ WORKAROUNDS = (
               "Footer takes a description formatter"),
     _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
               "DataTable exposes its pending layout and hover cursor"),
+    _recorded("RowsMeasuredOnce", ("_update_dimensions", "_label_column"),
+              "DataTable takes known column widths (or caches measures)"),
     _recorded("CoveredScreen", ("Screen._refresh_layout", "App._background_screens"),
               "Textual lays out only the screens that can be seen"),
     _recorded("write_to_terminal", ("_driver",),

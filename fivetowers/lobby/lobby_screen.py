@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, Hashable
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -15,7 +13,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from fivetowers.compat.textual import data_table_draw_state
+from fivetowers.compat.textual import RowsMeasuredOnce, data_table_draw_state
 from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
@@ -24,14 +22,12 @@ from fivetowers.ui.styled_template import styled_template
 from fivetowers.ui.key_bar import KeyBar
 
 
-class TableList(DataTable[Any]):
+class TableList(RowsMeasuredOnce):
     """The hosted tables, one per row; every viewer of the same list shares its lines.
 
     Players arriving together all see the same list; a DataTable renders its
-    rows cell by cell, a good part of each session's start."""
-
-    listing: Hashable = None
-    """What the rows show (set with them); None draws this list alone."""
+    rows cell by cell, a good part of each session's start. ``listing`` (what
+    the rows show) also keys their measures; None draws this list alone."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
         layout_pending, hover_cursor = data_table_draw_state(self)

@@ -40,20 +40,43 @@ class KeyBar(Widget):
         self.line = Text()
         self.spots: list[tuple[int, int, str, bool]] = []
         """Where each key is on the line: start, end, key, enabled."""
+        self.keys_stale = True
+        """The keys changed since the line was built; only until the first frame."""
+        self.drawn = False
+        self.shown_keys: object = None
+        """What the line was built from: the same keys, words and theme build the same line."""
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
-        self.bindings_changed(self.screen)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
+        # A screen's keys change three or four times while it starts (mount,
+        # focus, shown): before the first frame the line waits to be drawn,
+        # built once then. The bar's size never depends on its keys.
+        if not self.drawn:
+            self.keys_stale = True
+            return
+        self.build_line(screen)
+
+    def build_line(self, screen: Screen[object]) -> None:
+        self.keys_stale = False
+        words = current()  # descriptions are marked N_ in BINDINGS, shown translated
+        active = list(screen.active_bindings.values())
+        # Focus settling after the first frame says "the keys changed" again
+        # with the same keys: styling and assembling the line is most of the work.
+        shown_keys = (tuple((binding.key, binding.key_display, binding.action, binding.description,
+                             binding.show, enabled) for _, binding, enabled, _ in active),
+                      words, self.app.theme)
+        if shown_keys == self.shown_keys:
+            return
+        self.shown_keys = shown_keys
         key_style = self.get_component_rich_style("key-bar--key")
         description_style = self.get_component_rich_style("key-bar--description")
         line, spots, seen = Text(), [], set()
-        words = current()  # descriptions are marked N_ in BINDINGS, shown translated
-        for _, binding, enabled, _ in screen.active_bindings.values():
+        for _, binding, enabled, _ in active:
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
@@ -72,6 +95,9 @@ class KeyBar(Widget):
         return self.line
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        self.drawn = True
+        if self.keys_stale:
+            self.build_line(self.screen)
         # The same keys for every viewer in the same phase: drawn once.
         return shared_lines(self, text_key(self.line), crop, super().render_lines)
 

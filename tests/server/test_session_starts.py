@@ -26,6 +26,7 @@ from fivetowers.lobby.lobby_screen import LobbyScreen
 from fivetowers.lobby.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
+from fivetowers.compat.textual import data_table_draw_state
 from fivetowers.ui.key_bar import KeyBar
 
 from tests.server.server_helpers import Screen, StartServer, connect
@@ -265,3 +266,71 @@ async def test_the_screen_under_the_lobby_is_not_laid_out_with_it(
         await pilot.pause()
         assert under not in layouts
         assert app.screen in layouts
+
+
+async def test_the_lobby_key_line_is_built_once_per_start_and_again_when_the_keys_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Focus and showing the screen say "the keys changed" three times while
+    # a lobby starts, always with the same keys: one line, styled once.
+    styled: list[str] = []
+    original = KeyBar.get_component_rich_style
+
+    def get_component_rich_style(self: KeyBar, *names: str, partial: bool = False) -> Any:
+        styled.extend(names)
+        return original(self, *names, partial=partial)
+
+    monkeypatch.setattr(KeyBar, "get_component_rich_style", get_component_rich_style)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        bar = screen.query_one(KeyBar)
+        assert styled == ["key-bar--key", "key-bar--description"]
+        assert "n new table" in bar.line.plain
+        screen.refresh_bindings()  # the same keys: nothing to build
+        await pilot.pause()
+        assert len(styled) == 2
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        screen.refresh_bindings()  # another theme: styled again
+        await pilot.pause()
+        assert len(styled) == 4
+        await pilot.press("t")  # the keys in another language
+        await pilot.pause()
+        assert len(styled) > 4
+        assert "n new table" not in app.screen.query_one(KeyBar).line.plain
+
+
+async def test_viewers_of_the_same_list_measure_its_rows_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.widgets import _data_table
+
+    measured: list[object] = []
+    original = _data_table.measure
+
+    def measure(console: Any, renderable: Any, default: int, **kwargs: Any) -> int:
+        measured.append(renderable)
+        return original(console, renderable, default, **kwargs)
+
+    monkeypatch.setattr(_data_table, "measure", measure)
+    lobby = _lobby()
+    lobby.tables["TB001"].name = "a table with a long name"  # wider than the column's label
+    widths: list[list[int]] = []
+    for name in ("ann", "bo", "cy"):
+        if name == "cy":
+            lobby.sit(lobby.tables["TB001"], "SHA256:cy", "cy")  # cy's list says "(yours)"
+        measured.clear()
+        app = LobbyApp(lobby, _visitor(name))
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            assert not data_table_draw_state(table)[0]
+            widths.append([column.get_render_width(table) for column in table.ordered_columns])
+            rows_measured = sum(1 for r in measured if "TB00" in str(r))
+            text = "".join(s.text for s in table.render_lines(Region(0, 0, 100, 5)))
+        assert "a table with a long name" in text
+        if name == "bo":  # ann's list again: ann's widths, nothing measured
+            assert rows_measured == 0 and widths[1] == widths[0]
+        else:
+            assert rows_measured == 3  # its own list: each code measured
+    assert widths[2][1] > widths[0][1]  # "(yours)" made cy's name column wider
