@@ -53,6 +53,8 @@ measurement) and key-to-every-screen time (ms), to see when the slow ones were.
 LOADTEST_LAG=MS prints (stderr) each time the server's event loop was blocked
 longer than MS, with the wall-clock time; ``--slowest N`` lists the N slowest
 keys (kind, player, when pressed).
+LOADTEST_MEMORY=FILE samples what the server's memory is made of (see
+scripts/load_memory.py: RSS, Python's blocks, malloc's heap, tracemalloc).
 LOADTEST_MISSES=FILE appends, for every missed action, each screen that did
 not show it (actor, other seat or spectator) and the text it received since
 the key (escapes stripped, cursor moves shown as @row,col).
@@ -128,6 +130,9 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
     await server.start()
     if os.environ.get("LOADTEST_LAG"):
         asyncio.get_running_loop().create_task(watch_loop_lag(float(os.environ["LOADTEST_LAG"])))
+    if os.environ.get("LOADTEST_MEMORY"):  # what the server's memory is made of
+        from load_memory import watch_memory
+        asyncio.get_running_loop().create_task(watch_memory(os.environ["LOADTEST_MEMORY"]))
     print(server.port, flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)

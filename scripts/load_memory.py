@@ -1,0 +1,133 @@
+"""What the load test's server holds in memory, sampled while it serves.
+
+``LOADTEST_MEMORY=FILE`` makes the load test's server append one JSON line
+every ``LOADTEST_MEMORY_EVERY`` seconds (default 30): its RSS, the blocks
+Python's allocator holds (``sys.getallocatedblocks``), glibc's own account
+(``mallinfo2``: bytes in use, bytes free inside its arenas, what it got from
+the system) and the collector's generations. RSS that grows while the
+blocks and malloc's bytes in use stay flat is fragmentation; blocks that
+grow are Python objects kept.
+
+``LOADTEST_TRACEMALLOC=N`` also traces allocations (N frames each; it slows
+the server down) and writes, at each sample, the 25 places whose memory grew
+most since the first sample after the warm-up (``LOADTEST_MEMORY_AFTER``,
+default 60 s).
+``LOADTEST_RECLAIM=1`` unfreezes and fully collects at each sample (what
+the collector's reclaim does, at most every half hour), and notes the
+blocks that freed and the types of what died in cycles (the garbage of a
+collection with ``DEBUG_SAVEALL``), then freezes what lives again.
+``LOADTEST_TRIM=1`` calls ``malloc_trim(0)`` at each sample and notes the RSS
+it gave back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import ctypes.util
+import gc
+import json
+import os
+import sys
+import time
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+        "uordblks", "fordblks", "keepcost")]
+
+
+def _libc() -> Any:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
+LIBC = _libc()
+
+
+def rss_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def malloc_figures() -> dict[str, int]:
+    """glibc's account of its heap, KiB (empty off glibc)."""
+    if LIBC is None or not hasattr(LIBC, "mallinfo2"):
+        return {}
+    LIBC.mallinfo2.restype = _MallInfo2
+    info = LIBC.mallinfo2()
+    return {"malloc_system_kib": (info.arena + info.hblkhd) // 1024,
+            "malloc_used_kib": (info.uordblks + info.hblkhd) // 1024,
+            "malloc_free_kib": info.fordblks // 1024}
+
+
+def trim() -> int:
+    """``malloc_trim(0)``; the RSS it gave back, KiB."""
+    before = rss_kib()
+    if LIBC is not None and hasattr(LIBC, "malloc_trim"):
+        LIBC.malloc_trim(0)
+    return before - rss_kib()
+
+
+def reclaim() -> dict[str, Any]:
+    """Everything frozen collected: how much of it was garbage, and of what."""
+    before = sys.getallocatedblocks()
+    gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+    finally:
+        gc.set_debug(0)
+    kinds = Counter(type(o).__qualname__ for o in gc.garbage)
+    died = len(gc.garbage)
+    gc.garbage.clear()
+    gc.collect()
+    after = sys.getallocatedblocks()
+    gc.freeze()
+    return {"reclaimed_blocks": before - after, "died_in_cycles": died,
+            "blocks_after_reclaim": after, "rss_after_reclaim_kib": rss_kib(),
+            "cycle_types": kinds.most_common(20)}
+
+
+async def watch_memory(path: str) -> None:
+    every = float(os.environ.get("LOADTEST_MEMORY_EVERY", "30"))
+    after = float(os.environ.get("LOADTEST_MEMORY_AFTER", "60"))
+    frames = int(os.environ.get("LOADTEST_TRACEMALLOC", "0"))
+    if frames and not tracemalloc.is_tracing():
+        tracemalloc.start(frames)
+    base: tracemalloc.Snapshot | None = None
+    started = time.monotonic()
+    while True:
+        await asyncio.sleep(every)
+        line: dict[str, Any] = {
+            "t": round(time.monotonic() - started, 1), "rss_kib": rss_kib(),
+            "blocks": sys.getallocatedblocks(), "gc_counts": gc.get_count(),
+            **malloc_figures()}
+        if os.environ.get("LOADTEST_RECLAIM"):
+            line.update(reclaim())
+        if os.environ.get("LOADTEST_TRIM"):
+            line["trimmed_kib"] = trim()
+        if frames:
+            snap = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(False, tracemalloc.__file__)])
+            line["traced_kib"] = tracemalloc.get_traced_memory()[0] // 1024
+            if base is None and time.monotonic() - started >= after:
+                base = snap
+            elif base is not None:
+                diff = snap.compare_to(base, "traceback" if frames > 1 else "lineno")
+                line["grew"] = [
+                    [stat.size_diff // 1024, stat.count_diff,
+                     " < ".join(f"{Path(f.filename).name}:{f.lineno}"
+                                for f in stat.traceback)]
+                    for stat in diff[:25]]
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
