@@ -26,7 +26,11 @@ For every key a player presses after the warm-up it measures
 It reports p50/p99 of both, the server's RSS per session (loaded minus idle,
 over the sessions), worker processes under the server separately, RSS
 growth a minute after warm-up (least squares over samples), the server's,
-the workers' and this client's CPU, each with its ratio to the goal.
+the workers' and this client's CPU, each with its ratio to the goal; and,
+from the server's worker pool (a stats file it writes at exit), its bots'
+moves while measuring: how many, ask to answer against the budget, the wait
+for a worker, how many the late bot (greedy) or the quick bot made instead;
+and the hints computed, their wait and time.
 ``--flooders N`` adds N clients that flood input during the measurement
 (100 KB bursts of 'x', invalid UTF-8, broken escapes), half in the lobby,
 half watching a table; dropped by the server, a flooder tries to connect
@@ -140,6 +144,8 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
     stopping = time.monotonic()
     await server.stop()
     await lobby.close()
+    # What the bots and hints did, for the report (see pool_report).
+    (data_dir / f"pool-stats.{process}.json").write_text(json.dumps(pool.stats.to_json()))
     pool.close()
     print(f"server stopped in {time.monotonic() - stopping:.1f}s", file=sys.stderr)
 
@@ -354,6 +360,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
             print(f"clients closed in {time.monotonic() - t_end:.1f}s", file=sys.stderr)
     finally:
         await servers.stop()
+    pool = pool_report(data_dir, t0, t_end)
 
     sessions = plan.humans + plan.spectators
     per_session = (peak.server_kib - idle.server_kib) / 1024 / (sessions + flooders)
@@ -396,6 +403,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
           f"workers {wgrowth:.1f} MiB/min")
     print(f"CPU (share of one core): server {cpu:.0%}, workers {wcpu:.0%}, "
           f"this load client {client_cpu:.0%}")
+    print_pool(pool)
     if floods:
         sent = sum(f.sent for f in floods) / 2**20
         dropped = sum(f.dropped for f in floods)
@@ -417,9 +425,39 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "flood_connections": sum(f.connections for f in floods),
         "flood_drops": sum(f.dropped for f in floods),
         "flood_refused": sum(f.refused for f in floods),
+        "pool": pool,
     }
     print("RESULT " + json.dumps(figures), flush=True)
     return figures
+
+
+def pool_report(data_dir: Path, since: float, until: float) -> dict[str, object]:
+    """The servers' worker pools, from the stats each wrote at exit: bot moves
+    and hints asked for while measuring (``time.monotonic``: one clock for
+    the machine's processes)."""
+    from fivetowers.tables.pool_stats import summarise
+
+    files = sorted(data_dir.glob("pool-stats.*.json"))
+    return summarise((json.loads(f.read_text()) for f in files), since, until) if files else {}
+
+
+def print_pool(pool: dict[str, object]) -> None:
+    """How the bots fared: their moves' time against their budget, the queue
+    before a worker took them, and the moves the late and quick bots made."""
+    for name, f in pool.items():
+        if not isinstance(f, dict) or name == "hints":
+            continue
+        print(f"{name} bot moves (from the server): {f['moves']}, budget {f['budget_s']:g} s; "
+              f"ask to answer p50 {f['took_p50']:.2f} s p99 {f['took_p99']:.2f} s max "
+              f"{f['took_max']:.2f} s, {f['over_budget']} over budget; waiting for a worker "
+              f"p50 {f['waited_p50']:.2f} s p99 {f['waited_p99']:.2f} s; made by the late "
+              f"bot {f['late']}, the quick bot {f['quick']}")
+    hints = pool.get("hints")
+    if isinstance(hints, dict):
+        print(f"hints computed {hints['computed']} (asks answered from the cache "
+              f"{hints['known']}, joining one in flight {hints['joined']}); waiting for a "
+              f"worker p50 {hints['waited_p50']:.2f} s p99 {hints['waited_p99']:.2f} s, "
+              f"ask to answer p50 {hints['took_p50']:.2f} s p99 {hints['took_p99']:.2f} s")
 
 
 def store_kind(plan: Plan, store_url: str | None) -> str:

@@ -149,7 +149,8 @@ class SeatClient(Generic[G, P, H]):
             rng = random.Random(f"advice:{key}")
             action = await self.table.workers.choose(self._adviser, view, rng,
                                                      late=self.table.late_bot,
-                                                     quick=self.table.quick_bot, seat=seat)
+                                                     quick=self.table.quick_bot, seat=seat,
+                                                     role="advice")
             self._advice = {key: action}
         return self._advice[key]
 

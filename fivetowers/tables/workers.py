@@ -46,6 +46,7 @@ from typing import Any, Callable, Protocol, TypeVar
 
 from fivetowers.compat.futures import pool_processes
 from fivetowers.games.protocol import Bot
+from fivetowers.tables.pool_stats import BotMove, HintJob, PoolStats
 
 log = logging.getLogger("fivetowers.server")
 
@@ -98,6 +99,14 @@ def within(bot: Bot, seconds: float) -> Bot:
     return bot
 
 
+def bot_name(bot: Bot) -> str:
+    """``bot``'s name with its game's ("gotown strong"), for logs and stats."""
+    name = str(getattr(bot, "name", type(bot).__name__))
+    parts = type(bot).__module__.split(".")
+    return f"{parts[2]} {name}" if parts[:2] == ["fivetowers", "games"] and len(parts) > 2 \
+        else name
+
+
 def think_by(bot: Bot, view: Any, seed: int, deadline: float, late: Bot) -> Any:
     """``bot``'s move, answered by ``deadline`` (``time.monotonic``, the same
     clock in every process of the machine), else ``late``'s at once. Runs
@@ -107,6 +116,11 @@ def think_by(bot: Bot, view: Any, seed: int, deadline: float, late: Bot) -> Any:
     if left <= 0:  # it waited its whole budget in the queue: answer now
         return late.choose(view, rng)
     return within(bot, left).choose(view, rng)
+
+
+def timed(fn: Callable[..., T], *args: object) -> tuple[float, T]:
+    """When a worker started on ``fn(*args)`` (``time.monotonic``), and its result."""
+    return time.monotonic(), fn(*args)
 
 
 PARENT_CHECK = 1.0
@@ -166,6 +180,8 @@ class Workers:
         self._asked: dict[tuple[Callable[..., Any], str], asyncio.Future[Any]] = {}
         self.late_moves = 0
         """Bot moves made here because no worker answered in time."""
+        self.stats = PoolStats()
+        """Every bot move and hint job, timed (the latest ones)."""
 
     # -- the pool ------------------------------------------------------------
     def _executor(self) -> concurrent.futures.Executor:
@@ -248,7 +264,7 @@ class Workers:
 
     # -- bots ----------------------------------------------------------------
     async def choose(self, bot: Bot, view: Any, rng: random.Random, *, late: Bot,
-                     quick: Bot, seat: int | None = None) -> Any:
+                     quick: Bot, seat: int | None = None, role: str = "bot") -> Any:
         """``bot``'s move for ``view`` (``seat``'s) within its budget, counted
         from now; in the worker, ``late`` (a fast bot of the same game)
         answers for it when its time is up; should no worker answer,
@@ -256,21 +272,29 @@ class Workers:
 
         ``rng`` gives the worker its seed and advances the same way whoever
         thinks, so a seeded game replays the same (unless the pool was jammed
-        and a move had to be made without it, which is logged)."""
+        and a move had to be made without it, which is logged). ``role``
+        names what the move is for in :attr:`stats` ("bot", "advice")."""
         seed = rng.getrandbits(64)
         budget = budget_of(bot)
         asked = time.monotonic()
+        name = bot_name(bot)
         try:
-            return await asyncio.wait_for(
-                self.run(think_by, bot, view, seed, asked + budget, late),
+            started, action = await asyncio.wait_for(
+                self.run(timed, think_by, bot, view, seed, asked + budget, late),
                 budget + self.margin)
         except (asyncio.TimeoutError, BrokenProcessPool) as exc:
             self.late_moves += 1
+            took = time.monotonic() - asked
+            self.stats.moves.append(BotMove(role, name, budget, asked, took, took, "quick"))
             why = "no answer" if isinstance(exc, asyncio.TimeoutError) else "its worker died"
             log.warning("the %s bot at seat %s: %s after %.1f s; made a quick move instead",
-                        getattr(bot, "name", type(bot).__name__), seat, why,
-                        time.monotonic() - asked)
+                        name, seat, why, took)
             return quick.choose(view, random.Random(seed))
+        # think_by answers with the late bot when it starts past the deadline.
+        how = "late" if started >= asked + budget else "thought"
+        self.stats.moves.append(BotMove(role, name, budget, asked, started - asked,
+                                        time.monotonic() - asked, how))
+        return action
 
     # -- hints ---------------------------------------------------------------
     @staticmethod
@@ -289,10 +313,13 @@ class Workers:
         done: H | None = self._hints.get(key)
         if done is not None:
             self._hints.move_to_end(key)
+            self.stats.hints_known += 1
             return done
         loop = asyncio.get_running_loop()
         asked = self._asked.get(key)
-        if asked is None or asked.get_loop() is not loop:
+        if asked is not None and asked.get_loop() is loop:
+            self.stats.hints_joined += 1
+        else:
             asked = self._asked[key] = loop.create_future()
             task = loop.create_task(self._compute(key, position, hinter, asked))
             asked.add_done_callback(lambda _: task)  # keeps the task referenced
@@ -301,8 +328,9 @@ class Workers:
 
     async def _compute(self, key: tuple[Callable[..., Any], str], position: P,
                        hinter: Callable[[P], H], asked: asyncio.Future[Any]) -> None:
+        start = time.monotonic()
         try:
-            result = await self.run(hinter, position)
+            started, result = await self.run(timed, hinter, position)
         except asyncio.CancelledError:  # the loop is closing
             asked.cancel()
             raise
@@ -314,6 +342,7 @@ class Workers:
         finally:
             if self._asked.get(key) is asked:
                 del self._asked[key]
+        self.stats.hints.append(HintJob(start, started - start, time.monotonic() - start))
         self._hints[key] = result
         while len(self._hints) > self.hints_kept:
             self._hints.popitem(last=False)

@@ -61,6 +61,15 @@ def test_realistic_mix_plays_and_reports(tmp_path: Path) -> None:
     assert math.isfinite(figures["growth_mib_min"])  # type: ignore[arg-type]
     cpu = figures["client_cpu"]
     assert isinstance(cpu, float) and 0 < cpu < 2
+    # The server's pool: its bots' moves and hints while measuring.
+    pool = figures["pool"]
+    assert isinstance(pool, dict) and "hints computed" in out
+    bots = {name: f for name, f in pool.items() if name.startswith(("bot ", "advice "))}
+    assert sum(f["moves"] for f in bots.values()) > 0, pool
+    for name, f in bots.items():
+        assert f"{name} bot moves (from the server)" in out
+        assert f["late"] + f["quick"] <= f["moves"] and f["waited_p50"] <= f["took_p50"]
+    assert pool["hints"]["computed"] + pool["hints"]["known"] > 0
 
 
 @pytest.mark.slow

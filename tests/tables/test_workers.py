@@ -22,6 +22,7 @@ from fivetowers.games.five_towers.solver import Hint, exhaustive_hint
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
+from fivetowers.tables.pool_stats import summarise
 from fivetowers.tables.workers import Workers, think_by
 
 from tests.server.busy_bot import BusyBot
@@ -59,6 +60,10 @@ async def test_a_hint_is_computed_once_for_every_viewer_of_a_position() -> None:
     assert await TableClient(table, 2, hinter).hint() is hints[0]  # a new viewer later
     assert len(asked) == 1
     assert viewers[0].known_hint() is hints[0]
+    # The pool's record: one job; three asks joined it, one came from the cache.
+    stats = table.workers.stats
+    assert len(stats.hints) == 1 and stats.hints_joined == 3 and stats.hints_known == 1
+    assert 0 <= stats.hints[0].waited < 0.1 <= stats.hints[0].took
 
 
 async def test_a_failed_hint_is_asked_again_not_kept() -> None:
@@ -94,7 +99,40 @@ async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
     game.clone().apply(action)  # legal
     # Its budget (0.5 s) and the margin (0.5 s), not the 4 s the pool was busy.
     assert waited < 2.5 and one_process.late_moves == 1
+    quick = [m for m in one_process.stats.moves if m.how == "quick"]
+    assert len(quick) == 1 and quick[0].bot == "five_towers strong" and quick[0].budget == 0.5
+    assert quick[0].took >= 1.0 and quick[0].role == "bot"
     jam.cancel()
+
+
+async def test_the_pool_records_each_bot_move_s_wait_and_who_made_it(
+        one_process: Workers) -> None:
+    """A move that waited its budget in the queue is the late bot's; one that
+    found a free worker is the bot's own, timed from ask to answer."""
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    view = game.view(game.to_move)
+    await one_process.choose(RandomBot(), view, random.Random(0), late=RandomBot(),
+                             quick=RandomBot())  # a warm worker
+    jam = asyncio.create_task(one_process.choose(BusyBot(1.5), view, random.Random(1),
+                                                 late=RandomBot(), quick=RandomBot()))
+    await asyncio.sleep(0.2)
+    one_process.margin = 5.0  # waited for, however late
+    await one_process.choose(StrongBot(time_per_move=0.3), view, random.Random(2),
+                             late=GreedyBot(), quick=RandomBot(), role="advice")
+    await jam
+    await one_process.choose(StrongBot(time_per_move=0.3), view, random.Random(3),
+                             late=GreedyBot(), quick=RandomBot())
+    warm, busy, late, thought = one_process.stats.moves
+    assert (busy.bot, busy.how, late.how, thought.how) == (
+        "busy", "thought", "late", "thought")
+    assert late.role == "advice" and thought.role == "bot"
+    assert late.waited >= 0.3 and late.took >= late.waited
+    assert thought.waited < 0.3 and 0.2 < thought.took
+    summary = summarise([one_process.stats.to_json()], since=late.asked)
+    assert summary["advice five_towers strong"]["late"] == 1
+    assert summary["bot five_towers strong"]["moves"] == 1
+    assert summary["bot five_towers strong"]["late"] == 0
+    assert "bot busy" not in summary  # asked before ``since``
 
 
 async def test_a_seeded_game_plays_the_same_in_processes_and_in_threads(

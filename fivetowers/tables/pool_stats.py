@@ -1,0 +1,99 @@
+"""What the worker pool did: every bot move and hint it was asked for, timed.
+
+Kept by :class:`~fivetowers.tables.workers.Workers` (a bounded record of the
+latest jobs) so that a load test can say how the bots fared under load: how
+long a bot's move took from being asked to being answered against its
+budget, how much of it was spent waiting for a worker, and how many moves
+were made by the late bot (the worker took the job after the deadline) or
+the quick bot (no worker answered at all); and how long hints waited.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+KEPT = 100_000
+"""Jobs remembered at the most (a few MiB; the oldest are forgotten)."""
+
+
+@dataclass(frozen=True)
+class BotMove:
+    role: str
+    """"bot": a table's bot seat (stand-ins too); "advice": the adviser
+    thinking for a human's hint panel."""
+    bot: str
+    budget: float
+    asked: float
+    """``time.monotonic()`` when the move was asked for (one clock for every
+    process of the machine)."""
+    waited: float
+    """Seconds from asked to a worker starting on it (the queue)."""
+    took: float
+    """Seconds from asked to the answer."""
+    how: str
+    """"thought" (the bot itself), "late" (its worker took the job after its
+    deadline: the game's late bot answered) or "quick" (no worker answered
+    within budget plus margin: the quick bot moved on the serving process)."""
+
+
+@dataclass(frozen=True)
+class HintJob:
+    asked: float
+    waited: float
+    took: float
+
+
+@dataclass
+class PoolStats:
+    moves: deque[BotMove] = field(default_factory=lambda: deque(maxlen=KEPT))
+    hints: deque[HintJob] = field(default_factory=lambda: deque(maxlen=KEPT))
+    hints_known: int = 0
+    """Hint asks answered from the cache at once."""
+    hints_joined: int = 0
+    """Hint asks that waited for the same position's job already in flight."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"moves": [asdict(m) for m in self.moves],
+                "hints": [asdict(h) for h in self.hints],
+                "hints_known": self.hints_known, "hints_joined": self.hints_joined}
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
+              until: float = float("inf")) -> dict[str, Any]:
+    """Figures over the pools' ``to_json()`` (several servers'), for jobs
+    asked from ``since`` to ``until``: per role and bot, moves, ask-to-answer and
+    queue times (p50/p99/max, seconds), how many went over budget, and how
+    many the late and quick bots made; for hints, jobs and their times
+    (the asks answered from the cache or joining a job in flight: over the
+    whole run)."""
+    stats = list(stats)
+    moves = [BotMove(**m) for s in stats for m in s["moves"]
+             if since <= m["asked"] <= until]
+    hints = [HintJob(**h) for s in stats for h in s["hints"]
+             if since <= h["asked"] <= until]
+    out: dict[str, Any] = {}
+    for role, bot in sorted({(m.role, m.bot) for m in moves}):
+        mine = [m for m in moves if m.role == role and m.bot == bot]
+        took, waited = [m.took for m in mine], [m.waited for m in mine]
+        out[f"{role} {bot}"] = {
+            "moves": len(mine), "budget_s": max(m.budget for m in mine),
+            "took_p50": _pct(took, 0.5), "took_p99": _pct(took, 0.99), "took_max": max(took),
+            "over_budget": sum(m.took > m.budget for m in mine),
+            "waited_p50": _pct(waited, 0.5), "waited_p99": _pct(waited, 0.99),
+            "late": sum(m.how == "late" for m in mine),
+            "quick": sum(m.how == "quick" for m in mine)}
+    out["hints"] = {
+        "computed": len(hints), "known": sum(s["hints_known"] for s in stats),
+        "joined": sum(s["hints_joined"] for s in stats),
+        "took_p50": _pct([h.took for h in hints], 0.5),
+        "took_p99": _pct([h.took for h in hints], 0.99),
+        "waited_p50": _pct([h.waited for h in hints], 0.5),
+        "waited_p99": _pct([h.waited for h in hints], 0.99)}
+    return out
