@@ -21,6 +21,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   (wraps ``Stylesheet._parse_rules``).
 - ``release_strip_caches``: empties the ``Strip`` caches of dropped shared
   renders, which are reference cycles otherwise.
+- ``divide_without_cycles``: ``Strip.divide`` no longer caches a Strip in
+  itself, so every drawn line is freed without the cyclic collector.
 - ``drop_closed_watchers`` (and ``is_closing``): the footer's watchers
   (``__watchers``) of key widgets long gone.
 - ``LeanScreensApp``: screens without tooltips, and toast racks only once

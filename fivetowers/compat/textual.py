@@ -189,6 +189,47 @@ def release_strip_caches(lines: Iterable[Strip]) -> None:
             cache.clear()
 
 
+UPSTREAM_DIVIDE: Callable[[Strip, Iterable[int]], Any] = Strip.divide
+"""Textual's own ``Strip.divide`` (which caches ``[self]``)."""
+_divide_uncycled = False
+
+
+def _divide(self: Strip, cuts: Iterable[int]) -> Any:
+    cell_length = self.cell_length
+    cuts = [cut for cut in cuts if cut <= cell_length]
+    if cuts == [cell_length]:  # its own only piece: a new list, nothing cached
+        return [self]
+    return UPSTREAM_DIVIDE(self, cuts)
+
+
+def divide_without_cycles() -> bool:
+    """Make ``Strip.divide`` stop caching a Strip in itself; True if it does.
+
+    The compositor divides every line it draws, most of them only at their
+    own end, and upstream caches that answer, ``[self]``, in the Strip: so
+    every Strip a screen has drawn is a reference cycle that only the cyclic
+    collector frees. The server freezes survivors once a minute and collects
+    what is frozen only every half hour (collector.py), so every line on
+    screen at a freeze and replaced after it was kept for that half hour:
+    most of the server's RSS growth during play (tracemalloc: Strips and their
+    FIFOCaches). The answer costs nothing to make again, so it is no longer
+    cached, and a dropped Strip is freed by reference counting at once.
+    Process-wide, and only if ``Strip.divide`` is still the function read
+    here. Retire it when ``Strip.divide`` stops caching ``[self]`` upstream
+    (with ``release_strip_caches``).
+    """
+    global _divide_uncycled
+    if _divide_uncycled:
+        return True
+    if Strip.divide is not UPSTREAM_DIVIDE or \
+            list(inspect.signature(UPSTREAM_DIVIDE).parameters) != ["self", "cuts"]:
+        log.warning("Textual's Strip.divide changed: drawn lines stay reference cycles")
+        return False
+    Strip.divide = _divide  # type: ignore[method-assign]
+    _divide_uncycled = True
+    return True
+
+
 def strip_caches_filled(strip: Strip) -> bool:
     """Whether any of ``strip``'s caches holds something (for tests)."""
     return any(getattr(strip, name) for name in STRIP_CACHES)
@@ -526,6 +567,8 @@ WORKAROUNDS = (
     _recorded("share_parsed_css", ("Stylesheet._parse_rules", "Stylesheet._variables"),
               "Textual shares parsed CSS between Apps"),
     _recorded("release_strip_caches", STRIP_CACHES,
+              "Strip.divide stops caching the Strip itself"),
+    _recorded("divide_without_cycles", ("Strip.divide", "_divide_cache"),
               "Strip.divide stops caching the Strip itself"),
     _recorded("drop_closed_watchers", ("__watchers", "_closing", "_closed"),
               "Textual drops a removed node's watchers (or Footer unbinds old keys)"),

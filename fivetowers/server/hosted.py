@@ -32,7 +32,9 @@ from typing import Any, Callable, Iterable
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from fivetowers.compat.textual import LeanScreensApp, covered_default_screen, share_parsed_css
+from fivetowers.compat.textual import (
+    LeanScreensApp, covered_default_screen, divide_without_cycles, share_parsed_css,
+)
 
 STARTING = 2
 """Apps starting at once: two, so one computes while the other awaits a frame."""
@@ -57,6 +59,7 @@ class HostedApp(LeanScreensApp):
 
     def __init__(self) -> None:
         share_parsed_css()  # the sessions' CSS parsed once for all of them
+        divide_without_cycles()  # drawn lines freed without the cyclic collector
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""

@@ -26,7 +26,8 @@ import fivetowers.compat.textual as compat
 from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, CoveredScreen,
                                        InOrderInput, LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
-                                       drop_closed_watchers, has_toast_rack, is_closing,
+                                       divide_without_cycles, drop_closed_watchers,
+                                       has_toast_rack, is_closing,
                                        keep_process_output, release_strip_caches,
                                        share_parsed_css, strip_caches_filled,
                                        translate_footer_keys, watchers_of, write_to_terminal)
@@ -170,18 +171,41 @@ def test_a_released_strip_is_freed_without_the_cyclic_collector() -> None:
     gc.disable()
     try:
         kept = Strip([Segment("kept strip")])
-        assert kept.divide([kept.cell_length])[0] is kept  # upstream: it caches itself
+        # upstream: it caches itself (what divide_without_cycles stops)
+        assert compat.UPSTREAM_DIVIDE(kept, [kept.cell_length])[0] is kept
         kept.crop(0, 4)
         assert strip_caches_filled(kept)
         del kept
         assert strips_showing("kept strip") == 1, "upstream stopped the cycle: retire it"
         freed = Strip([Segment("freed strip")])
-        freed.divide([freed.cell_length])
+        compat.UPSTREAM_DIVIDE(freed, [freed.cell_length])
         freed.crop(0, 4)
         release_strip_caches([freed])
         assert not strip_caches_filled(freed)
         del freed
         assert strips_showing("freed strip") == 0 and strips_showing("free") == 0
+    finally:
+        gc.enable()
+        gc.collect()
+
+
+def test_a_divided_strip_is_freed_without_the_cyclic_collector() -> None:
+    """Once divide_without_cycles is in, a Strip drawn (divided at its own end,
+    cropped, styled) is freed when dropped, by reference counting alone: with
+    upstream's divide it stays until a full collection (see the test above)."""
+    assert divide_without_cycles() and divide_without_cycles()  # once, then a no-op
+    gc.collect()
+    gc.disable()
+    try:
+        line = Strip([Segment("drawn line"), Segment(" more")])
+        assert line.divide([line.cell_length]) == [line]
+        assert line.divide([line.cell_length, 99]) == [line]  # cuts past its end dropped
+        left, right = line.divide([4, line.cell_length])  # a real cut: upstream's answer
+        assert (left.text, right.text) == ("draw", "n line more")
+        assert line.divide([4, line.cell_length]) == [left, right]  # and its cache
+        line.crop(0, 4)
+        del line, left, right
+        assert strips_showing("drawn line more") == 0 and strips_showing("draw") == 0
     finally:
         gc.enable()
         gc.collect()
