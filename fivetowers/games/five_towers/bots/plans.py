@@ -81,7 +81,13 @@ def _tear(towers: Towers, pile: tuple[Pair, ...],
             tuple(sorted(pile + ((td, tower[-1]),))))
 
 
-@lru_cache(maxsize=1 << 14)
+OPTIONS_KEPT = 1 << 9
+"""Boards' options kept: a bot asks again for the same board within a round
+(every bid, then the build); over 241 strong-bot moves, 512 entries gave the
+same hits as 16,384, which kept old deals' options in a worker for good."""
+
+
+@lru_cache(maxsize=OPTIONS_KEPT)
 def options(towers: Towers, pile: tuple[Pair, ...], display: tuple[Pair, ...],
             powers: bool, bid: int) -> tuple[Option, ...]:
     """Every distinct finished board reachable by a legal build of ``bid``."""
