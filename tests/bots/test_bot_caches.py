@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from fivetowers.games.five_towers import solver
 from fivetowers.games.five_towers.bots import GreedyBot, StrongBot, plans
 from fivetowers.games.five_towers.rules import Game, Variant, search
 
@@ -29,3 +30,5 @@ def test_a_worker_keeps_at_most_a_few_thousand_searched_boards() -> None:
     assert placed.maxsize is not None and placed.maxsize <= 8192
     assert options.maxsize is not None and options.maxsize <= 512
     assert placed.currsize <= 8192 and options.currsize <= 512
+    # The greedy seats' hints: a few MiB at the most, not 24.
+    assert 0 < len(solver._cache._done) <= solver.CACHE_SIZE <= 512

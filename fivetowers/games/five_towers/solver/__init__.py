@@ -35,7 +35,11 @@ from fivetowers.games.five_towers.solver.problem import Problem
 
 __all__ = ["Hint", "Plan", "cache_clear", "exhaustive_hint", "hint"]
 
-CACHE_SIZE = 4096
+CACHE_SIZE = 512
+"""Hints kept per process (about 6 KiB each). Asked again within a round (the
+greedy bot, a hint panel): 4,096 kept a worker growing for half an hour
+under load, some 24 MiB, with deals long over; the server keeps its own
+hints for every viewer (``Workers.hints_kept``)."""
 
 
 class _Cache:
