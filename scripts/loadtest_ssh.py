@@ -450,8 +450,10 @@ def print_pool(pool: dict[str, object]) -> None:
         print(f"{name} bot moves (from the server): {f['moves']}, budget {f['budget_s']:g} s; "
               f"ask to answer p50 {f['took_p50']:.2f} s p99 {f['took_p99']:.2f} s max "
               f"{f['took_max']:.2f} s, {f['over_budget']} over budget; waiting for a worker "
-              f"p50 {f['waited_p50']:.2f} s p99 {f['waited_p99']:.2f} s; made by the late "
-              f"bot {f['late']}, the quick bot {f['quick']}")
+              f"p50 {f['waited_p50']:.2f} s p99 {f['waited_p99']:.2f} s; time it had to think "
+              f"p50 {f['had_p50']:.2f} s p10 {f['had_p10']:.2f} s, its whole budget in "
+              f"{f['full_budget']}; made by the late bot {f['late']}, the quick bot "
+              f"{f['quick']}")
     hints = pool.get("hints")
     if isinstance(hints, dict):
         print(f"hints computed {hints['computed']} (asks answered from the cache "

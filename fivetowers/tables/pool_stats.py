@@ -69,7 +69,9 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
               until: float = float("inf")) -> dict[str, Any]:
     """Figures over the pools' ``to_json()`` (several servers'), for jobs
     asked from ``since`` to ``until``: per role and bot, moves, ask-to-answer and
-    queue times (p50/p99/max, seconds), how many went over budget, and how
+    queue times (p50/p99/max, seconds), how many went over budget, the time
+    it had to think (p50, p10; the late and quick bots' moves count 0) and
+    how many moves had at least 95% of the budget, and how
     many the late and quick bots made; for hints, jobs and their times
     (the asks answered from the cache or joining a job in flight: over the
     whole run)."""
@@ -82,11 +84,15 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
     for role, bot in sorted({(m.role, m.bot) for m in moves}):
         mine = [m for m in moves if m.role == role and m.bot == bot]
         took, waited = [m.took for m in mine], [m.waited for m in mine]
+        # What it had to think: think_by gives it what is left of its budget.
+        had = [max(0.0, m.budget - m.waited) if m.how == "thought" else 0.0 for m in mine]
         out[f"{role} {bot}"] = {
             "moves": len(mine), "budget_s": max(m.budget for m in mine),
             "took_p50": _pct(took, 0.5), "took_p99": _pct(took, 0.99), "took_max": max(took),
             "over_budget": sum(m.took > m.budget for m in mine),
             "waited_p50": _pct(waited, 0.5), "waited_p99": _pct(waited, 0.99),
+            "had_p50": _pct(had, 0.5), "had_p10": _pct(had, 0.1),
+            "full_budget": sum(h >= 0.95 * m.budget for h, m in zip(had, mine)),
             "late": sum(m.how == "late" for m in mine),
             "quick": sum(m.how == "quick" for m in mine)}
     out["hints"] = {

@@ -132,6 +132,8 @@ async def test_the_pool_records_each_bot_move_s_wait_and_who_made_it(
     assert summary["advice five_towers strong"]["late"] == 1
     assert summary["bot five_towers strong"]["moves"] == 1
     assert summary["bot five_towers strong"]["late"] == 0
+    assert summary["advice five_towers strong"]["had_p50"] == 0  # greedy thought for it
+    assert 0.2 < summary["bot five_towers strong"]["had_p50"] <= 0.3
     assert "bot busy" not in summary  # asked before ``since``
 
 
