@@ -112,6 +112,10 @@ async def watch_memory(path: str) -> None:
             "t": round(time.monotonic() - started, 1), "rss_kib": rss_kib(),
             "blocks": sys.getallocatedblocks(), "gc_counts": gc.get_count(),
             **malloc_figures()}
+        shared = sys.modules.get("fivetowers.ui.shared_lines")
+        if shared is not None:  # the renders the screens share, against their cap
+            line["shared_renders"] = len(shared._lines)
+            line["shared_cap"] = max(shared.KEPT, shared.PER_APP * len(shared._apps))
         if os.environ.get("LOADTEST_RECLAIM"):
             line.update(reclaim())
         if os.environ.get("LOADTEST_TRIM"):
