@@ -318,7 +318,7 @@ def heard_of(payload: str) -> Heard | None:
         text = clean_text(news.text, CHAT_LENGTH)
         if not text:
             return None
-        news = Said(clean_name(news.name), text)
+        news = Said(clean_name(news.name), text, news.code)
     return Heard(table, str(data.get("from", "")), news)
 
 
