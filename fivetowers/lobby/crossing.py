@@ -62,6 +62,8 @@ class Crossing:
         """The seat states last told of each table this server drives."""
         self.forming: dict[str, HostedTable] = {}
         """Tables forming at other servers (in no store yet), by code."""
+        self._forming_at: dict[str, str] = {}
+        """The server each of those forms at, by code."""
         self._forming_told: dict[str, tuple[Any, ...]] = {}
         """This server's forming tables as last told, by code."""
         self._listing: asyncio.Task[None] | None = None
@@ -123,6 +125,7 @@ class Crossing:
         if self._local(info.code) or info.id in self.remote:
             return  # opened or listed here meanwhile
         waited = self.forming.pop(info.code, None)
+        self._forming_at.pop(info.code, None)
         if waited is not None and waited.kind is kind:
             # Its game started: whoever waits at it here goes on to it.
             hosted = waited
@@ -285,11 +288,12 @@ class Crossing:
         copy of it (returned) until the driver starts it."""
         if not old.over or old.seat_of(identity) is None or old.table_id is None:
             raise LobbyError(_("only the players of a finished game can play it again"))
-        again = self.forming.get(old.code)
-        if again is None or not again.is_rematch:
-            again = self._rematch_of(old)
+        again = old.rematch
+        if again is None:
+            listed = self.forming.get(old.code)
+            again = listed if listed is not None and listed.is_rematch else self._rematch_of(old)
         seat = again.seat_of(identity)
-        if again.started or seat is None:
+        if again.started or seat is None or self.lobby.tables.get(again.code) is not again:
             raise LobbyError(_("the rematch at this table has started without you"))
         again.pending.discard(seat)  # until the driver's next word on it
         again.seats[seat].connected = True
@@ -348,6 +352,10 @@ class Crossing:
     def _gone(self, origin: str) -> None:
         """Server ``origin`` died: its players and watchers leave this server's tables."""
         log.warning("server %s is silent: its players are away from the tables here", origin)
+        for code in [c for c, there in self._forming_at.items() if there == origin]:
+            hosted = self.forming.get(code)
+            if hosted is not None:  # whoever waits at it here is sent to the lobby
+                self._unlist(hosted)
         for (there, identity) in [k for k in self._elsewhere if k[0] == origin]:
             sessions = self._elsewhere.pop((there, identity))
             for hosted in list(self.lobby.tables.values()):
@@ -369,7 +377,7 @@ class Crossing:
         if isinstance(news, Alive):
             return
         if isinstance(news, Forming):
-            self._forming_elsewhere(news)
+            self._forming_elsewhere(heard.origin, news)
             return
         if isinstance(news, Seating):
             self._seating(heard.origin, news)
@@ -441,10 +449,12 @@ class Crossing:
             del self._forming_told[code]
             self.shared.tell(0, Forming(code, "", "", (), False, 0.0, (), open=False))
 
-    def _forming_elsewhere(self, news: Forming) -> None:
-        """List (or update, or drop) a table forming at another server."""
+    def _forming_elsewhere(self, origin: str, news: Forming) -> None:
+        """List (or update, or drop) a table forming at server ``origin``."""
         code = news.code
         hosted = self.forming.get(code)
+        if news.open:
+            self._forming_at[code] = origin
         if not news.open:
             if hosted is not None and not hosted.present:
                 self._unlist(hosted)
@@ -476,6 +486,7 @@ class Crossing:
     def _unlist(self, hosted: HostedTable) -> None:
         if self.forming.get(hosted.code) is hosted:
             del self.forming[hosted.code]
+            self._forming_at.pop(hosted.code, None)
         if self.lobby.tables.get(hosted.code) is hosted:
             del self.lobby.tables[hosted.code]
         self.lobby.changed()

@@ -64,6 +64,13 @@ class WaitingScreen(Screen[None]):
         if self.hosted.started:
             self.moved_on = True
             self.lobby_host.table_started(self.hosted)
+        elif self.lobby_host.lobby.tables.get(self.hosted.code) is not self.hosted:
+            # Only a table forming at another server goes with people at it:
+            # that server stopped.
+            self.moved_on = True
+            self.notify(_("table {code} is gone: the server it was opened on stopped").format(
+                code=self.hosted.code), severity="warning", markup=False)
+            self.lobby_host.back_to_lobby()
         else:
             self.show()
 

@@ -9,13 +9,15 @@ import asyncio
 import random
 
 import asyncssh
+import pytest
 
 from fivetowers.i18n.terms import REMATCH_WANTED
+from fivetowers.lobby import crossing
 from fivetowers.lobby.app import lobby_factory
-from fivetowers.lobby.model import HostedTable, Lobby
+from fivetowers.lobby.model import HostedTable, Lobby, LobbyError
 
 from tests.server.server_helpers import Screen, StartServer, connect
-from tests.server.test_pg_lobby import lobbies, open_duel, until  # noqa: F401 (a fixture)
+from tests.server.test_pg_lobby import lobbies, shared_lobby, until  # noqa: F401 (a fixture)
 
 
 class _Session:
@@ -117,17 +119,21 @@ async def test_a_rematch_asked_at_the_game_s_server_is_answered_at_the_other(
     again_a = lobby_a.play_again(hosted_a, "SHA256:ann", "ann")
     await until(lambda: any(line.text == REMATCH_WANTED for line in hosted_b.chat),
                 "bob at B hears ann wants a rematch")
-    await until(lambda: getattr(lobby_b.find(hosted_a.code), "is_rematch", False),
-                "B lists the rematch forming at A")
+    await until(lambda: "waiting for bob to say yes" in getattr(
+        lobby_b.find(hosted_a.code), "status", str)(), "B lists the rematch forming at A")
     listed = lobby_b.find(hosted_a.code)
-    assert listed is not None and "waiting for bob to say yes" in listed.status()
+    assert listed is not None and listed.is_rematch and listed.pending == {1}
 
     again_b = lobby_b.play_again(hosted_b, "SHA256:bob", "bob", session=bob_there)
     assert again_b is listed
     lobby_b.away(hosted_b, "SHA256:bob", session=bob_there)  # his screen goes to it
     await until(lambda: again_a.started, "bob's yes starts the rematch at A")
     assert [s.bot for s in again_a.seats] == [None, None]  # nobody was given a bot
-    await until(lambda: again_b.table_id == again_a.table_id, "B's copy is the new game")
+    await until(lambda: again_b.table_id is not None and again_b.table_id == again_a.table_id,
+                "B's copy is the new game")
+    with pytest.raises(LobbyError, match="started without you"):  # a yes too late
+        lobby_b.play_again(hosted_b, "SHA256:bob", "bob")
+    assert lobby_b.find(hosted_a.code) is again_b  # no second rematch made up at B
 
 
 async def test_who_waits_at_a_forming_table_talks_and_leaves_across_servers(
@@ -167,3 +173,32 @@ async def test_who_waits_at_a_forming_table_talks_and_leaves_across_servers(
         await ann.wait_for("Waiting for 2 players")
         assert "seat 2: (free)" in ann.text
         assert hosted_a.free_seats == [1, 2] and not hosted_a.started
+
+
+async def test_who_waits_at_a_table_forming_at_a_server_that_stopped_is_told(
+        start_server: StartServer, postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A, where the table forms, goes silent: bob, waiting at it through B,
+    is told and back in B's lobby, where the table is no longer listed."""
+    monkeypatch.setattr(crossing, "ALIVE_EVERY", 0.05)
+    monkeypatch.setattr(crossing, "GONE_AFTER", 0.5)
+    lobby_a = await shared_lobby(postgres_url, 7)
+    lobby_b = await shared_lobby(postgres_url, 8)
+    closed_a = False
+    try:
+        server_b = await start_server(lobby_factory(lobby_b))
+        hosted_a = lobby_a.create("SHA256:ann", "ann", title="Trio", players=3, bots=0,
+                                  private=False)
+        code = hosted_a.code
+        await until(lambda: lobby_b.find(code) is not None, "B lists A's forming table")
+        async with await connect(server_b, username="bob") as bob_conn:
+            bob = await Screen.open(bob_conn, 100, 30, command=f"join {code}")
+            await bob.wait_for("Waiting for 1 player")
+            await lobby_a.close()  # silent from now on
+            closed_a = True
+            await bob.wait_for("is gone")
+            await bob.wait_for("lobby — you are bob")
+            assert lobby_b.find(code) is None
+    finally:
+        await lobby_b.close()
+        if not closed_a:
+            await lobby_a.close()
