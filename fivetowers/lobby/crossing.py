@@ -158,8 +158,8 @@ class Crossing:
         for hosted in self.lobby.tables.values():
             if hosted.table_id == table_id and not hosted.remote:
                 return hosted
-        driven = self._driving.get(table_id)
-        return driven if driven is not None and not driven.remote else None
+        driven = self._driving.get(table_id)  # a finished one, its rematch in its place
+        return driven if driven is not None and not driven.remote and driven.over else None
 
     def _remote_event(self, hosted: HostedTable, event: TableEvent) -> None:
         if event.over and hosted.remote:
@@ -453,8 +453,6 @@ class Crossing:
         """List (or update, or drop) a table forming at server ``origin``."""
         code = news.code
         hosted = self.forming.get(code)
-        if news.open:
-            self._forming_at[code] = origin
         if not news.open:
             if hosted is not None and not hosted.present:
                 self._unlist(hosted)
@@ -481,6 +479,7 @@ class Crossing:
                                  created=news.created, remote=True, is_rematch=news.rematch,
                                  pending=pending)
             self._list_forming(hosted, listed if listed is not None and listed.over else None)
+        self._forming_at[code] = origin
         self.lobby.changed()
 
     def _unlist(self, hosted: HostedTable) -> None:
