@@ -201,8 +201,9 @@ def news_of(body: Any) -> News | None:
         return None
     try:
         if "said" in body:
-            name, text, code = body["said"]
-            return Said(str(name), str(text), str(code))
+            # A server of the release before says no code (none forming).
+            name, text, *code = body["said"]
+            return Said(str(name), str(text), str(code[0]) if code else "")
         if "presence" in body:
             identity, name, here, watching = body["presence"]
             return Presence(str(identity), str(name), bool(here), bool(watching))
@@ -216,8 +217,9 @@ def news_of(body: Any) -> News | None:
         if "alive" in body:
             return Alive()
         if "forming" in body:
-            (code, name, kind, options, private, created, seats, is_open, rematch,
-             pending) = body["forming"]
+            (code, name, kind, options, private, created, seats, is_open,
+             *rematch_of) = body["forming"]  # the release before tells no rematch
+            rematch, pending = rematch_of if rematch_of else (False, [])
             return Forming(str(code), str(name), str(kind),
                            tuple((str(k), str(v)) for k, v in options), bool(private),
                            float(created),
