@@ -194,10 +194,14 @@ class LobbyApp(HostedApp):
 
     def table_started(self, hosted: HostedTable) -> None:
         seat = hosted.seat_of(self.visitor.identity)
-        if self.at_game is hosted:
+        if self.at_game is hosted or hosted is not self.here:
             return
-        if hosted is self.here and seat is not None:
+        if seat is not None:
             self._show_game(hosted, seat, self.lobby.hints)
+        else:  # the seat this server took was given to another (a race between servers)
+            self.notify(_("table {code} has no free seat").format(code=hosted.code),
+                        severity="warning", markup=False)
+            self.back_to_lobby()
 
     def create_table(self, form: NewTable | None) -> None:
         if form is None:

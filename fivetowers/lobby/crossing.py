@@ -10,6 +10,10 @@ through the store (a ``RemoteTable``: to the screens, a table like any).
 The driving server counts a player or watcher at another server as a
 session of its own (a :class:`_Elsewhere` per server and player), so its
 stand-ins, pausing and closing work as for its own players.
+
+A finished game's rematch forms at the server that drove the game, like any
+forming table: a player at another server says yes there (:class:`Again`)
+and waits at this server's copy of it, shown from the driver's ``Forming``.
 """
 
 from __future__ import annotations
@@ -17,14 +21,15 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from typing import Any, Coroutine
+import weakref
+from typing import Any, Callable, Coroutine
 
 from fivetowers.games import UnknownGame, game_kind
 from fivetowers.i18n import _
 from fivetowers.lobby.model import TITLE_LENGTH, ChatLine, HostedTable, Lobby, LobbyError
 from fivetowers.tables.seats import Seat, unique_name
 from fivetowers.tables.sharing import (
-    Alive, Forming, Heard, Presence, Said, Seating, SeatStates, SeatsWanted, SharedTables,
+    Again, Alive, Forming, Heard, Presence, Said, Seating, SeatStates, SeatsWanted, SharedTables,
 )
 from fivetowers.tables.store import StoreError, TableInfo
 from fivetowers.tables.table import TableEvent
@@ -57,6 +62,8 @@ class Crossing:
         """The seat states last told of each table this server drives."""
         self.forming: dict[str, HostedTable] = {}
         """Tables forming at other servers (in no store yet), by code."""
+        self._forming_at: dict[str, str] = {}
+        """The server each of those forms at, by code."""
         self._forming_told: dict[str, tuple[Any, ...]] = {}
         """This server's forming tables as last told, by code."""
         self._listing: asyncio.Task[None] | None = None
@@ -65,6 +72,14 @@ class Crossing:
         """Each other server, and when (the loop's clock) it last said anything."""
         self._watching: dict[tuple[str, int], int] = {}
         """(server, table id) -> how many watch this server's table there."""
+        self._driving: weakref.WeakValueDictionary[int, HostedTable] = \
+            weakref.WeakValueDictionary()
+        """The tables this server drives, by id, while anyone looks at them: a
+        finished one stays reachable (its end screen's chat, its players'
+        answers) after its rematch took its place in the lobby."""
+        self._said_yes: set[tuple[int, str]] = set()
+        """(finished table id, identity): players here who said yes to its
+        rematch; their leaving the finished game is the driver's to do."""
         self._alive = _spawn(self._keep_alive())
         shared.listen(self._heard)
         lobby.subscribe(self._tell_forming)
@@ -110,6 +125,7 @@ class Crossing:
         if self._local(info.code) or info.id in self.remote:
             return  # opened or listed here meanwhile
         waited = self.forming.pop(info.code, None)
+        self._forming_at.pop(info.code, None)
         if waited is not None and waited.kind is kind:
             # Its game started: whoever waits at it here goes on to it.
             hosted = waited
@@ -119,7 +135,7 @@ class Crossing:
                                  kind, dict(info.options), info.private, table.seats,
                                  table=table, created=info.created, table_id=info.id,
                                  remote=True)
-        hosted.outbox = lambda line: self._say(hosted, line)
+        hosted.outbox = self._outbox(hosted)
         table.subscribe(lambda event: self._remote_event(hosted, event))
         self.remote[info.id] = hosted
         self.lobby.tables[info.code] = hosted
@@ -142,7 +158,8 @@ class Crossing:
         for hosted in self.lobby.tables.values():
             if hosted.table_id == table_id and not hosted.remote:
                 return hosted
-        return None
+        driven = self._driving.get(table_id)  # a finished one, its rematch in its place
+        return driven if driven is not None and not driven.remote and driven.over else None
 
     def _remote_event(self, hosted: HostedTable, event: TableEvent) -> None:
         if event.over and hosted.remote:
@@ -163,7 +180,7 @@ class Crossing:
     # -- the tables this server drives ---------------------------------------------
     def serving(self, hosted: HostedTable) -> None:
         """``hosted``'s game starts (or is restored, or taken over) here."""
-        hosted.outbox = lambda line: self._say(hosted, line)
+        hosted.outbox = self._outbox(hosted)
         table = hosted.table
         assert table is not None
         table.subscribe(lambda event: self._tell_seats(hosted))
@@ -178,6 +195,7 @@ class Crossing:
         # Taken over from a server that died: sessions here that showed it as
         # remote keep their view (it keeps up through the store).
         self.remote.pop(hosted.table_id, None)
+        self._driving[hosted.table_id] = hosted
         self.shared.drive(hosted.table_id, hosted.table)
         self._tell_seats(hosted)
 
@@ -232,7 +250,11 @@ class Crossing:
             return
         hosted.seats[seat].connected = False
         self._follow(hosted)
-        self._tell(hosted, Presence(identity, "", False, False))
+        if hosted.table_id is not None and (hosted.table_id, identity) in self._said_yes:
+            # Gone to the rematch: the driver, told of the yes, has them leave.
+            self._said_yes.discard((hosted.table_id, identity))
+        else:
+            self._tell(hosted, Presence(identity, "", False, False))
         if hosted.over:
             self._drop_if_unseen(hosted)
 
@@ -248,9 +270,72 @@ class Crossing:
         if hosted.table_id is not None:
             self.shared.tell(hosted.table_id, news)
 
+    def _outbox(self, hosted: HostedTable) -> Callable[[ChatLine], None]:
+        """Where ``hosted``'s own chat lines go: to the other servers."""
+        return lambda line: self._say(hosted, line)
+
     def _say(self, hosted: HostedTable, line: ChatLine) -> None:
         if hosted.table_id is not None:
             self.shared.tell(hosted.table_id, Said(line.name, line.text))
+        elif not hosted.started:  # forming: in no store, known by its code
+            self.shared.tell(0, Said(line.name, line.text, hosted.code))
+
+    # -- a rematch of another server's game ----------------------------------------
+    def play_again(self, old: HostedTable, identity: str, name: str,
+                   session: object | None) -> HostedTable:
+        """This player of ``old`` (a finished game another server drove) says
+        yes to its rematch, which forms there: they wait at this server's
+        copy of it (returned) until the driver starts it."""
+        if not old.over or old.seat_of(identity) is None or old.table_id is None:
+            raise LobbyError(_("only the players of a finished game can play it again"))
+        again = old.rematch
+        if again is None:
+            listed = self.forming.get(old.code)
+            again = listed if listed is not None and listed.is_rematch else self._rematch_of(old)
+        seat = again.seat_of(identity)
+        if again.started or seat is None or self.lobby.tables.get(again.code) is not again:
+            raise LobbyError(_("the rematch at this table has started without you"))
+        again.pending.discard(seat)  # until the driver's next word on it
+        again.seats[seat].connected = True
+        if session is not None:
+            again.arrive(identity, session)
+        self._said_yes.add((old.table_id, identity))
+        self.shared.tell(old.table_id, Again(identity, name))
+        return again
+
+    def _rematch_of(self, old: HostedTable) -> HostedTable:
+        """``old``'s rematch as this server guesses it before the driver's
+        word on it (which then replaces the guess): its seats, waiting for the
+        players who are at the table."""
+        seats = [Seat(s.name, bot=s.bot, identity=s.identity) for s in old.seats]
+        pending = {i for i in old.humans if old.seats[i].connected}
+        again = HostedTable(old.code, old.name, old.kind, dict(old.options), old.private,
+                            seats, remote=True, is_rematch=True, pending=pending)
+        self._list_forming(again, old)
+        return again
+
+    def _list_forming(self, hosted: HostedTable, old: HostedTable | None) -> None:
+        """List a table forming at another server (a rematch in ``old``'s place)."""
+        hosted.outbox = self._outbox(hosted)
+        if old is not None:
+            hosted.chat.extend(old.chat)  # the conversation goes on
+            old.rematch = hosted
+        self.forming[hosted.code] = hosted
+        self.lobby.tables[hosted.code] = hosted
+
+    def _rematch_yes(self, old: HostedTable, origin: str, news: Again) -> None:
+        """A player of this server's finished game, at another server, says
+        yes to its rematch and leaves the game for it (in that order: leaving
+        without a yes gives their seat a bot)."""
+        sessions = self._elsewhere.setdefault((origin, news.identity), _Elsewhere())
+        try:
+            self.lobby.play_again(old, news.identity, news.name, session=sessions)
+        except LobbyError as exc:  # too late: the rematch's next word says so
+            log.info("table %s: a yes to the rematch from another server: %s", old.code, exc)
+        self.lobby.away(old, news.identity, session=sessions)
+        self._forming_told.pop(old.code, None)
+        self._tell_forming()
+        self._tell_seats(old)
 
     # -- news from the other servers ---------------------------------------------
     async def _keep_alive(self) -> None:
@@ -267,6 +352,10 @@ class Crossing:
     def _gone(self, origin: str) -> None:
         """Server ``origin`` died: its players and watchers leave this server's tables."""
         log.warning("server %s is silent: its players are away from the tables here", origin)
+        for code in [c for c, there in self._forming_at.items() if there == origin]:
+            hosted = self.forming.get(code)
+            if hosted is not None:  # whoever waits at it here is sent to the lobby
+                self._unlist(hosted)
         for (there, identity) in [k for k in self._elsewhere if k[0] == origin]:
             sessions = self._elsewhere.pop((there, identity))
             for hosted in list(self.lobby.tables.values()):
@@ -288,10 +377,15 @@ class Crossing:
         if isinstance(news, Alive):
             return
         if isinstance(news, Forming):
-            self._forming_elsewhere(news)
+            self._forming_elsewhere(heard.origin, news)
             return
         if isinstance(news, Seating):
             self._seating(heard.origin, news)
+            return
+        if heard.table_id == 0 and isinstance(news, Said):
+            forming = self.lobby.tables.get(news.code)
+            if forming is not None and not forming.started:
+                forming.announce(news.name, news.text)
             return
         if heard.table_id == 0 and isinstance(news, SeatsWanted):
             self._forming_told.clear()  # a server started: tell it every forming table
@@ -307,6 +401,8 @@ class Crossing:
                 self._show_seats(hosted, news)
         elif isinstance(news, Presence):
             self._arrived(hosted, heard.origin, news)
+        elif isinstance(news, Again):
+            self._rematch_yes(hosted, heard.origin, news)
         elif isinstance(news, SeatsWanted):
             self._tell_seats(hosted, always=True)
 
@@ -337,33 +433,42 @@ class Crossing:
     def _tell_forming(self) -> None:
         """Tell the other servers of this lobby's forming tables that changed."""
         forming = {code: hosted for code, hosted in self.lobby.tables.items()
-                   if not hosted.remote and not hosted.started and not hosted.is_rematch}
+                   if not hosted.remote and not hosted.started}
         for code, hosted in forming.items():
+            if hosted.outbox is None:  # its chat crosses too
+                hosted.outbox = self._outbox(hosted)
             seats = tuple((s.name, s.bot, s.identity) for s in hosted.seats)
-            if self._forming_told.get(code) != seats:
-                self._forming_told[code] = seats
+            pending = tuple(sorted(hosted.pending))
+            if self._forming_told.get(code) != (seats, pending):
+                self._forming_told[code] = (seats, pending)
                 self.shared.tell(0, Forming(
                     code, hosted.name, hosted.kind.name, tuple(hosted.options.items()),
-                    hosted.private, hosted.created, seats))
+                    hosted.private, hosted.created, seats, rematch=hosted.is_rematch,
+                    pending=pending))
         for code in [c for c in self._forming_told if c not in forming]:
             del self._forming_told[code]
             self.shared.tell(0, Forming(code, "", "", (), False, 0.0, (), open=False))
 
-    def _forming_elsewhere(self, news: Forming) -> None:
-        """List (or update, or drop) a table forming at another server."""
+    def _forming_elsewhere(self, origin: str, news: Forming) -> None:
+        """List (or update, or drop) a table forming at server ``origin``."""
         code = news.code
         hosted = self.forming.get(code)
         if not news.open:
             if hosted is not None and not hosted.present:
                 self._unlist(hosted)
             return
-        if self._local(code) or (code in self.lobby.tables and hosted is None):
-            return  # ours, or its game has started already
+        listed = self.lobby.tables.get(code)
+        if self._local(code):
+            return  # ours
+        if hosted is None and listed is not None and not (news.rematch and listed.over):
+            return  # its game has started already
         seats = [Seat(clean_name(name), bot=bot, identity=identity)
                  for name, bot, identity in news.seats]
+        pending = {i for i in news.pending if 0 <= i < len(seats)}
         if hosted is not None and len(hosted.seats) == len(seats):
             for seat, told in zip(hosted.seats, seats):
                 seat.name, seat.bot, seat.identity = told.name, told.bot, told.identity
+            hosted.pending = pending
         else:
             try:
                 kind = game_kind(news.kind)
@@ -371,14 +476,16 @@ class Crossing:
                 return
             hosted = HostedTable(code, clean_text(news.name, TITLE_LENGTH) or code, kind,
                                  dict(news.options), news.private, seats,
-                                 created=news.created, remote=True)
-            self.forming[code] = hosted
-            self.lobby.tables[code] = hosted
+                                 created=news.created, remote=True, is_rematch=news.rematch,
+                                 pending=pending)
+            self._list_forming(hosted, listed if listed is not None and listed.over else None)
+        self._forming_at[code] = origin
         self.lobby.changed()
 
     def _unlist(self, hosted: HostedTable) -> None:
         if self.forming.get(hosted.code) is hosted:
             del self.forming[hosted.code]
+            self._forming_at.pop(hosted.code, None)
         if self.lobby.tables.get(hosted.code) is hosted:
             del self.lobby.tables[hosted.code]
         self.lobby.changed()

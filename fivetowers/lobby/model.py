@@ -120,6 +120,8 @@ class TableCrossing(Protocol):
             session: object | None) -> int: ...
     def away(self, hosted: HostedTable, identity: str, session: object | None) -> None: ...
     def watch(self, hosted: HostedTable, here: bool) -> None: ...
+    def play_again(self, old: HostedTable, identity: str, name: str,
+                   session: object | None) -> HostedTable: ...
     def serving(self, hosted: HostedTable) -> None: ...
     async def close(self) -> None: ...
 
@@ -249,13 +251,16 @@ class HostedTable:
         seats, self._paused_seats = self._paused_seats, set()
         return seats
 
-    def announce(self, name: str, text: str) -> None:
-        """A line from the table itself (not rate-limited: the lobby's words)."""
+    def announce(self, name: str, text: str, tell_others: bool = False) -> None:
+        """A line from the table itself (not rate-limited: the lobby's words),
+        or (``tell_others`` False) one another server sent."""
         line = ChatLine(clean_name(name), text,
                         0 if self.table is None else self.table.game.action_count())
         self.chat.append(line)
         for listener in list(self.chat_listeners):
             listener(line)
+        if tell_others and self.outbox is not None:
+            self.outbox(line)
 
     @property
     def rules_text(self) -> str:
@@ -548,13 +553,15 @@ class Lobby:
         within ``absence_bot_after`` gets a bot. LobbyError if too late."""
         if not old.over or old.seat_of(identity) is None:
             raise LobbyError(_("only the players of a finished game can play it again"))
-        if old.remote:
-            raise LobbyError(_("a rematch is offered only on the server the game was played "
-                               "on: open a new table"))
+        if old.remote and self.crossing is not None:
+            # It forms at the server that drove the game, as on one server.
+            forming = self.crossing.play_again(old, identity, name, session)
+            self._changed()
+            return forming
         again = old.rematch
         if again is None:
             again = old.rematch = self._offer_rematch(old, identity)
-            old.announce(name, REMATCH_WANTED)
+            old.announce(name, REMATCH_WANTED, tell_others=True)
         seat = again.seat_of(identity)
         if again.started or seat is None or self.tables.get(again.code) is not again:
             raise LobbyError(_("the rematch at this table has started without you"))

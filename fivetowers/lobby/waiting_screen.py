@@ -1,4 +1,5 @@
-"""A forming table: who sits where, the code to share, until every seat is taken."""
+"""A forming table: who sits where, the code to share, and what those
+waiting say to each other, until every seat is taken."""
 
 from __future__ import annotations
 
@@ -10,14 +11,20 @@ from textual.widgets import Static
 
 from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
+from fivetowers.i18n.terms import said_text
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
-from fivetowers.lobby.model import HostedTable
+from fivetowers.lobby.model import ChatLine, HostedTable
+from fivetowers.lobby.new_table_screen import ChatScreen
 from fivetowers.ui.key_footer import KeyFooter
 
 
 class WaitingScreen(Screen[None]):
     BINDINGS = [Binding("escape", "leave", N_("leave the table")),
-                Binding("q", "leave", N_("leave the table"), show=False)]
+                Binding("q", "leave", N_("leave the table"), show=False),
+                Binding("c", "chat", N_("chat"))]
+
+    CHAT_SHOWN = 5
+    """The latest chat lines shown under the seats."""
 
     def __init__(self, hosted: HostedTable) -> None:
         super().__init__()
@@ -34,13 +41,21 @@ class WaitingScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.lobby_host.lobby.subscribe(self._on_lobby_change)
+        self.hosted.chat_listeners.append(self._on_chat)
         # The last seat may have been taken between pushing this screen and now.
         self.on_lobby_changed(LobbyChanged())
 
     def on_unmount(self) -> None:
         self.lobby_host.lobby.unsubscribe(self._on_lobby_change)
+        if self._on_chat in self.hosted.chat_listeners:
+            self.hosted.chat_listeners.remove(self._on_chat)
 
     def _on_lobby_change(self) -> None:
+        self.post_message(LobbyChanged())
+
+    def _on_chat(self, line: ChatLine) -> None:
+        # Called from the session that spoke: only post, so this screen
+        # redraws in its own App's context.
         self.post_message(LobbyChanged())
 
     def on_lobby_changed(self, message: LobbyChanged) -> None:
@@ -49,6 +64,13 @@ class WaitingScreen(Screen[None]):
         if self.hosted.started:
             self.moved_on = True
             self.lobby_host.table_started(self.hosted)
+        elif self.lobby_host.lobby.tables.get(self.hosted.code) is not self.hosted:
+            # Only a table forming at another server goes with people at it:
+            # that server stopped.
+            self.moved_on = True
+            self.notify(_("table {code} is gone: the server it was opened on stopped").format(
+                code=self.hosted.code), severity="warning", markup=False)
+            self.lobby_host.back_to_lobby()
         else:
             self.show()
 
@@ -69,7 +91,25 @@ class WaitingScreen(Screen[None]):
         text.append(f"  ssh -t -p {host.port} {host.server_name} join {hosted.code}\n",
                     style="bold")
         text.append(_("\nThe game starts when every seat is taken. Esc leaves the table."))
+        text.append(_("\nc says something to everyone at the table."))
+        lines = list(hosted.chat)[-self.CHAT_SHOWN:]
+        if lines:
+            text.append("\n")
+        for line in lines:  # plain Text: a name or a line is never markup
+            text.append(f"\n{line.name}", style="bold")
+            text.append(f": {said_text(line.text)}")
         self.query_one("#waiting", Static).update(text)
+
+    def action_chat(self) -> None:
+        self.app.push_screen(ChatScreen(), self._send)
+
+    def _send(self, text: str | None) -> None:
+        if not text:
+            return
+        host = self.lobby_host
+        refusal = self.hosted.say(host.identity, host.player_name, text)
+        if refusal is not None:
+            self.notify(refusal, severity="warning", markup=False)
 
     def action_leave(self) -> None:
         self.lobby_host.back_to_lobby()

@@ -318,7 +318,7 @@ def heard_of(payload: str) -> Heard | None:
         text = clean_text(news.text, CHAT_LENGTH)
         if not text:
             return None
-        news = Said(clean_name(news.name), text)
+        news = Said(clean_name(news.name), text, news.code)
     return Heard(table, str(data.get("from", "")), news)
 
 
@@ -334,6 +334,8 @@ class PgSharing:
         self.driving = Driving(store)
         self.remotes: dict[int, RemoteTable] = {}
         self._hear: list[Callable[[Heard], None]] = []
+        self._told: asyncio.Task[None] | None = None
+        """The latest news being told: the next waits for it."""
         bus.listen(self._heard)
 
     @classmethod
@@ -369,9 +371,15 @@ class PgSharing:
         self.driving.drive(table_id, table)
 
     def tell(self, table_id: int, news: News) -> None:
-        _spawn(self._announce(news_payload(table_id, self.origin, news)))
+        self._told = _spawn(self._announce(news_payload(table_id, self.origin, news),
+                                           self._told))
 
-    async def _announce(self, payload: str) -> None:
+    async def _announce(self, payload: str, after: asyncio.Task[None] | None) -> None:
+        # In the order told (the store's lock made them one at a time
+        # anyway, in any order): a yes to a rematch, then leaving the game
+        # for it, must not reach the driver as leaving without a yes.
+        if after is not None:
+            await asyncio.wait({after})
         try:
             await asyncio.to_thread(self.store.announce, payload)
         except StoreError as exc:  # news is not durable: the next change tells again

@@ -8,7 +8,8 @@ screens play and watch it as they do a table of their own server.
 
 News between servers about one table:
 
-- :class:`Said`: a chat line (cleaned by whoever shows it);
+- :class:`Said`: a chat line (cleaned by whoever shows it); at a forming
+  table (table id 0) it names the table's code;
 - :class:`Presence`: a player sat down or left, a watcher came or went, on
   another server (the driving server counts them as its own sessions);
 - :class:`SeatStates`: who is connected and who has a stand-in, as the
@@ -20,6 +21,10 @@ Before its game starts a table is in no store, only at the server where it
 was opened: that server tells the others of it (:class:`Forming`, table id
 0), and a player at another server takes or leaves a free seat by asking it
 (:class:`Seating`).
+
+A finished game's rematch forms at the server that drove the game (a
+forming table, told as a :class:`Forming` with ``rematch`` set); a player
+at another server says yes with :class:`Again` (table id: the finished game's).
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from fivetowers.tables.workers import Workers
 class Said:
     name: str
     text: str
+    code: str = ""
+    """The forming table's code (table id 0), which is in no store yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +84,10 @@ class Forming:
     """Each seat's name, bot and identity (a free seat has neither)."""
     open: bool = True
     """False: it is no longer forming (started, or everybody left)."""
+    rematch: bool = False
+    """A finished game's rematch, at the same code, for the same players."""
+    pending: tuple[int, ...] = ()
+    """(A rematch) the seats whose player has not said yes yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +101,21 @@ class Seating:
 
 
 @dataclass(frozen=True, slots=True)
+class Again:
+    """A player at another server says yes to a rematch of the finished game
+    (and leaves it for the rematch: the driving server does both, in order)."""
+
+    identity: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Alive:
     """A server is still there (sent every few seconds, table id 0): one
     silent for long has died, and its players are no longer at any table."""
 
 
-News = Union[Said, Presence, SeatStates, SeatsWanted, Forming, Seating, Alive]
+News = Union[Said, Presence, SeatStates, SeatsWanted, Forming, Seating, Again, Alive]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +171,7 @@ class SharedTables(Protocol):
 def news_json(news: News) -> dict[str, Any]:
     """``news`` as a JSON object (the bus carries text)."""
     if isinstance(news, Said):
-        return {"said": [news.name, news.text]}
+        return {"said": [news.name, news.text, news.code]}
     if isinstance(news, Presence):
         return {"presence": [news.identity, news.name, news.here, news.watching]}
     if isinstance(news, SeatStates):
@@ -160,9 +180,11 @@ def news_json(news: News) -> dict[str, Any]:
     if isinstance(news, Forming):
         return {"forming": [news.code, news.name, news.kind, [list(o) for o in news.options],
                             news.private, news.created, [list(s) for s in news.seats],
-                            news.open]}
+                            news.open, news.rematch, list(news.pending)]}
     if isinstance(news, Seating):
         return {"seating": [news.code, news.identity, news.name, news.here]}
+    if isinstance(news, Again):
+        return {"again": [news.identity, news.name]}
     if isinstance(news, Alive):
         return {"alive": True}
     return {"wanted": True}
@@ -179,8 +201,9 @@ def news_of(body: Any) -> News | None:
         return None
     try:
         if "said" in body:
-            name, text = body["said"]
-            return Said(str(name), str(text))
+            # A server of the release before says no code (none forming).
+            name, text, *code = body["said"]
+            return Said(str(name), str(text), str(code[0]) if code else "")
         if "presence" in body:
             identity, name, here, watching = body["presence"]
             return Presence(str(identity), str(name), bool(here), bool(watching))
@@ -194,12 +217,17 @@ def news_of(body: Any) -> News | None:
         if "alive" in body:
             return Alive()
         if "forming" in body:
-            code, name, kind, options, private, created, seats, is_open = body["forming"]
+            (code, name, kind, options, private, created, seats, is_open,
+             *rematch_of) = body["forming"]  # the release before tells no rematch
+            rematch, pending = rematch_of if rematch_of else (False, [])
             return Forming(str(code), str(name), str(kind),
                            tuple((str(k), str(v)) for k, v in options), bool(private),
                            float(created),
                            tuple((str(n), _optional(b), _optional(i)) for n, b, i in seats),
-                           bool(is_open))
+                           bool(is_open), bool(rematch), tuple(int(p) for p in pending))
+        if "again" in body:
+            identity, name = body["again"]
+            return Again(str(identity), str(name))
         if "seating" in body:
             code, identity, name, here = body["seating"]
             return Seating(str(code), str(identity), str(name), bool(here))
