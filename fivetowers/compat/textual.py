@@ -510,6 +510,7 @@ def is_covered(screen: Screen[Any]) -> bool:
 # -- 9. keys that arrive together, in a text field -------------------------------
 
 _INPUT_BINDINGS = BindingsMap(Input.BINDINGS)
+_FOCUS_MOVES = {"tab": "focus_next", "shift+tab": "focus_previous"}
 
 
 class InOrderInput(Input):
@@ -531,6 +532,22 @@ class InOrderInput(Input):
     """
 
     async def on_key(self, event: events.Key) -> None:
+        focused = self.screen.focused
+        if focused is not self and focused is not None:
+            # Focus moved on (a Tab of the same read, a click) after this key
+            # was forwarded here: it belongs to the field that has focus now.
+            event.stop()
+            event.prevent_default()
+            focused._forward_event(events.Key(event.key, event.character))
+            return
+        if event.key in _FOCUS_MOVES:
+            # Tab is the screen's binding, run only once the Key has bubbled
+            # up to it; the keys after it in the read would reach this field
+            # first. Moving focus here and now sends them on to the next.
+            event.stop()
+            event.prevent_default()
+            getattr(self.screen, _FOCUS_MOVES[event.key])()
+            return
         for binding in _INPUT_BINDINGS.key_to_bindings.get(event.key, ()):
             if await self.app.run_action(binding.action, self):
                 # Handled here and now: neither the printable path of the

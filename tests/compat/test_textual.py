@@ -513,6 +513,32 @@ async def test_the_in_order_input_takes_them_in_order(read: str, value: str,
     assert await typed_in_one_read(InOrderInput(), "abc", read) == (value, submitted)
 
 
+class Form(App[None]):
+    def compose(self) -> ComposeResult:
+        yield InOrderInput("kept", id="title")
+        yield InOrderInput("3", id="seats")
+
+
+@pytest.mark.parametrize("read, title, seats", [
+    ("\t\x7f2", "kept", "2"),  # a field takes focus with its text selected
+    ("\t\x1b[F\x7f2", "kept", "2"),  # Tab, End, Backspace, 2
+    ("!\t2\x1b[Z?", "?", "2"),  # Shift+Tab back to the title: "?" replaces it
+])
+async def test_keys_after_a_tab_in_one_read_reach_the_next_field(read: str, title: str,
+                                                                 seats: str) -> None:
+    app = Form()
+    async with app.run_test() as pilot:
+        first = app.query_one("#title", Input)
+        first.focus()
+        first.cursor_position = 4
+        await pilot.pause()
+        for event in XTermParser().feed(read):
+            app.post_message(event)  # as a driver does: all of one read at once
+        for _ in range(4):
+            await pilot.pause()
+        assert (first.value, app.query_one("#seats", Input).value) == (title, seats)
+
+
 # -- writing to the terminal ------------------------------------------------------------
 
 class Recording(Quiet):
