@@ -162,17 +162,18 @@ def run_serve(args: argparse.Namespace) -> int:
     except StoreError as exc:
         _refuse(str(exc))
         return 2
-    from fivetowers.lobby.processes import is_child, refusal, run_processes
+    from fivetowers.lobby.processes import child_number, is_child, refusal, run_processes
 
     processes = getattr(args, "processes", 1)
     refused = refusal(processes, url)
     if refused is not None:
         _refuse(refused)
         return 2
-    configure_logging(sys.stderr)
+    process = child_number()
+    configure_logging(sys.stderr, process)
     shared = getattr(args, "share_store", False) or is_child()
     if is_child():
-        config = dataclasses.replace(config, reuse_port=True)
+        config = dataclasses.replace(config, reuse_port=True, process=process)
     try:
         if processes > 1 and not is_child():
             return run_processes(processes, config.data_dir)
