@@ -288,14 +288,21 @@ def test_a_gotown_player_plays_a_legal_first_option_else_ends_its_turn() -> None
 
 
 @pytest.mark.slow
-def test_two_processes_on_postgresql_each_serve_their_tables(tmp_path: Path,
-                                                              postgres_url: str) -> None:
+def test_two_processes_on_postgresql_serve_every_table_through_one_port(
+        tmp_path: Path, postgres_url: str) -> None:
     import psycopg
 
     out, figures = run(tmp_path, "--sessions", "6", "--seconds", "6", "--warmup", "2",
                        "--pace", "0.5", "--store", postgres_url, "--processes", "2")
-    assert "store: postgresql; 2 server processes sharing it" in out
+    assert "store: postgresql; 2 server processes sharing it and one port" in out
     assert figures["store"] == "postgresql" and figures["processes"] == 2
+    # Every session went to the one port and learnt which process took it.
+    spread = figures["sessions_per_process"]
+    assert isinstance(spread, dict) and set(spread) <= {"1", "2"}
+    assert sum(spread.values()) == 6
+    across = figures["tables_across"]
+    assert isinstance(across, int) and 0 <= across <= len(seat(PRESETS["realistic"], 6).tables)
+    assert f"{across} of " in out and "tables had players on more than one process" in out
     kinds = figures["kinds"]
     assert isinstance(kinds, dict) and sum(kinds.values()) > 0
     with psycopg.connect(postgres_url) as conn:
