@@ -117,9 +117,11 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
                   store=store)
     if mix.bot_delay is not None:  # else the lobby's own pacing, as players get it
         lobby.bot_delay = mix.bot_delay
-    if processes > 1:  # one lobby over every process, as `fivetowers serve --processes N`
-        from fivetowers.lobby.serve_command import share_tables
+    if processes > 1:  # one lobby over every process, as `fivetowers serve --processes N`,
+        # which also looks every second for tables a dead process left (their cost too)
+        from fivetowers.lobby.serve_command import _adopt_orphans, share_tables
         await share_tables(lobby)
+        adopting = asyncio.get_running_loop().create_task(_adopt_orphans(lobby))
     for t, table in enumerate(plan.tables):
         if t % processes != process:  # opened on another process (listed here through it)
             continue
@@ -154,6 +156,8 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
     await stop.wait()
     stopping = time.monotonic()
     await server.stop()
+    if processes > 1:
+        adopting.cancel()
     await lobby.close()
     pool.close()
     print(f"server stopped in {time.monotonic() - stopping:.1f}s", file=sys.stderr)
