@@ -80,6 +80,8 @@ class Action:
     kind: str = ""
     at: dict[str, int] = field(default_factory=dict)
     own: tuple[bytes, ...] = ()
+    elsewhere: float = 0.0
+    """When the last screen on another process than the actor's showed it."""
     """Markers only the actor's screen counts ("You bid 2": the bidding panel
     speaks to its own seat in the second person)."""
     """Each viewer's output offset when the key was pressed (for LOADTEST_MISSES)."""
@@ -98,6 +100,9 @@ class Results:
     crossing: list[float] = field(default_factory=list)
     """Key-to-every-screen of the keys of ``everyone`` pressed at a table
     whose screens are on more than one server process (``--processes``)."""
+    elsewhere: list[float] = field(default_factory=list)
+    """For those keys: until every screen on another process than the
+    actor's showed the action (issue 15's "reaches a viewer on the other")."""
     retries: int = 0
     missed: int = 0
     since: float = float("inf")
@@ -118,8 +123,12 @@ class Results:
     def shown(self, action: Action, now: float, note: str = "") -> None:
         """A measured action is on every screen (or counted missed) at ``now``."""
         self.everyone.append(now - action.t0)
-        if len({viewer.process for viewer in action.actor.table}) > 1:
+        actor = action.actor
+        if len({viewer.process for viewer in actor.table}) > 1:
             self.crossing.append(now - action.t0)
+            if any(v.process != actor.process for v in actor.table):
+                late = any(v.process != actor.process for v in action.waiting)  # missed
+                self.elsewhere.append((now if late else action.elsewhere) - action.t0)
         self.pressed_at.append(action.t0)
         self.who.append(f"{action.kind} by {action.actor.name}{note}")
 
@@ -161,6 +170,8 @@ class Viewer:
             if any(m in scan or m in plain for m in marks):
                 self.pending.discard(action)
                 action.waiting.discard(self)
+                if self.process != action.actor.process:
+                    action.elsewhere = max(action.elsewhere, now)
                 if action.measured:
                     if action.actor is self:
                         self.results.actor.append(now - action.t0)
