@@ -120,9 +120,9 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
         lobby.bot_delay = mix.bot_delay
     if processes > 1:  # one lobby over every process, as `fivetowers serve --processes N`,
         # which also looks every second for tables a dead process left (their cost too)
-        from fivetowers.lobby.serve_command import _adopt_orphans, share_tables
+        from fivetowers.lobby.serve_command import adopt_orphans, share_tables
         await share_tables(lobby)
-        adopting = asyncio.get_running_loop().create_task(_adopt_orphans(lobby))
+        adopting = asyncio.get_running_loop().create_task(adopt_orphans(lobby))
     for t, table in enumerate(plan.tables):
         if t % processes != process:  # opened on another process (listed here through it)
             continue
