@@ -22,6 +22,8 @@ from typing import Any
 
 import asyncssh
 
+from fivetowers.server.process_name import process_of
+
 TERM = ("xterm-256color", (80, 24))
 BID_TURN = b"YOUR TURN to bid"
 BUILD_TURN = b"YOUR TURN to build"
@@ -78,6 +80,8 @@ class Action:
     kind: str = ""
     at: dict[str, int] = field(default_factory=dict)
     own: tuple[bytes, ...] = ()
+    elsewhere: float = 0.0
+    """When the last screen on another process than the actor's showed it."""
     """Markers only the actor's screen counts ("You bid 2": the bidding panel
     speaks to its own seat in the second person)."""
     """Each viewer's output offset when the key was pressed (for LOADTEST_MISSES)."""
@@ -93,6 +97,12 @@ class Results:
     """Each key of ``everyone``: its kind and who pressed it (for --slowest)."""
     kinds: dict[str, int] = field(default_factory=dict)
     """Measured actions by kind: bid, pass, build."""
+    crossing: list[float] = field(default_factory=list)
+    """Key-to-every-screen of the keys of ``everyone`` pressed at a table
+    whose screens are on more than one server process (``--processes``)."""
+    elsewhere: list[float] = field(default_factory=list)
+    """For those keys: until every screen on another process than the
+    actor's showed the action (issue 15's "reaches a viewer on the other")."""
     retries: int = 0
     missed: int = 0
     since: float = float("inf")
@@ -113,6 +123,12 @@ class Results:
     def shown(self, action: Action, now: float, note: str = "") -> None:
         """A measured action is on every screen (or counted missed) at ``now``."""
         self.everyone.append(now - action.t0)
+        actor = action.actor
+        if len({viewer.process for viewer in actor.table}) > 1:
+            self.crossing.append(now - action.t0)
+            if any(v.process != actor.process for v in actor.table):
+                late = any(v.process != actor.process for v in action.waiting)  # missed
+                self.elsewhere.append((now if late else action.elsewhere) - action.t0)
         self.pressed_at.append(action.t0)
         self.who.append(f"{action.kind} by {action.actor.name}{note}")
 
@@ -130,6 +146,8 @@ class Viewer:
         self.name = name
         self.results = results
         self.table: list[Viewer] = []
+        self.process: int | None = None
+        """The server process its connection reached (``--processes``)."""
         self.pending: set[Action] = set()
         self.tail = b""
         self.total = 0
@@ -152,6 +170,8 @@ class Viewer:
             if any(m in scan or m in plain for m in marks):
                 self.pending.discard(action)
                 action.waiting.discard(self)
+                if self.process != action.actor.process:
+                    action.elsewhere = max(action.elsewhere, now)
                 if action.measured:
                     if action.actor is self:
                         self.results.actor.append(now - action.t0)
@@ -339,6 +359,7 @@ async def run_viewer(port: int, code: str, viewer: Viewer, stop: asyncio.Event) 
     """A player (or spectator: the table has no free seat) at table ``code``."""
     key = asyncssh.generate_private_key("ssh-ed25519")
     async with await connect(port, viewer.name, key) as conn:
+        viewer.process = process_of(conn.get_extra_info("server_version"))
         process = await conn.create_process(f"join {code}", term_type=TERM[0],
                                             term_size=TERM[1], encoding=None)
         tasks = [asyncio.create_task(pump(process, viewer, stop))]

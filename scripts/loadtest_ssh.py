@@ -43,11 +43,17 @@ reports the time to each one's first full lobby screen.
 serve``), in PostgreSQL (``--store postgresql://...``, an empty database; or
 ``--store pg-temp``: a throwaway PostgreSQL the script starts and deletes,
 as the tests do), or nowhere (``--no-store``). ``--processes N`` (PostgreSQL
-only) starts N servers sharing the store, as ``fivetowers serve --processes
-N`` does (each with its own bot and hint workers): each serves every N-th
-table on a port of its own, and each player connects to the server of its
-table. (Not one port spread by the kernel: the lobby does not seat players
-at another server's tables yet.) Figures are summed over the servers.
+only) starts N servers sharing the store and ONE port, as ``fivetowers serve
+--processes N`` does (SO_REUSEPORT, one lobby over all of them through
+lobby/crossing.py, each with its own bot and hint workers): each opens every
+N-th table, every client connects to the one port and lands where the kernel
+puts it, and joins its table through the lobby as with one process, so the
+players of a table are often on different processes. Each client reads its
+process from the SSH version string; the report says how many sessions each
+process served, how many tables had players on more than one, and for
+those tables' keys, key-to-every-screen and the time until every screen on
+another process than the key's showed it. Figures are summed over the
+servers; keys are measured as with one process. (``--arrivals`` uses one.)
 
 Every loop is bounded in count and time; the server listens on 127.0.0.1.
 For the server process: LOADTEST_LOG=1 shows its log on stderr;
@@ -92,7 +98,7 @@ GOAL_ARRIVAL_S = 1.5
 
 # -- the server side ---------------------------------------------------------
 async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, process: int = 0,
-                processes: int = 1) -> None:
+                processes: int = 1, port: int = 0) -> None:
     from fivetowers.games import game_kind
     from fivetowers.lobby.model import HostedTable, Lobby
     from fivetowers.lobby.app import lobby_factory
@@ -118,18 +124,28 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
                   store=store)
     if mix.bot_delay is not None:  # else the lobby's own pacing, as players get it
         lobby.bot_delay = mix.bot_delay
+    if processes > 1:  # one lobby over every process, as `fivetowers serve --processes N`,
+        # which also looks every second for tables a dead process left (their cost too)
+        from fivetowers.lobby.serve_command import adopt_orphans, share_tables
+        await share_tables(lobby)
+        adopting = asyncio.get_running_loop().create_task(adopt_orphans(lobby))
     for t, table in enumerate(plan.tables):
-        if t % processes != process:  # another server's table
+        if t % processes != process:  # opened on another process (listed here through it)
             continue
         seats = [Seat("", None) for _ in range(table.humans)]
         seats += [Seat(f"{BOT_NAMES[i]} (bot)", bot=mix.bot) for i in range(table.bots)]
         options = {"floors": "5"} if table.game == "gotown" else {"variant": "base"}
         lobby.tables[table.code] = HostedTable(table.code, f"load {t}", game_kind(table.game),
                                                options, False, seats, created=float(t))
-    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, max_sessions=10_000,
+    lobby.changed()  # its forming tables told to the other processes
+    # With several processes, all on one port (SO_REUSEPORT), each named in
+    # its SSH version string, as `serve --processes N`'s children are.
+    shared = processes > 1
+    config = ServerConfig(host="127.0.0.1", port=port, data_dir=data_dir, max_sessions=10_000,
                           max_sessions_per_address=10_000, shutdown_grace=0,
                           max_logins=10_000, max_logins_per_address=10_000,
-                          idle_timeout=3600)
+                          idle_timeout=3600, reuse_port=shared,
+                          process=process + 1 if shared else None)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
     if os.environ.get("LOADTEST_LAG"):
@@ -138,11 +154,20 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
         from load_memory import watch_memory
         asyncio.get_running_loop().create_task(watch_memory(os.environ["LOADTEST_MEMORY"]))
     print(server.port, flush=True)
+    if shared:  # ready once it lists every process's tables: any may be joined here
+        codes = {table.code for table in plan.tables}
+        for _ in range(600):
+            if codes <= lobby.tables.keys():
+                break
+            await asyncio.sleep(0.1)
+        print("ready" if codes <= lobby.tables.keys() else "missing tables", flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await stop.wait()
     stopping = time.monotonic()
     await server.stop()
+    if processes > 1:
+        adopting.cancel()
     await lobby.close()
     # What the bots and hints did, for the report (see pool_report).
     (data_dir / f"pool-stats.{process}.json").write_text(json.dumps(pool.stats.to_json()))
@@ -163,11 +188,11 @@ async def watch_loop_lag(threshold_ms: float) -> None:
 
 
 def run_server(plan: Plan, data_dir: Path, store_url: str | None = None, process: int = 0,
-               processes: int = 1) -> None:
+               processes: int = 1, port: int = 0) -> None:
     os.environ.setdefault("TEXTUAL_DISABLE_KITTY_KEY", "1")
     profile = os.environ.get("LOADTEST_PROFILE")  # a file for the server's cProfile stats
     if not profile:
-        asyncio.run(serve(plan, data_dir, store_url, process, processes))
+        asyncio.run(serve(plan, data_dir, store_url, process, processes, port))
         return
     import cProfile
     profiler = cProfile.Profile()
@@ -175,19 +200,19 @@ def run_server(plan: Plan, data_dir: Path, store_url: str | None = None, process
 
     async def profiled() -> None:
         asyncio.get_running_loop().call_later(after, profiler.enable)
-        await serve(plan, data_dir, store_url, process, processes)
+        await serve(plan, data_dir, store_url, process, processes, port)
         profiler.disable()
     asyncio.run(profiled())
     profiler.dump_stats(profile if processes == 1 else f"{profile}.{process}")
 
 
 async def start_server(plan: Plan, data_dir: Path, store_url: str | None = None,
-                       process: int = 0, processes: int = 1
+                       process: int = 0, processes: int = 1, port: int = 0
                        ) -> tuple[asyncio.subprocess.Process, int]:
     server = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--serve", "--plan", plan.to_json(),
         "--data-dir", str(data_dir), *(["--store-url", store_url] if store_url else []),
-        "--process", str(process), "--processes", str(processes),
+        "--process", str(process), "--processes", str(processes), "--port", str(port),
         stdout=asyncio.subprocess.PIPE)
     assert server.stdout is not None
     line = await asyncio.wait_for(server.stdout.readline(), 60)
@@ -197,28 +222,31 @@ async def start_server(plan: Plan, data_dir: Path, store_url: str | None = None,
 
 
 class Servers:
-    """The load test's server processes (one, or ``--processes N`` on one store)
-    and the port serving each table."""
+    """The load test's server processes: one, or ``--processes N`` sharing
+    one store and one port, as `fivetowers serve --processes N` runs them."""
 
     def __init__(self, plan: Plan, data_dir: Path, store_url: str | None,
                  processes: int) -> None:
         self.plan, self.data_dir, self.store_url = plan, data_dir, store_url
         self.processes = processes
         self.servers: list[asyncio.subprocess.Process] = []
-        self.ports: list[int] = []
+        self.port = 0
 
     async def start(self) -> None:
         if self.processes > 1:  # one host key, made before the servers race to make it
             from fivetowers.server.hostkey import load_or_create_host_key
             load_or_create_host_key(self.data_dir)
-        for process in range(self.processes):
-            server, port = await start_server(self.plan, self.data_dir, self.store_url,
-                                              process, self.processes)
+        for process in range(self.processes):  # the first picks the port, the others share it
+            server, self.port = await start_server(self.plan, self.data_dir, self.store_url,
+                                                   process, self.processes, self.port)
             self.servers.append(server)
-            self.ports.append(port)
-
-    def port_of(self, table: int) -> int:
-        return self.ports[table % self.processes]
+        if self.processes > 1:  # every process lists every table before anyone comes
+            for server in self.servers:
+                assert server.stdout is not None
+                line = await asyncio.wait_for(server.stdout.readline(), 90)
+                if line.strip() != b"ready":
+                    raise RuntimeError("a server process did not list every table: "
+                                       f"{line.decode(errors='replace').strip()!r}")
 
     @property
     def pids(self) -> list[int]:
@@ -300,7 +328,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
                 if seat_no < table.humans:
                     players.append(viewers[seat_no])
                     tasks.append(asyncio.create_task(
-                        run_viewer(servers.port_of(t), table.code, viewers[seat_no], stop)))
+                        run_viewer(servers.port, table.code, viewers[seat_no], stop)))
                     await asyncio.sleep(0.02)  # a crowd arriving, not one burst
         await asyncio.wait_for(asyncio.gather(*(p.received.wait() for p in players)), 180)
         await asyncio.sleep(1.0)  # every table has started: a join now watches
@@ -312,7 +340,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
                 viewers.append(watcher)
                 watchers.append(watcher)
                 tasks.append(asyncio.create_task(
-                    run_viewer(servers.port_of(t), table.code, watcher, stop)))
+                    run_viewer(servers.port, table.code, watcher, stop)))
                 await asyncio.sleep(0.02)
         for viewers in tables:
             for viewer in viewers:
@@ -325,7 +353,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
             t = i % len(plan.tables)
             code = plan.tables[t].code if i % 2 else None
             tasks.append(asyncio.create_task(
-                run_flooder(servers.port_of(t), i, code, flood_go, stop, report)))
+                run_flooder(servers.port, i, code, flood_go, stop, report)))
         await asyncio.sleep(warmup)  # the sessions' start-up work settles first
 
         results.since = t0 = time.monotonic()
@@ -368,10 +396,11 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     wgrowth = slope_per_minute([(t, w) for t, _, w in points])
     every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
     print(plan.mix.describe())
+    from load_spread import Spread
+    spread = Spread.of(tables)
     print(f"store: {store_kind(plan, store_url)}; "
-          + (f"{processes} server processes sharing it, each serving one table in {processes} "
-             "table on a port of its own (figures summed over them)" if processes > 1
-             else "one server process"))
+          + (f"{processes} server processes sharing it and one port (figures summed over "
+             f"them): {spread.describe()}" if processes > 1 else "one server process"))
     print(f"{plan.describe()}, pace {pace:g}s"
           + (f", {flooders} flooder{'s' if flooders != 1 else ''}" if flooders else ""))
     print(f"measured {elapsed:.0f}s (all connected in {connect_time:.1f}s, then "
@@ -388,6 +417,12 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
           f"p99 {pct(results.actor, 0.99) * 1000:.0f} ms  key-to-every-screen p50 "
           f"{every50:.0f} ms p99 {every99:.0f} ms (goal {GOAL_P99_MS:.0f}, "
           f"{ratio(every99, GOAL_P99_MS)})")
+    if processes > 1:  # the keys whose screens are on more than one process, apart
+        print(f"  of them at tables on more than one process: {len(results.crossing)} keys, "
+              f"key-to-every-screen p50 {pct(results.crossing, 0.5) * 1000:.0f} ms "
+              f"p99 {pct(results.crossing, 0.99) * 1000:.0f} ms; to the screens on another "
+              f"process than the key's: p50 {pct(results.elsewhere, 0.5) * 1000:.0f} ms "
+              f"p99 {pct(results.elsewhere, 0.99) * 1000:.0f} ms (goal {GOAL_P99_MS:.0f})")
     if slowest:  # what the tail is made of: p99 of ~50 keys is the slowest one
         worst = sorted(zip(results.everyone, results.pressed_at, results.who), reverse=True)
         wall = time.time() - time.monotonic()  # for LOADTEST_LAG's wall-clock times
@@ -415,6 +450,10 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     figures: dict[str, object] = {
         "mix": plan.mix.name, "sessions": sessions, "flooders": flooders,
         "store": store_kind(plan, store_url), "processes": processes,
+        "sessions_per_process": spread.sessions, "tables_across": spread.players_across,
+        "crossing_keys": len(results.crossing),
+        "crossing_p99_ms": pct(results.crossing, 0.99) * 1000,
+        "elsewhere_p99_ms": pct(results.elsewhere, 0.99) * 1000,
         "actions": len(results.everyone), "pressed": pressed, "kinds": results.kinds, "missed": results.missed,
         "actor_p99_ms": pct(results.actor, 0.99) * 1000,
         "every_p50_ms": every50, "every_p99_ms": every99,
@@ -563,6 +602,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--plan", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--store-url", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--process", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -574,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
             return main([*(argv if argv is not None else sys.argv[1:]), "--data-dir", data_dir])
     if args.serve:
         run_server(Plan.from_json(args.plan), Path(args.data_dir), args.store_url,
-                   args.process, args.processes)
+                   args.process, args.processes, args.port)
         return 0
     store = args.store or "sqlite"
     if store not in ("sqlite", "none") and not is_postgres(store):

@@ -26,6 +26,12 @@ def is_child() -> bool:
     return bool(os.environ.get(CHILD))
 
 
+def child_number() -> int | None:
+    """This child's number (1 to N), None in a parent or a single server."""
+    number = os.environ.get(CHILD, "")
+    return int(number) if number.isdigit() else None
+
+
 def refusal(processes: int, store_url: str | None) -> str | None:
     """Why ``--processes`` cannot be given so, if it cannot (one line)."""
     if not 1 <= processes <= 256:

@@ -57,7 +57,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
                      len(report.live), len(report.finished))
         for table_id, reason in report.broken:
             log.warning("stored game %d cannot be served again: %s", table_id, reason)
-        adopting = asyncio.create_task(_adopt_orphans(lobby)) if shared else None
+        adopting = asyncio.create_task(adopt_orphans(lobby)) if shared else None
         try:
             await serve_forever(config, lobby_factory(lobby), exporter=exporter(lobby))
         finally:
@@ -83,7 +83,7 @@ ADOPT_EVERY = 1.0
 """Seconds between a sharing server's looks for tables nobody drives."""
 
 
-async def _adopt_orphans(lobby: Lobby) -> None:
+async def adopt_orphans(lobby: Lobby) -> None:
     """Serve, as if restored at start, the tables of a server that died (their
     leases came free), and tables kept while no server ran."""
     from fivetowers.tables.pg_store import PgStore
@@ -162,17 +162,18 @@ def run_serve(args: argparse.Namespace) -> int:
     except StoreError as exc:
         _refuse(str(exc))
         return 2
-    from fivetowers.lobby.processes import is_child, refusal, run_processes
+    from fivetowers.lobby.processes import child_number, is_child, refusal, run_processes
 
     processes = getattr(args, "processes", 1)
     refused = refusal(processes, url)
     if refused is not None:
         _refuse(refused)
         return 2
-    configure_logging(sys.stderr)
+    process = child_number()
+    configure_logging(sys.stderr, process)
     shared = getattr(args, "share_store", False) or is_child()
     if is_child():
-        config = dataclasses.replace(config, reuse_port=True)
+        config = dataclasses.replace(config, reuse_port=True, process=process)
     try:
         if processes > 1 and not is_child():
             return run_processes(processes, config.data_dir)

@@ -19,6 +19,7 @@ from fivetowers.server.addresses import address_group
 from fivetowers.server.auth import AuthPolicy, GameSSHServer, disconnect_soon
 from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
+from fivetowers.server.process_name import server_version
 from fivetowers.server.session import AppFactory, Exporter, Session
 
 log = logging.getLogger("fivetowers.server")
@@ -43,6 +44,11 @@ class ServerConfig:
     password: str | None = None
     reuse_port: bool = False
     """Listen with SO_REUSEPORT: one of ``serve --processes N`` on one port."""
+    process: int | None = None
+    """Which of ``serve --processes N`` this is (1 to N): named in the SSH
+    version string every client sees (``ssh -v``: "remote software version
+    ... fivetowers-process-2") and in the banner, so a host (or a test) knows
+    which process a connection reached."""
     max_sessions: int = 200
     """Logged-in connections (one session each) at once."""
     max_sessions_per_address: int = 16
@@ -149,6 +155,7 @@ class GameServer:
             # this window; the driver reads at a bounded rate (driver.RAW_RATE).
             window=CHANNEL_WINDOW,
             keepalive_interval=30, keepalive_count_max=4,
+            server_version=server_version(self.config.process),
         )
         self.port = self._acceptor.get_port()
         self._watchdog = asyncio.create_task(self._watch_idle(), name="fivetowers-idle")
@@ -334,10 +341,12 @@ class GameServer:
                     minutes).format(minutes=minutes))
 
 
-def configure_logging(stream: TextIO) -> None:
-    """Server log lines to ``stream``, bound now (DESIGN.md trap 2)."""
+def configure_logging(stream: TextIO, process: int | None = None) -> None:
+    """Server log lines to ``stream``, bound now (DESIGN.md trap 2); those of
+    process N of ``serve --processes`` say so (they share one stderr)."""
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    where = "" if process is None else f"process {process} "
+    handler.setFormatter(logging.Formatter(f"%(asctime)s {where}%(levelname)s %(message)s"))
     logger = logging.getLogger("fivetowers")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
@@ -359,7 +368,8 @@ async def serve_forever(config: ServerConfig, app_factory: AppFactory | None = N
         loop.add_signal_handler(sig, stop.set)
     host = config.public_name or (
         config.host if config.host not in ("0.0.0.0", "::", "") else "HOST")
-    print(f"fivetowers: serving on {host} port {server.port}", file=out)
+    print(f"fivetowers: serving on {host} port {server.port}"
+          + ("" if config.process is None else f" (process {config.process})"), file=out)
     print(f"  host key fingerprint: {server.fingerprint}", file=out)
     print(f"  players connect with: ssh -t -p {server.port} {host}", file=out)
     print("  stop with Ctrl+C", file=out, flush=True)

@@ -129,6 +129,36 @@ def test_a_screen_counts_for_an_action_only_when_it_shows_it() -> None:
     asyncio.run(check())
 
 
+def test_a_key_at_a_table_on_two_processes_is_timed_to_the_other_process_apart() -> None:
+    """With --processes, a key's time to every screen counts as with one
+    process, and its time to the screens on the other process apart."""
+    async def check() -> None:
+        results = Results(since=0.0)
+        actor = Player("ld001", results, 0.0, "build", 0.0)
+        near, far = Viewer("ld002", results), Viewer("ld003", results)
+        actor.process = near.process = 1
+        far.process = 2
+        actor.table = near.table = far.table = [actor, near, far]
+        action = Action((b"ld001: pass",), 1.0, actor, {actor, near, far}, True)
+        results.open.add(action)
+        for viewer in (actor, near, far):
+            viewer.expect(action)
+        actor.on_output(b"ld001: pass", 1.1)
+        far.on_output(b"ld001: pass", 1.3)  # the other process shows it first ...
+        near.on_output(b"ld001: pass", 1.6)  # ... and a screen on the actor's, last
+        assert results.everyone == [pytest.approx(0.6)]
+        assert results.crossing == [pytest.approx(0.6)]
+        assert results.elsewhere == [pytest.approx(0.3)]
+        alone = Player("ld004", results, 0.0, "build", 0.0)  # a table on one process
+        alone.process = 2
+        alone.table = [alone]
+        solo = Action((b"ld004: pass",), 2.0, alone, {alone}, True)
+        alone.expect(solo)
+        alone.on_output(b"ld004: pass", 2.2)
+        assert results.everyone[-1] == pytest.approx(0.2) and len(results.crossing) == 1
+    asyncio.run(check())
+
+
 def test_a_key_that_ends_the_round_counts_when_the_next_round_shows() -> None:
     """At 80x24 the log's four lines can scroll the last pass out at once
     (then "nobody builds…" and the next round's reveal): the reveal counts."""
@@ -297,14 +327,21 @@ def test_a_gotown_player_plays_a_legal_first_option_else_ends_its_turn() -> None
 
 
 @pytest.mark.slow
-def test_two_processes_on_postgresql_each_serve_their_tables(tmp_path: Path,
-                                                              postgres_url: str) -> None:
+def test_two_processes_on_postgresql_serve_every_table_through_one_port(
+        tmp_path: Path, postgres_url: str) -> None:
     import psycopg
 
     out, figures = run(tmp_path, "--sessions", "6", "--seconds", "6", "--warmup", "2",
                        "--pace", "0.5", "--store", postgres_url, "--processes", "2")
-    assert "store: postgresql; 2 server processes sharing it" in out
+    assert "store: postgresql; 2 server processes sharing it and one port" in out
     assert figures["store"] == "postgresql" and figures["processes"] == 2
+    # Every session went to the one port and learnt which process took it.
+    spread = figures["sessions_per_process"]
+    assert isinstance(spread, dict) and set(spread) <= {"1", "2"}
+    assert sum(spread.values()) == 6
+    across = figures["tables_across"]
+    assert isinstance(across, int) and 0 <= across <= len(seat(PRESETS["realistic"], 6).tables)
+    assert f"{across} of " in out and "tables had players on more than one process" in out
     kinds = figures["kinds"]
     assert isinstance(kinds, dict) and sum(kinds.values()) > 0
     with psycopg.connect(postgres_url) as conn:

@@ -61,3 +61,28 @@ async def test_two_processes_share_one_port_and_one_host_key(
         _, err = await asyncio.wait_for(server.communicate(), 60)
     assert server.returncode == 0, err.decode()
     assert "Traceback" not in err.decode()
+
+
+def test_a_process_of_many_names_itself_in_its_ssh_version_and_log() -> None:
+    import io
+    import logging
+
+    from fivetowers.server.process_name import process_of, server_version
+    from fivetowers.server.serve import configure_logging
+
+    assert process_of("SSH-2.0-" + server_version(2)) == 2
+    assert process_of("SSH-2.0-" + server_version(None)) is None  # one process says nothing
+    assert server_version(None) == f"AsyncSSH_{asyncssh.__version__}"
+    assert process_of(None) is None and process_of("SSH-2.0-OpenSSH_9.6") is None
+    out = io.StringIO()
+    logger = logging.getLogger("fivetowers")
+    handlers = list(logger.handlers)
+    try:
+        configure_logging(out, 3)
+        logging.getLogger("fivetowers.server").info("serving")
+    finally:
+        for handler in logger.handlers[len(handlers):]:
+            logger.removeHandler(handler)
+            logging.getLogger("asyncssh").removeHandler(handler)
+    assert " process 3 INFO serving" in out.getvalue()
+
