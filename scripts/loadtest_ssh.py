@@ -62,7 +62,9 @@ LOADTEST_TIMES=FILE writes each measured key's press time (seconds into the
 measurement) and key-to-every-screen time (ms), to see when the slow ones were.
 LOADTEST_LAG=MS prints (stderr) each time the server's event loop was blocked
 longer than MS, with the wall-clock time; ``--slowest N`` lists the N slowest
-keys (kind, player, when pressed).
+keys (kind, player, when pressed). FIVETOWERS_STALLS=MS (the server's own
+switch, fivetowers/server/stalls.py) also says what the loop was doing in
+each stall longer than MS, and groups them when the server stops.
 LOADTEST_MEMORY=FILE samples what the server's memory is made of (see
 scripts/load_memory.py: RSS, Python's blocks, malloc's heap, tracemalloc).
 LOADTEST_MISSES=FILE appends, for every missed action, each screen that did

@@ -41,6 +41,10 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``InOrderInput``: an Input that applies keys arriving in one read in
   order (its bindings ran after the printable keys behind them;
   ``Input._on_key``, ``App._check_bindings``).
+- ``render_dirty_lines_only`` (:mod:`fivetowers.compat.dirty_lines`): a
+  screen's partial update renders each widget only on the rows that
+  changed (``Compositor.render_partial_update`` rendered every widget in
+  the changed regions' bounding box, in full).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 
@@ -65,7 +69,7 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import asyncssh, futures, rich, textual
+    from fivetowers.compat import asyncssh, dirty_lines, futures, rich, textual
 
-    return (*textual.WORKAROUNDS, *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
-            *futures.WORKAROUNDS)
+    return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *rich.WORKAROUNDS,
+            *asyncssh.WORKAROUNDS, *futures.WORKAROUNDS)

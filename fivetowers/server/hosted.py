@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable
 from textual.app import SystemCommand
 from textual.screen import Screen
 
+from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.textual import (
     LeanScreensApp, covered_default_screen, divide_without_cycles, share_parsed_css,
 )
@@ -60,6 +61,7 @@ class HostedApp(LeanScreensApp):
     def __init__(self) -> None:
         share_parsed_css()  # the sessions' CSS parsed once for all of them
         divide_without_cycles()  # drawn lines freed without the cyclic collector
+        render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""

@@ -21,6 +21,7 @@ from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
 from fivetowers.server.process_name import server_version
 from fivetowers.server.session import AppFactory, Exporter, Session
+from fivetowers.server.stalls import StallWatch, from_environment
 
 log = logging.getLogger("fivetowers.server")
 
@@ -132,6 +133,8 @@ class GameServer:
         self.collector = QuietCollector(live=lambda: len(self.sessions))
         self._collecting: asyncio.Task[None] | None = None
         self._stopping = False
+        self.stalls: StallWatch | None = None
+        """What the loop did when it stalled (FIVETOWERS_STALLS=MS), else None."""
 
     # -- life ----------------------------------------------------------------
     async def start(self) -> None:
@@ -160,6 +163,9 @@ class GameServer:
         self.port = self._acceptor.get_port()
         self._watchdog = asyncio.create_task(self._watch_idle(), name="fivetowers-idle")
         self._collecting = asyncio.create_task(self.collector.run(), name="fivetowers-gc")
+        self.stalls = from_environment()
+        if self.stalls is not None:
+            self.stalls.start()
         log.info("serving on %s port %d", self.config.host, self.port)
 
     async def stop(self, message: str = N_("the server is shutting down")) -> None:
@@ -194,6 +200,9 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
         self.collector.reclaim()
+        if self.stalls is not None:
+            self.stalls.stop()
+            print(self.stalls.summary(), file=self.stderr, flush=True)
         log.info("stopped")
 
     # -- connections (auth.Gate) ---------------------------------------------

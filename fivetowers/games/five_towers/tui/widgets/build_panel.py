@@ -14,6 +14,7 @@ from fivetowers.games.five_towers.tui.look import card_text
 from fivetowers.games.five_towers.tui.words import TOWER, card_word
 from fivetowers.games.five_towers.tui.messages import StepPicked
 from fivetowers.i18n import _, ngettext
+from fivetowers.ui.steady_text import update_steady
 
 
 def step_label(n: int, option: StepOption) -> Text:
@@ -49,10 +50,11 @@ class BuildPanel(Vertical):
 
     def _put(self, text: Static, out: Text) -> None:
         # Every viewer's screen redraws on every change of the table: an
-        # unchanged text is not set again (Static.update lays the screen out).
+        # unchanged text is not set again, a changed one lays the screen out
+        # only if its height changed.
         if out != self.shown:
             self.shown = out
-            text.update(out)
+            update_steady(text, out)
 
     def show(self, guide: BuildGuide | None, builder: Text) -> None:
         text = self.query_one("#build-text", Static)

@@ -12,6 +12,7 @@ from fivetowers.games.gotown.rules.actions import play_from_json
 from fivetowers.games.gotown.tui.choices import card_of, choices_for
 from fivetowers.games.gotown.tui.look import label
 from fivetowers.i18n import _, ngettext
+from fivetowers.ui.steady_text import update_steady
 
 
 def describe(action: Action, view: PlayerView) -> str:
@@ -66,5 +67,5 @@ class HintPanel(Static):
                 out.append(describe(advice, view))
         if out != self.shown:
             self.shown = out
-            self.update(out)
+            update_steady(self, out)
 

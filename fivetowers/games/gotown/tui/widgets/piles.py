@@ -8,6 +8,7 @@ from textual.widgets import Static
 from fivetowers.games.gotown.rules import PlayerView
 from fivetowers.games.gotown.tui.look import chip
 from fivetowers.i18n import _
+from fivetowers.ui.steady_text import update_steady
 
 
 class PilesLine(Static):
@@ -27,4 +28,4 @@ class PilesLine(Static):
         out.append(_("  {count} floors win").format(count=view.floors_to_win), style="dim")
         if out != self.shown:
             self.shown = out
-            self.update(out)
+            update_steady(self, out)

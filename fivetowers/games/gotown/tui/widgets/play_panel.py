@@ -14,6 +14,7 @@ from fivetowers.games.gotown.tui.choices import Choice
 from fivetowers.games.gotown.tui.look import card_words
 from fivetowers.games.gotown.tui.messages import ChoicePicked
 from fivetowers.i18n import _
+from fivetowers.ui.steady_text import update_steady
 
 
 def choice_label(n: int, choice: Choice) -> Text:
@@ -54,7 +55,7 @@ class PlayPanel(Vertical):
             out.append(("✗ " if bad else "") + notice, style="bold red" if bad else "italic")
         if out != self.shown:
             self.shown = out
-            self.query_one("#play-text", Static).update(out)
+            update_steady(self.query_one("#play-text", Static), out)
         options = self.query_one("#choices", OptionList)
         options.display = bool(choices)
         labels = [choice_label(i + 1, c) for i, c in enumerate(choices)]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from fivetowers.ui.steady_text import update_steady
+
 
 class ThreatLine(Static):
     shown = ""
@@ -16,4 +18,4 @@ class ThreatLine(Static):
             head, _, rest = text.partition(": ")
             out = Text(head + ": ", style="bold #ff8787")
             out.append(rest, style="#ff8787")
-            self.update(out)
+            update_steady(self, out)

@@ -1,0 +1,30 @@
+"""A text widget's new content without laying the whole screen out again.
+
+``Static.update`` asks for a layout of the screen by default: every widget
+placed again, and every one whose place changed drawn again. At a hosted
+table every viewer's screen redraws on every move, so a line of text that
+changes on every move (the piles' counts, a panel's words) laid out every
+viewer's screen on every move (issue 11: the loop's stalls). Most of the
+time the text keeps its height: a repaint of the widget is all it needs.
+"""
+
+from __future__ import annotations
+
+from textual.visual import VisualType
+from textual.widgets import Static
+
+
+def update_steady(widget: Static, content: VisualType) -> int:
+    """Show ``content`` in ``widget``; lay the screen out again only if its
+    height may change: the text's height (measured as Textual measures an
+    auto height) is neither the height the widget has now nor the one it
+    had at the last update, or it cannot be measured (not laid out yet).
+    Returns the measured height (-1: not measured)."""
+    widget.update(content, layout=False)
+    width = widget.content_region.width
+    lines = widget.visual.get_height(widget.styles, width) if width > 0 else -1  # type: ignore[arg-type]
+    shown: tuple[int, int] = widget.__dict__.get("_steady_shown", (-1, -1))
+    if lines < 0 or (lines != widget.content_region.height and (lines, width) != shown):
+        widget.refresh(layout=True)
+    widget.__dict__["_steady_shown"] = (lines, width)
+    return lines

@@ -1,0 +1,78 @@
+"""compat.dirty_lines: a partial update renders only the rows that changed,
+and sends exactly what Textual's own partial update sends."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from textual._compositor import Compositor
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widgets import Static
+
+from fivetowers.compat import dirty_lines
+from fivetowers.compat.dirty_lines import _render_partial_update
+
+TEXTUAL_PARTIAL_UPDATE = dirty_lines._original or Compositor.render_partial_update
+"""Textual's own (the server may have put the banded one in its place)."""
+
+
+class Counted(Static):
+    renders = 0
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self.renders += 1
+        return super().render_lines(crop)
+
+
+class Table(App[None]):
+    CSS = """
+    #top, #bottom { height: 2; }
+    #middle { height: 1fr; }
+    .panel { border: round red; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Counted("status", id="top")
+        with Horizontal(id="middle"):
+            yield Counted("towers\n" * 6, id="towers", classes="panel")
+            with Vertical():
+                yield Counted("hints", id="hints", classes="panel")
+                yield Counted("log", id="log", classes="panel")
+        yield Counted("hand", id="bottom")
+
+
+def segments(update: object, console: Console) -> str:
+    assert update is not None
+    return update.render_segments(console)  # type: ignore[attr-defined, no-any-return]
+
+
+async def test_the_same_lines_are_sent_and_only_changed_rows_render() -> None:
+    app = Table()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        for widget, text in (("#top", "turn 2"), ("#log", "log\nBo plays"),
+                             ("#bottom", "hand 3")):
+            app.query_one(widget, Static).update(text, layout=False)
+        await pilot.pause()
+        compositor = app.screen._compositor
+        changed = {app.query_one(w).region for w in ("#top", "#log", "#bottom")}
+        console = app.console
+        towers = app.query_one("#towers", Counted)
+        compositor._dirty_regions.update(changed)
+        before = towers.renders
+        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console)
+        assert towers.renders > before  # Textual's: everything in the changes' box
+        compositor._dirty_regions.update(changed)
+        before = towers.renders
+        ours = segments(_render_partial_update(compositor), console)
+        assert towers.renders == before  # ours: the towers did not change
+        assert ours == theirs
+        # A change that crosses the towers: their rows that changed, the same lines.
+        crossing = Region(0, 5, 60, 3)
+        compositor._dirty_regions.add(crossing)
+        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console)
+        compositor._dirty_regions.add(crossing)
+        assert segments(_render_partial_update(compositor), console) == theirs
+        assert _render_partial_update(compositor) is None  # nothing changed: nothing sent
