@@ -19,6 +19,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   for the whole process.
 - ``share_parsed_css``: one parse of each stylesheet for every session
   (wraps ``Stylesheet._parse_rules``).
+- ``share_style_matches``: which rules match a node, worked out once for
+  every session (wraps ``Stylesheet.apply``).
 - ``release_strip_caches``: empties the ``Strip`` caches of dropped shared
   renders, which are reference cycles otherwise.
 - ``drop_closed_watchers`` (and ``is_closing``): the footer's watchers

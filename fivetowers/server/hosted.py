@@ -32,7 +32,8 @@ from typing import Any, Callable, Iterable
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from fivetowers.compat.textual import LeanScreensApp, covered_default_screen, share_parsed_css
+from fivetowers.compat.textual import (LeanScreensApp, covered_default_screen, share_parsed_css,
+                                       share_style_matches)
 
 STARTING = 2
 """Apps starting at once: two, so one computes while the other awaits a frame."""
@@ -57,6 +58,7 @@ class HostedApp(LeanScreensApp):
 
     def __init__(self) -> None:
         share_parsed_css()  # the sessions' CSS parsed once for all of them
+        share_style_matches()  # and which rules match each kind of widget, matched once
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
