@@ -92,6 +92,28 @@ async def test_viewers_of_the_same_list_share_its_lines_and_not_a_seat_mark() ->
         assert bo.screen.selected_code() != ann.screen.selected_code()  # type: ignore[attr-defined]
 
 
+async def test_players_on_the_lobby_share_its_background_and_help_lines() -> None:
+    lobby = _lobby()
+    ann, bo = LobbyApp(lobby, _visitor("ann")), LobbyApp(lobby, _visitor("bo"))
+    async with ann.run_test(size=(80, 24)) as pilot_a, bo.run_test(size=(80, 24)) as pilot_b:
+        for pilot in (pilot_a, pilot_b):
+            await pilot.pause()
+
+        def lines(app: LobbyApp, widget: Any) -> list[Any]:
+            return widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+
+        for query in ("#lobby-help", "#lobby-empty"):
+            mine, theirs = (lines(app, app.screen.query_one(query)) for app in (ann, bo))
+            assert mine and all(a is b for a, b in zip(mine, theirs)), query
+        assert "join CODE" in lines(ann, ann.screen.query_one("#lobby-help"))[0].text
+        backgrounds = [lines(app, app.screen) for app in (ann, bo)]
+        assert len(backgrounds[0]) == 24
+        assert all(a is b for a, b in zip(*backgrounds))
+        # Each one's own name: the title is not shared.
+        titles = [lines(app, app.screen.query_one("#lobby-title")) for app in (ann, bo)]
+        assert "ann" in titles[0][0].text and "bo" in titles[1][0].text
+
+
 class Starting(HostedApp):
     """Records when it mounts and when its first frame is drawn."""
 
