@@ -36,6 +36,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   with their descriptions in the session's language.
 - ``CoveredScreen``: a screen not laid out while an opaque one covers it
   (``Screen._refresh_layout``; Textual lays out the screen under the top one).
+- ``SettledScreen``: a screen not laid out and drawn again for a Resize to
+  the size it is laid out at (``Screen._screen_resized``).
 - ``write_to_terminal``: the window title, through the App's driver
   (``_driver``), as Textual writes its bell.
 - ``InOrderInput``: an Input that applies keys arriving in one read in

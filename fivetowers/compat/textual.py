@@ -455,6 +455,31 @@ class CoveredScreen(Screen[Any]):
             self.refresh(layout=True)
 
 
+
+class SettledScreen(Screen[Any]):
+    """A screen not laid out again for a Resize to the size it is laid out at.
+
+    A screen's first layout sends a Resize event to every widget it showed,
+    the screen itself included, and Textual's ``Screen._on_resize`` lays
+    the whole screen out again (``_screen_resized``) and draws a frame, even
+    when the size is the one it was just laid out at; that layout's own
+    Resize to the screen did it once more. A lobby session's start was four
+    layouts and five frames where fewer do (each widget sized for the first
+    time asks for one more layout, which Textual runs anyway on the screen's
+    next update). This screen's private ``_screen_resized`` leaves it to that
+    update when its compositor was last laid out at that size and a layout
+    is pending (``_layout_required``: the update lays out and draws); any
+    other Resize is Textual's. Retire it when Textual skips a Resize to the
+    size a screen already has: not reported upstream yet.
+    """
+
+    def _screen_resized(self, size: Size) -> None:
+        compositor = self._compositor
+        if compositor.root is self and compositor.size == size and self._layout_required:
+            self.check_idle()  # the update that lays out comes when the screen idles
+            return
+        super()._screen_resized(size)
+
 def covered_default_screen() -> CoveredScreen:
     """An App's default screen (empty, as Textual's) that is not laid out while covered."""
     return CoveredScreen(id="_default")
@@ -686,6 +711,9 @@ WORKAROUNDS = (
               "DataTable takes known column widths (or caches measures)"),
     _recorded("CoveredScreen", ("Screen._refresh_layout", "App._background_screens"),
               "Textual lays out only the screens that can be seen"),
+    _recorded("SettledScreen", ("Screen._screen_resized", "Screen._compositor",
+                                "Screen._layout_required"),
+              "Textual skips a Resize to the size a screen already has"),
     _recorded("write_to_terminal", ("_driver",),
               "Textual can set the terminal title (or write to its driver) publicly"),
     _recorded("share_style_matches", ("Stylesheet.apply", "Stylesheet._process_component_classes",

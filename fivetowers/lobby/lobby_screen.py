@@ -8,12 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
-from textual.screen import Screen
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from fivetowers.compat.textual import RowsMeasuredOnce, data_table_draw_state
+from fivetowers.compat.textual import RowsMeasuredOnce, SettledScreen, data_table_draw_state
 from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
@@ -43,7 +42,7 @@ class TableList(RowsMeasuredOnce):
         return shared_lines(self, content, crop, super().render_lines)
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(SettledScreen):
     BINDINGS = [
         Binding("n", "new_table", N_("new table")),
         Binding("enter", "sit", N_("sit"), priority=True),

@@ -25,7 +25,7 @@ from textual.widgets._toast import Toast, ToastRack
 
 import fivetowers.compat.textual as compat
 from fivetowers.compat.textual import (APPLY_PARAMETERS, PARSE_RULES_PARAMETERS, STRIP_CACHES,
-                                       CoveredScreen,
+                                       CoveredScreen, SettledScreen,
                                        InOrderInput, LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        drop_closed_watchers, has_toast_rack, is_closing,
@@ -237,6 +237,32 @@ def test_a_changed_apply_is_left_alone(monkeypatch: pytest.MonkeyPatch,
     assert not share_style_matches()
     assert Stylesheet.apply is changed
     assert "stylesheet matching changed" in caplog.text
+
+
+def test_a_screen_resized_to_its_own_size_with_a_layout_pending_waits_for_it() -> None:
+    assert list(inspect.signature(Screen._screen_resized).parameters) == ["self", "size"], \
+        "re-check compat/textual.py: SettledScreen"
+    screen = SettledScreen()
+    assert screen._layout_required is False and screen._compositor.root is None
+
+
+async def test_a_settled_screen_draws_what_textual_draws() -> None:
+    class Shown(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(Settled())
+
+    class Settled(SettledScreen):
+        def compose(self) -> ComposeResult:
+            yield Static("one")
+            yield DataTable()
+
+    app = Shown()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one(Static).region.height == 1
+        await pilot.resize_terminal(50, 12)
+        await pilot.pause()
+        assert app.screen.size == (50, 12) and app.screen.query_one(Static).region.width == 50
 
 
 # -- the Strip caches -------------------------------------------------------------

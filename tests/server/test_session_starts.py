@@ -114,6 +114,31 @@ async def test_players_on_the_lobby_share_its_background_and_help_lines() -> Non
         assert "ann" in titles[0][0].text and "bo" in titles[1][0].text
 
 
+async def test_a_lobby_start_is_laid_out_twice_not_four_times(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    layouts: list[Any] = []
+    upstream = TextualScreen._refresh_layout
+
+    def counted(self: TextualScreen[Any], size: Any = None, scroll: bool = False) -> None:
+        if isinstance(self, LobbyScreen):
+            layouts.append(size)
+        upstream(self, size, scroll)
+
+    monkeypatch.setattr(TextualScreen, "_refresh_layout", counted)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await asyncio.sleep(0.2)
+        await pilot.pause()
+        # Textual laid it out again for each Resize the screen sent itself.
+        assert len(layouts) == 2
+        table = app.screen.query_one(DataTable)
+        assert table.region.height == 4 and table.row_count == 3
+        await pilot.resize_terminal(100, 30)  # a real resize is laid out as ever
+        await pilot.pause()
+        assert len(layouts) > 2 and app.screen.size == (100, 30)
+
+
 class Starting(HostedApp):
     """Records when it mounts and when its first frame is drawn."""
 
