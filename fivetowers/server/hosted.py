@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable
 
 from textual.app import SystemCommand
 from textual.screen import Screen
+from textual.theme import Theme
 
 from fivetowers.compat.textual import (LeanScreensApp, covered_default_screen, share_parsed_css,
                                        share_style_matches)
@@ -39,6 +40,9 @@ STARTING = 2
 """Apps starting at once: two, so one computes while the other awaits a frame."""
 LONGEST_TURN = 1.0
 """Seconds an App's start holds the turn at the most (a slow start, a stuck client)."""
+
+_css_variables: dict[tuple[type[Any], int], tuple[Theme, dict[str, str]]] = {}
+"""Each App class's CSS variables per theme (the theme kept: its id stays its own)."""
 
 _turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary())
@@ -96,6 +100,16 @@ class HostedApp(LeanScreensApp):
         turn, self._turn = self._turn, None
         if turn is not None:
             turn.release()
+
+    def get_css_variables(self) -> dict[str, str]:
+        # A theme's colour system (a few hundred colours blended and printed)
+        # is the same for every session: made once per App class and theme.
+        theme = self.current_theme
+        known = _css_variables.get((type(self), id(theme)))
+        if known is None:
+            known = _css_variables[type(self), id(theme)] = (theme, super().get_css_variables())
+        self.theme_variables = dict(known[1])
+        return dict(known[1])
 
     def get_default_screen(self) -> Screen[Any]:
         return covered_default_screen()

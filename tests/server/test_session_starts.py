@@ -139,6 +139,32 @@ async def test_a_lobby_start_is_laid_out_twice_not_four_times(
         assert len(layouts) > 2 and app.screen.size == (100, 30)
 
 
+def test_a_themes_css_variables_are_made_once_for_every_session(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.app import App
+    from textual.theme import Theme
+
+    made: list[str] = []
+    upstream = Theme.to_color_system
+
+    def counted(self: Theme) -> Any:
+        made.append(self.name)
+        return upstream(self)
+
+    monkeypatch.setattr(Theme, "to_color_system", counted)
+    lobby = _lobby()
+    first = LobbyApp(lobby, _visitor("ann"))
+    second = LobbyApp(lobby, _visitor("bo"))
+    assert second.get_css_variables() == App.get_css_variables(second)  # as Textual makes them
+    made.clear()
+    assert second.get_css_variables() == first.get_css_variables()
+    assert made == []  # made before, by the first session
+    assert second.theme_variables == first.theme_variables
+    second.theme = "textual-light"
+    light = second.get_css_variables()
+    assert light != first.get_css_variables() and light == App.get_css_variables(second)
+
+
 class Starting(HostedApp):
     """Records when it mounts and when its first frame is drawn."""
 
