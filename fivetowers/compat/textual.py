@@ -106,6 +106,14 @@ _parsed: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _css_shared = False
 
 
+def _takes(method: Callable[..., Any], parameters: list[str], changed: str) -> bool:
+    """Whether ``method`` still has the parameters a wrapper was written for
+    (else the wrapper is not installed, and ``changed`` is logged)."""
+    if list(inspect.signature(method).parameters) == parameters:
+        return True
+    log.warning(changed)
+    return False
+
 def share_parsed_css() -> bool:
     """Make every Stylesheet in the process share parsed rules; True if it does.
 
@@ -125,8 +133,8 @@ def share_parsed_css() -> bool:
     if _css_shared:
         return True
     original: Callable[..., Any] = Stylesheet._parse_rules
-    if list(inspect.signature(original).parameters) != PARSE_RULES_PARAMETERS:
-        log.warning("Textual's stylesheet parser changed: each session parses its own CSS")
+    if not _takes(original, PARSE_RULES_PARAMETERS,
+                  "Textual's stylesheet parser changed: each session parses its own CSS"):
         return False
 
     def parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
@@ -620,8 +628,8 @@ def share_style_matches() -> bool:
     if _style_matches_shared:
         return True
     original: Callable[..., None] = Stylesheet.apply
-    if list(inspect.signature(original).parameters) != APPLY_PARAMETERS:
-        log.warning("Textual's stylesheet matching changed: each session matches its own rules")
+    if not _takes(original, APPLY_PARAMETERS,
+                  "Textual's stylesheet matching changed: each session matches its own rules"):
         return False
     excluded = frozenset(Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE)
 

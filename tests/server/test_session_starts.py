@@ -4,7 +4,8 @@ list share its rendered lines, and Apps take turns to start."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
 
 import asyncssh
 import pytest
@@ -114,6 +115,15 @@ async def test_players_on_the_lobby_share_its_background_and_help_lines() -> Non
         assert "ann" in titles[0][0].text and "bo" in titles[1][0].text
 
 
+@asynccontextmanager
+async def lobby_shown() -> AsyncIterator[tuple[LobbyApp, Any]]:
+    """ann's session on a lobby of three tables, its first screen shown."""
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        yield app, pilot
+
+
 async def test_a_lobby_start_is_laid_out_twice_not_four_times(
         monkeypatch: pytest.MonkeyPatch) -> None:
     layouts: list[Any] = []
@@ -125,9 +135,7 @@ async def test_a_lobby_start_is_laid_out_twice_not_four_times(
         upstream(self, size, scroll)
 
     monkeypatch.setattr(TextualScreen, "_refresh_layout", counted)
-    app = LobbyApp(_lobby(), _visitor("ann"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with lobby_shown() as (app, pilot):
         await asyncio.sleep(0.2)
         await pilot.pause()
         # Textual laid it out again for each Resize the screen sent itself.
