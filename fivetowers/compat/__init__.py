@@ -19,6 +19,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   for the whole process.
 - ``share_parsed_css``: one parse of each stylesheet for every session
   (wraps ``Stylesheet._parse_rules``).
+- ``share_style_matches``: which rules match a node, worked out once for
+  every session (wraps ``Stylesheet.apply``).
 - ``release_strip_caches``: empties the ``Strip`` caches of dropped shared
   renders, which are reference cycles otherwise.
 - ``divide_without_cycles``: ``Strip.divide`` no longer caches a Strip in
@@ -36,6 +38,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   with their descriptions in the session's language.
 - ``CoveredScreen``: a screen not laid out while an opaque one covers it
   (``Screen._refresh_layout``; Textual lays out the screen under the top one).
+- ``SettledScreen``: a screen not laid out and drawn again for a Resize to
+  the size it is laid out at (``Screen._screen_resized``).
 - ``write_to_terminal``: the window title, through the App's driver
   (``_driver``), as Textual writes its bell.
 - ``InOrderInput``: an Input that applies keys arriving in one read in

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Hashable, Iterable, TextIO
 
@@ -105,6 +106,14 @@ _parsed: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _css_shared = False
 
 
+def _takes(method: Callable[..., Any], parameters: list[str], changed: str) -> bool:
+    """Whether ``method`` still has the parameters a wrapper was written for
+    (else the wrapper is not installed, and ``changed`` is logged)."""
+    if list(inspect.signature(method).parameters) == parameters:
+        return True
+    log.warning(changed)
+    return False
+
 def share_parsed_css() -> bool:
     """Make every Stylesheet in the process share parsed rules; True if it does.
 
@@ -124,8 +133,8 @@ def share_parsed_css() -> bool:
     if _css_shared:
         return True
     original: Callable[..., Any] = Stylesheet._parse_rules
-    if list(inspect.signature(original).parameters) != PARSE_RULES_PARAMETERS:
-        log.warning("Textual's stylesheet parser changed: each session parses its own CSS")
+    if not _takes(original, PARSE_RULES_PARAMETERS,
+                  "Textual's stylesheet parser changed: each session parses its own CSS"):
         return False
 
     def parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
@@ -495,6 +504,31 @@ class CoveredScreen(Screen[Any]):
             self.refresh(layout=True)
 
 
+
+class SettledScreen(Screen[Any]):
+    """A screen not laid out again for a Resize to the size it is laid out at.
+
+    A screen's first layout sends a Resize event to every widget it showed,
+    the screen itself included, and Textual's ``Screen._on_resize`` lays
+    the whole screen out again (``_screen_resized``) and draws a frame, even
+    when the size is the one it was just laid out at; that layout's own
+    Resize to the screen did it once more. A lobby session's start was four
+    layouts and five frames where fewer do (each widget sized for the first
+    time asks for one more layout, which Textual runs anyway on the screen's
+    next update). This screen's private ``_screen_resized`` leaves it to that
+    update when its compositor was last laid out at that size and a layout
+    is pending (``_layout_required``: the update lays out and draws); any
+    other Resize is Textual's. Retire it when Textual skips a Resize to the
+    size a screen already has: not reported upstream yet.
+    """
+
+    def _screen_resized(self, size: Size) -> None:
+        compositor = self._compositor
+        if compositor.root is self and compositor.size == size and self._layout_required:
+            self.check_idle()  # the update that lays out comes when the screen idles
+            return
+        super()._screen_resized(size)
+
 def covered_default_screen() -> CoveredScreen:
     """An App's default screen (empty, as Textual's) that is not laid out while covered."""
     return CoveredScreen(id="_default")
@@ -576,6 +610,147 @@ def write_to_terminal(app: App[Any], sequence: str) -> None:
         driver.write(sequence)
 
 
+# -- 11. the shared selector matching ----------------------------------------------
+
+APPLY_PARAMETERS = ["self", "node", "animate", "cache"]
+"""The signature of ``Stylesheet.apply`` the sharing wraps."""
+STYLE_MATCHES_KEPT = 4096
+"""Matched rules kept: one per kind of node in one place of one screen (and
+its component classes), per theme; a few hundred are in use."""
+RULE_LISTS_KEPT = 64
+"""Rule lists told apart (each App's stylesheet grows as widget types first
+mount, and themes differ)."""
+
+_NO_RULES = object()
+"""A node no rule matches: upstream leaves its styles as they are."""
+_UNSHARED = ("",)
+"""In place of the pseudo-classes: a node matched as upstream does, unshared."""
+_ORDERED_PSEUDO_CLASSES = frozenset({"first-of-type", "last-of-type", "first-child",
+                                     "last-child", "empty"})
+_matches: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_candidates: OrderedDict[tuple[Any, ...], tuple[tuple[str, ...], tuple[bool, ...]]] = (
+    OrderedDict())
+_rule_lists: OrderedDict[tuple[Any, ...], object] = OrderedDict()
+_sheet_rules: weakref.WeakKeyDictionary[Stylesheet, tuple[list[Any], object]] = (
+    weakref.WeakKeyDictionary())
+_style_matches_shared = False
+_upstream_apply: Callable[..., None] | None = None
+"""``Stylesheet.apply`` as Textual has it, once wrapped (for tests)."""
+
+
+def _kept(cache: OrderedDict[Any, Any], key: Any, value: Any, most: int) -> Any:
+    cache[key] = value
+    if len(cache) > most:
+        cache.popitem(last=False)
+    return value
+
+
+def _rules_token(sheet: Stylesheet) -> object:
+    """One object per distinct list of rule sets (shared parses are the same objects)."""
+    rules = sheet.rules
+    known = _sheet_rules.get(sheet)
+    if known is not None and known[0] is rules:
+        return known[1]
+    # The key holds the rule sets: their ids are not reused while it is kept.
+    key = tuple(rules)
+    token = _rule_lists.get(key)
+    if token is None:
+        token = _kept(_rule_lists, key, object(), RULE_LISTS_KEPT)
+    _sheet_rules[sheet] = (rules, token)
+    return token
+
+
+def share_style_matches() -> bool:
+    """Make every Stylesheet in the process share which rules match a node; True if it does.
+
+    ``Stylesheet.apply`` works out, for each node it styles, which of the
+    stylesheet's rules match the node's path from the App (types, ids,
+    classes, pseudo-classes of every node on it) and merges their
+    declarations by specificity: about a quarter of a lobby session's start
+    (the DataTable's dozen component classes are each a node of their own,
+    styled again when it takes focus). Its ``cache`` argument only shares
+    the result between siblings in one ``update_nodes`` call, so every
+    session redid what the one before it did. The result depends only on
+    the rules and on that path, so it is kept for the process, keyed on
+    the rule list (shared parses, see ``share_parsed_css``, are the same
+    objects for every App) and, for each node on the path, its class, id,
+    classes and those pseudo-classes the candidate rules mention. Nodes
+    whose candidate rules use the pseudo-classes upstream's own cache
+    leaves out (odd/even and the ordered ones) are matched as before.
+    ``Stylesheet.apply`` is wrapped only if it still has the signature read
+    here (else every App matches its own, as before, with a warning).
+    Retire it when Textual caches matched rules across Apps (keyed on the
+    selectors' inputs): not reported upstream yet.
+    """
+    global _style_matches_shared, _upstream_apply
+    if _style_matches_shared:
+        return True
+    original: Callable[..., None] = Stylesheet.apply
+    if not _takes(original, APPLY_PARAMETERS,
+                  "Textual's stylesheet matching changed: each session matches its own rules"):
+        return False
+    excluded = frozenset(Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE)
+
+    def candidates(sheet: Stylesheet, token: object, node: DOMNode
+                   ) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+        """The pseudo-classes the rules that may match ``node`` test, and
+        the flags upstream sets from them."""
+        names = frozenset(node._selector_names)
+        key = (token, names)
+        found = _candidates.get(key)
+        if found is None:
+            rules_map = sheet.rules_map
+            pseudo: set[str] = set().union(*[rule.pseudo_classes
+                                             for name in rules_map.keys() & names
+                                             for rule in rules_map[name]])
+            flags = ("hover" in pseudo, "focus-within" in pseudo,
+                     not pseudo.isdisjoint(_ORDERED_PSEUDO_CLASSES),
+                     "odd" in pseudo or "even" in pseudo)
+            shown = _UNSHARED if not pseudo.isdisjoint(excluded) else tuple(sorted(pseudo))
+            found = _kept(_candidates, key, (shown, flags), STYLE_MATCHES_KEPT)
+        else:
+            _candidates.move_to_end(key)
+        return found
+
+    def apply(self: Stylesheet, node: DOMNode, *, animate: bool = False,
+              cache: dict[tuple[Any, ...], Any] | None = None) -> None:
+        token = _rules_token(self)
+        pseudo, flags = candidates(self, token, node)
+        if pseudo is _UNSHARED:
+            original(self, node, animate=animate, cache=cache)
+            return
+        path = tuple((type(each), each._id, frozenset(each._classes),
+                      tuple([name for name in pseudo if each.has_pseudo_class(name)]))
+                     for each in node.css_path_nodes)
+        key = (token, path)
+        rules = _matches.get(key)
+        if rules is None:
+            found: dict[tuple[Any, ...], Any] = {}
+            original(self, node, animate=animate, cache=found)
+            _kept(_matches, key, next(iter(found.values()), _NO_RULES), STYLE_MATCHES_KEPT)
+            return
+        _matches.move_to_end(key)
+        (node._has_hover_style, node._has_focus_within, node._has_order_style,
+         node._has_odd_or_even) = flags
+        if rules is not _NO_RULES:
+            self.replace_rules(node, rules, animate=animate)
+        self._process_component_classes(node)
+
+    Stylesheet.apply = apply  # type: ignore[method-assign]
+    _style_matches_shared, _upstream_apply = True, original
+    return True
+
+
+def shared_style_matches() -> int:
+    """How many matched nodes the process shares (for tests and figures)."""
+    return len(_matches)
+
+
+def upstream_style_apply() -> Callable[..., None]:
+    """``Stylesheet.apply`` as Textual has it, wrapped or not (for tests)."""
+    return _upstream_apply or Stylesheet.apply
+
+
 WORKAROUNDS = (
     _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
               "XTermParser stops caching _parse_extended_key class-wide"),
@@ -604,8 +779,17 @@ WORKAROUNDS = (
               "DataTable takes known column widths (or caches measures)"),
     _recorded("CoveredScreen", ("Screen._refresh_layout", "App._background_screens"),
               "Textual lays out only the screens that can be seen"),
+    _recorded("SettledScreen", ("Screen._screen_resized", "Screen._compositor",
+                                "Screen._layout_required"),
+              "Textual skips a Resize to the size a screen already has"),
     _recorded("write_to_terminal", ("_driver",),
               "Textual can set the terminal title (or write to its driver) publicly"),
+    _recorded("share_style_matches", ("Stylesheet.apply", "Stylesheet._process_component_classes",
+                                      "Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE",
+                                      "_selector_names", "_id", "_classes", "_has_hover_style",
+                                      "_has_focus_within", "_has_order_style",
+                                      "_has_odd_or_even"),
+              "Textual caches matched rules across Apps"),
     _recorded("InOrderInput", ("Input._on_key", "App._on_key", "App._check_bindings"),
               "a focused widget's bindings run before its next key (keys in one read)"),
 )

@@ -8,16 +8,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
-from textual.screen import Screen
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from fivetowers.compat.textual import RowsMeasuredOnce, data_table_draw_state
+from fivetowers.compat.textual import RowsMeasuredOnce, SettledScreen, data_table_draw_state
 from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
 from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.shared_static import SharedStatic
 from fivetowers.ui.styled_template import styled_template
 from fivetowers.ui.key_bar import KeyBar
 
@@ -42,7 +42,7 @@ class TableList(RowsMeasuredOnce):
         return shared_lines(self, content, crop, super().render_lines)
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(SettledScreen):
     BINDINGS = [
         Binding("n", "new_table", N_("new table")),
         Binding("enter", "sit", N_("sit"), priority=True),
@@ -73,6 +73,12 @@ class LobbyScreen(Screen[None]):
             message.refresh_styles = False
         return super().post_message(message)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The background behind the widgets, the same for every player: drawn
+        # once (a see-through one blends with the screen below: drawn alone).
+        shared = None if self.styles.background.a < 1 else ("background",)
+        return shared_lines(self, shared, crop, super().render_lines)
+
     @property
     def lobby_host(self) -> LobbyHost:
         return lobby_host(self)
@@ -85,8 +91,8 @@ class LobbyScreen(Screen[None]):
                                 game=("5 Towers", "bold"), name=(app.player_name, "bold"))
         yield Static(title, id="lobby-title")
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="lobby-empty")
-        yield Static(Text.assemble(
+        yield SharedStatic("", id="lobby-empty")
+        yield SharedStatic(Text.assemble(
             _("Share a table's code: others type  "),
             (f"ssh -t -p {app.port} {app.server_name} join CODE", "bold")), id="lobby-help")
         # Textual's compact footer drawn as one widget: a FooterKey per key,
@@ -163,7 +169,7 @@ class LobbyScreen(Screen[None]):
         table.listing = tuple(rows)
         if selected is not None and selected in {str(k.value) for k in table.rows}:
             table.move_cursor(row=table.get_row_index(selected))
-        self.query_one("#lobby-empty", Static).update(
+        self.query_one("#lobby-empty", SharedStatic).update(
             "" if table.row_count else _("No tables yet: press n to create one."))
 
     def selected_code(self) -> str | None:

@@ -31,16 +31,21 @@ from typing import Any, Callable, Iterable
 
 from textual.app import SystemCommand
 from textual.screen import Screen
+from textual.theme import Theme
 
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.textual import (
     LeanScreensApp, covered_default_screen, divide_without_cycles, share_parsed_css,
+    share_style_matches,
 )
 
 STARTING = 2
 """Apps starting at once: two, so one computes while the other awaits a frame."""
 LONGEST_TURN = 1.0
 """Seconds an App's start holds the turn at the most (a slow start, a stuck client)."""
+
+_css_variables: dict[tuple[type[Any], int], tuple[Theme, dict[str, str]]] = {}
+"""Each App class's CSS variables per theme (the theme kept: its id stays its own)."""
 
 _turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary())
@@ -62,6 +67,7 @@ class HostedApp(LeanScreensApp):
         share_parsed_css()  # the sessions' CSS parsed once for all of them
         divide_without_cycles()  # drawn lines freed without the cyclic collector
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
+        share_style_matches()  # and which rules match each kind of widget, matched once
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
@@ -99,6 +105,16 @@ class HostedApp(LeanScreensApp):
         turn, self._turn = self._turn, None
         if turn is not None:
             turn.release()
+
+    def get_css_variables(self) -> dict[str, str]:
+        # A theme's colour system (a few hundred colours blended and printed)
+        # is the same for every session: made once per App class and theme.
+        theme = self.current_theme
+        known = _css_variables.get((type(self), id(theme)))
+        if known is None:
+            known = _css_variables[type(self), id(theme)] = (theme, super().get_css_variables())
+        self.theme_variables = dict(known[1])
+        return dict(known[1])
 
     def get_default_screen(self) -> Screen[Any]:
         return covered_default_screen()

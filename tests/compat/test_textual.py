@@ -15,6 +15,7 @@ from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
 from textual.driver import Driver
+from textual.layout import Layout
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
@@ -23,14 +24,17 @@ from textual.widgets import DataTable, Input, Static, Tooltip
 from textual.widgets._toast import Toast, ToastRack
 
 import fivetowers.compat.textual as compat
-from fivetowers.compat.textual import (PARSE_RULES_PARAMETERS, STRIP_CACHES, CoveredScreen,
+from fivetowers.compat.textual import (APPLY_PARAMETERS, PARSE_RULES_PARAMETERS, STRIP_CACHES,
+                                       CoveredScreen, SettledScreen,
                                        InOrderInput, LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        divide_without_cycles, drop_closed_watchers,
                                        has_toast_rack, is_closing,
                                        keep_process_output, release_strip_caches,
-                                       share_parsed_css, strip_caches_filled,
-                                       translate_footer_keys, watchers_of, write_to_terminal)
+                                       share_parsed_css, share_style_matches,
+                                       shared_style_matches, strip_caches_filled,
+                                       translate_footer_keys, upstream_style_apply, watchers_of,
+                                       write_to_terminal)
 
 KITTY = "\x1b[1;5A\x1b[1;2B"  # ctrl+up, shift+down: the parser's extended-key path
 
@@ -148,6 +152,118 @@ def test_a_changed_parse_is_left_alone(monkeypatch: pytest.MonkeyPatch,
     assert not share_parsed_css()
     assert Stylesheet._parse_rules is changed
     assert "stylesheet parser changed" in caplog.text
+
+
+# -- the shared selector matching ----------------------------------------------------
+
+class Styled(App[None]):
+    """Rules that hang on a parent's class, an id, focus and component classes."""
+
+    CSS = """
+    .panel > Static { color: red; }
+    .panel Static.loud { text-style: bold; }
+    #first { height: 3; }
+    DataTable:focus > .datatable--cursor { background: green; }
+    DataTable > .datatable--header { color: yellow; }
+    Static:focus-within { border: solid blue; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Widget(classes="panel"):
+            yield Static("one", id="first")
+            yield Static("two", classes="loud")
+        yield Static("three", classes="loud")
+        yield DataTable()
+
+
+def styles_of(app: App[None]) -> dict[str, Any]:
+    """Every node's own rules and its component classes' rules, by its place
+    (a layout by its kind: each parse makes layout objects of its own)."""
+    seen: dict[str, Any] = {}
+
+    def rules(styles: Any) -> dict[str, Any]:
+        return {name: type(value) if isinstance(value, Layout) else value
+                for name, value in styles.base.get_rules().items()}
+
+    for index, node in enumerate(app.screen.walk_children(with_self=True)):
+        place = f"{index}:{type(node).__name__}#{node.id}.{'.'.join(sorted(node.classes))}"
+        seen[place] = rules(node.styles)
+        for component, styles in node._component_styles.items():
+            seen[f"{place}>{component}"] = rules(styles)
+    return seen
+
+
+async def styled(focus: bool) -> dict[str, Any]:
+    app = Styled()
+    async with app.run_test() as pilot:
+        if focus:
+            app.query_one(DataTable).focus()
+        else:
+            app.set_focus(None)
+        await pilot.pause()
+        return styles_of(app)
+
+
+def test_the_stylesheet_apply_has_the_signature_wrapped() -> None:
+    assert list(inspect.signature(upstream_style_apply()).parameters) == APPLY_PARAMETERS, \
+        "re-check compat/textual.py: share_style_matches"
+    # Upstream behaviour: the cache it takes is the caller's, one update_nodes long.
+    assert "cache" in inspect.signature(upstream_style_apply()).parameters
+    assert "focus-within" in Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE
+
+
+async def test_apps_alike_share_matched_rules_and_style_as_upstream(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert share_parsed_css() and share_style_matches()  # as hosted Apps have them
+    focused = await styled(focus=True)
+    kept = shared_style_matches()
+    assert kept > 0
+    assert await styled(focus=True) == focused
+    assert shared_style_matches() == kept, "a second App alike matched its own rules"
+    blurred = await styled(focus=False)
+    assert blurred != focused  # the cursor's background hangs on focus
+    # What Textual itself makes of the same Apps.
+    monkeypatch.setattr(Stylesheet, "apply", upstream_style_apply())
+    assert await styled(focus=True) == focused
+    assert await styled(focus=False) == blurred
+
+
+def test_a_changed_apply_is_left_alone(monkeypatch: pytest.MonkeyPatch,
+                                       caplog: pytest.LogCaptureFixture) -> None:
+    def changed(self: Stylesheet, node: Any) -> None:
+        return None
+
+    monkeypatch.setattr(compat, "_style_matches_shared", False)
+    monkeypatch.setattr(Stylesheet, "apply", changed)
+    assert not share_style_matches()
+    assert Stylesheet.apply is changed
+    assert "stylesheet matching changed" in caplog.text
+
+
+def test_a_screen_resized_to_its_own_size_with_a_layout_pending_waits_for_it() -> None:
+    assert list(inspect.signature(Screen._screen_resized).parameters) == ["self", "size"], \
+        "re-check compat/textual.py: SettledScreen"
+    screen = SettledScreen()
+    assert screen._layout_required is False and screen._compositor.root is None
+
+
+async def test_a_settled_screen_draws_what_textual_draws() -> None:
+    class Shown(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(Settled())
+
+    class Settled(SettledScreen):
+        def compose(self) -> ComposeResult:
+            yield Static("one")
+            yield DataTable()
+
+    app = Shown()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one(Static).region.height == 1
+        await pilot.resize_terminal(50, 12)
+        await pilot.pause()
+        assert app.screen.size == (50, 12) and app.screen.query_one(Static).region.width == 50
 
 
 # -- the Strip caches -------------------------------------------------------------

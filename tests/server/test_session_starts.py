@@ -4,7 +4,8 @@ list share its rendered lines, and Apps take turns to start."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
 
 import asyncssh
 import pytest
@@ -90,6 +91,86 @@ async def test_viewers_of_the_same_list_share_its_lines_and_not_a_seat_mark() ->
         assert [s.text for s in moved] == [s.text for s in mine]
         assert any(a is not b for a, b in zip(mine, moved))
         assert bo.screen.selected_code() != ann.screen.selected_code()  # type: ignore[attr-defined]
+
+
+async def test_players_on_the_lobby_share_its_background_and_help_lines() -> None:
+    lobby = _lobby()
+    ann, bo = LobbyApp(lobby, _visitor("ann")), LobbyApp(lobby, _visitor("bo"))
+    async with ann.run_test(size=(80, 24)) as pilot_a, bo.run_test(size=(80, 24)) as pilot_b:
+        for pilot in (pilot_a, pilot_b):
+            await pilot.pause()
+
+        def lines(app: LobbyApp, widget: Any) -> list[Any]:
+            return widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+
+        for query in ("#lobby-help", "#lobby-empty"):
+            mine, theirs = (lines(app, app.screen.query_one(query)) for app in (ann, bo))
+            assert mine and all(a is b for a, b in zip(mine, theirs)), query
+        assert "join CODE" in lines(ann, ann.screen.query_one("#lobby-help"))[0].text
+        backgrounds = [lines(app, app.screen) for app in (ann, bo)]
+        assert len(backgrounds[0]) == 24
+        assert all(a is b for a, b in zip(*backgrounds))
+        # Each one's own name: the title is not shared.
+        titles = [lines(app, app.screen.query_one("#lobby-title")) for app in (ann, bo)]
+        assert "ann" in titles[0][0].text and "bo" in titles[1][0].text
+
+
+@asynccontextmanager
+async def lobby_shown() -> AsyncIterator[tuple[LobbyApp, Any]]:
+    """ann's session on a lobby of three tables, its first screen shown."""
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        yield app, pilot
+
+
+async def test_a_lobby_start_is_laid_out_twice_not_four_times(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    layouts: list[Any] = []
+    upstream = TextualScreen._refresh_layout
+
+    def counted(self: TextualScreen[Any], size: Any = None, scroll: bool = False) -> None:
+        if isinstance(self, LobbyScreen):
+            layouts.append(size)
+        upstream(self, size, scroll)
+
+    monkeypatch.setattr(TextualScreen, "_refresh_layout", counted)
+    async with lobby_shown() as (app, pilot):
+        await asyncio.sleep(0.2)
+        await pilot.pause()
+        # Textual laid it out again for each Resize the screen sent itself.
+        assert len(layouts) == 2
+        table = app.screen.query_one(DataTable)
+        assert table.region.height == 4 and table.row_count == 3
+        await pilot.resize_terminal(100, 30)  # a real resize is laid out as ever
+        await pilot.pause()
+        assert len(layouts) > 2 and app.screen.size == (100, 30)
+
+
+def test_a_themes_css_variables_are_made_once_for_every_session(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.app import App
+    from textual.theme import Theme
+
+    made: list[str] = []
+    upstream = Theme.to_color_system
+
+    def counted(self: Theme) -> Any:
+        made.append(self.name)
+        return upstream(self)
+
+    monkeypatch.setattr(Theme, "to_color_system", counted)
+    lobby = _lobby()
+    first = LobbyApp(lobby, _visitor("ann"))
+    second = LobbyApp(lobby, _visitor("bo"))
+    assert second.get_css_variables() == App.get_css_variables(second)  # as Textual makes them
+    made.clear()
+    assert second.get_css_variables() == first.get_css_variables()
+    assert made == []  # made before, by the first session
+    assert second.theme_variables == first.theme_variables
+    second.theme = "textual-light"
+    light = second.get_css_variables()
+    assert light != first.get_css_variables() and light == App.get_css_variables(second)
 
 
 class Starting(HostedApp):
