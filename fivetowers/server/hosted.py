@@ -65,9 +65,9 @@ class HostedApp(LeanScreensApp):
 
     def __init__(self) -> None:
         share_parsed_css()  # the sessions' CSS parsed once for all of them
+        share_style_matches()  # and which rules match each kind of widget, matched once
         divide_without_cycles()  # drawn lines freed without the cyclic collector
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
-        share_style_matches()  # and which rules match each kind of widget, matched once
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
