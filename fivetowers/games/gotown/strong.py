@@ -28,9 +28,9 @@ import time
 from collections import Counter
 
 from fivetowers.games.gotown.bots import GreedyBot, pairs_held
-from fivetowers.games.gotown.playout import greedy_play
+from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import (
-    Action, Build, Card, End, Game, PlayerView, Steal, full_deck,
+    Action, Build, Card, End, Game, PlayerView, Steal, SuperThief, Thief, full_deck,
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
 from fivetowers.games.gotown.rules.view import SeatView
@@ -78,8 +78,10 @@ PROTECTED = 0.3
 class StrongBot:
     name = "strong"
 
-    def __init__(self, time_per_move: float = 0.05, simulations: int | None = None) -> None:
+    def __init__(self, time_per_move: float = 0.05, simulations: int | None = None,
+                 search: bool = True) -> None:
         self.time_per_move = time_per_move
+        self.search = search  # False: greedy+'s play alone (measurements)
         self.simulations = simulations  # deals per decision instead of the clock (tests)
         self.rollout = GreedyBot(plan=False)
         self.prior = GreedyBot()
@@ -103,17 +105,17 @@ class StrongBot:
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
                 return action
-        greedy = self.prior.choose(view, random.Random(0))
-        if self.rollout.worth(view, greedy) >= TAKEN:
+        dealer = Dealer(view, self._faced)
+        greedy = self.default(view, dealer, rng)
+        if isinstance(greedy, (Steal, Thief, SuperThief)) or not self.search:
             return greedy
         plays = self.candidates(view, greedy)
         if len(plays) == 1:
             return greedy
-        # paired differences from the greedy play (common random numbers)
+        # paired differences from the default play (common random numbers)
         sums = [0.0] * len(plays)
         squares = [0.0] * len(plays)
         rounds = 0
-        dealer = Dealer(view, self._faced)
         while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
                               else rounds < self.simulations):
             deal = dealer.deal(rng)
@@ -134,6 +136,15 @@ class StrongBot:
             if mean > margin + sure * spread and mean > best_mean:
                 best, best_mean = i, mean
         return plays[best]
+
+    def default(self, view: PlayerView, dealer: Dealer, rng: random.Random) -> Action:
+        """Greedy+'s play (:func:`~fivetowers.games.gotown.plus.plus_play`):
+        it reads only what the view shows, so any deal of the unseen cards
+        gives the same play."""
+        play = plus_play(dealer.deal(rng), random.Random(0))
+        if play in view.legal:
+            return play
+        return self.prior.choose(view, random.Random(0))  # never seen; a safe net
 
     def candidates(self, view: PlayerView, greedy: Action) -> list[Action]:
         """The plays worth searching: the greedy bot's first, then ending the
@@ -159,7 +170,7 @@ class StrongBot:
         rounds = settings(game.player_count)[2]
         horizon = deal.turn + rounds * game.player_count
         while not game.over and game.turn < horizon:
-            game.apply_trusted(greedy_play(game, rng))
+            game.apply_trusted(plus_play(game, rng))
         return score(game, me)
 
 
