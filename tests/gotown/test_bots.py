@@ -199,9 +199,10 @@ def test_strong_takes_an_open_steal_or_thief_without_searching() -> None:
 
 
 def test_strong_searches_only_with_the_deals_to_trust_it() -> None:
-    """A pair to build or keep: with fewer than MIN_DEALS deals coming (a
-    fixed number, or a clock too short for them) the bot stops after one
-    deal and plays greedy+'s play; with MIN_DEALS it searches them all."""
+    """A pair to build or keep, heads-up: with fewer than MIN_DEALS deals
+    coming (a fixed number, or a clock too short for them) the bot stops
+    after one deal and plays greedy+'s play; with MIN_DEALS it searches them
+    all. At three seats it searches whatever it has."""
     game = table([["1", "8", "2", "3", "4"], ["3", "4", "6", "6", "7"]],
                   towers=[[["3", "6"]], []], draw=["2"] * 5)
     view = game.view(0)
@@ -212,6 +213,12 @@ def test_strong_searches_only_with_the_deals_to_trust_it() -> None:
     searching = StrongBot(simulations=MIN_DEALS)
     assert searching.choose(view, random.Random(0)) in view.legal
     assert searching.deals == MIN_DEALS
+    # at three seats the search has its say with any number of deals
+    three = table([["1", "8", "2", "3", "4"], ["3", "4", "6", "6", "7"], ["5", "5"]],
+                  towers=[[["3", "6"]], [], []], draw=["2"] * 5)
+    few = StrongBot(simulations=3)
+    assert few.choose(three.view(0), random.Random(0)) in three.view(0).legal
+    assert few.deals == 3
 
 
 def test_strong_makes_a_winning_steal_at_once() -> None:
