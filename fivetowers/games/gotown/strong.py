@@ -55,9 +55,10 @@ HEADS_UP_WIDTH = 3
 now), ending the turn, the best build. Each play costs its playouts on
 every deal, and at 0.05 s a move on a loaded machine a decision sees about
 6 deals; heads-up, with 6 plays the search won 45.5% of 400 games, with 3,
-50.5% (seed 0; both within the noise of 400 games, ±5 points). At four seats, with 3, it won 22.7% of 300
-games, with 6, 19.3% (the bot before making steals and thieves at once and
-the faster playouts: also 19.3%, under the same load)."""
+50.5% (seed 0; both within the noise of 400 games, ±5 points). At four
+seats, with 3, it won 22.7% of 300 games, with 6, 19.3% (the bot before
+making steals and thieves at once and the faster playouts: also 19.3%,
+under the same load)."""
 ROUNDS = 2
 """How many rounds of turns a playout plays (this one to its end, then every
 seat's next, and again)."""
