@@ -11,7 +11,8 @@ from fivetowers.games.gotown.rules import (
     Bone, Build, Card, Dog, End, Game, IllegalPlay, Jackhammer, Steal, Thief,
 )
 from fivetowers.games.gotown.rules.view import view_of
-from fivetowers.games.gotown.strong import StrongBot
+from fivetowers.games.gotown.plus import plus_play
+from fivetowers.games.gotown.strong import MIN_DEALS, StrongBot
 
 from tests.gotown.arrange import cards, table
 
@@ -122,7 +123,7 @@ def test_bots_only_play_what_the_rules_accept_over_many_games() -> None:
 def test_strong_with_fixed_simulations_is_deterministic() -> None:
     def game_of(seed: int) -> list[object]:
         game = Game(["a", "b"], 4, seed=seed)
-        bots = [StrongBot(simulations=3), GreedyBot()]
+        bots = [StrongBot(simulations=MIN_DEALS), GreedyBot()]
         rngs = [random.Random(1), random.Random(2)]
         while not game.over:
             seat = game.to_move
@@ -195,6 +196,29 @@ def test_strong_takes_an_open_steal_or_thief_without_searching() -> None:
     bot = StrongBot(simulations=30)
     assert bot.choose(thief.view(0), random.Random(0)) == Thief(0, 1)
     assert bot.deals == 0
+
+
+def test_strong_searches_only_with_the_deals_to_trust_it() -> None:
+    """A pair to build or keep, heads-up: with fewer than MIN_DEALS deals
+    coming (a fixed number, or a clock too short for them) the bot stops
+    after one deal and plays greedy+'s play; with MIN_DEALS it searches them
+    all. At three seats it searches whatever it has."""
+    game = table([["1", "8", "2", "3", "4"], ["3", "4", "6", "6", "7"]],
+                  towers=[[["3", "6"]], []], draw=["2"] * 5)
+    view = game.view(0)
+    expected = plus_play(game, random.Random(0))
+    for bot in (StrongBot(simulations=MIN_DEALS - 1), StrongBot(time_per_move=1e-6)):
+        assert bot.choose(view, random.Random(0)) == expected
+        assert bot.deals == 1
+    searching = StrongBot(simulations=MIN_DEALS)
+    assert searching.choose(view, random.Random(0)) in view.legal
+    assert searching.deals == MIN_DEALS
+    # at three seats the search has its say with any number of deals
+    three = table([["1", "8", "2", "3", "4"], ["3", "4", "6", "6", "7"], ["5", "5"]],
+                  towers=[[["3", "6"]], [], []], draw=["2"] * 5)
+    few = StrongBot(simulations=3)
+    assert few.choose(three.view(0), random.Random(0)) in three.view(0).legal
+    assert few.deals == 3
 
 
 def test_strong_makes_a_winning_steal_at_once() -> None:

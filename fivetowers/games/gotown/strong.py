@@ -1,19 +1,26 @@
-"""GoTown's strong bot: search over the hidden hands and the deck.
+"""GoTown's strong bot: greedy+, and a search over the hidden hands and the
+deck when the move's time allows enough of it.
 
-A win is made at once, and so is the greedy bot's play when it is a steal
-or a thief (:data:`TAKEN`). Otherwise, for a few plays open now
-(:meth:`StrongBot.candidates`: the greedy bot's, ending the turn, the best
-build; :data:`WIDTH` at most), the bot deals
-the cards it cannot see (the other hands, by their public sizes, and the
-draw pile) at random many times and, on the same deals for every play
-(common random numbers), makes the play, lets the greedy bot without its
-plan (:func:`~fivetowers.games.gotown.playout.greedy_play`) finish the turn
-and play :data:`ROUNDS` rounds, then scores the table: a win 1, another's
-win 0, else its lead in floors (pairs in hand and a guarded top counting
-part of a floor). It keeps dealing until its time per move is spent and
-leaves the greedy play for the one with the best paired mean difference,
+A win is made at once, and so is greedy+'s play
+(:func:`~fivetowers.games.gotown.plus.plus_play`) when it is a steal or a
+thief. Otherwise, for a few plays open now (:meth:`StrongBot.candidates`:
+greedy+'s, ending the turn, the best build; :data:`WIDTH` at most), the bot
+deals the cards it cannot see (the other hands, by their public sizes, and
+the draw pile) at random many times and, on the same deals for every play
+(common random numbers), makes the play, lets greedy+ finish the turn and
+play :data:`ROUNDS` rounds for every seat, then scores the table: a win 1,
+another's win 0, else its lead in floors (pairs in hand and a guarded top
+counting part of a floor). It keeps dealing until its time per move is spent
+and leaves greedy+'s play for the one with the best paired mean difference,
 if that is beyond :data:`SURE` standard errors. Like every bot it sees only
 its own view.
+
+A search of few deals is noise: heads-up against the greedy bot, greedy+
+alone won 56.2% of 400 games (seed 1), greedy+ with the search at 0.05 s a
+move on a loaded machine (about 6 deals a decision) 47.5% of the same games,
+and with 30 deals a decision 61.5% of 200 [54.6–68.0]. So the search has its
+say heads-up only when a decision will see :data:`MIN_DEALS` deals; the
+clock's forecast is made after the first.
 
 The deals model the opponents as players who use their cards (see
 :func:`played_at_once`): a hand that had the chance to play a thief, or to
@@ -28,9 +35,9 @@ import time
 from collections import Counter
 
 from fivetowers.games.gotown.bots import GreedyBot, pairs_held
-from fivetowers.games.gotown.playout import greedy_play
+from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import (
-    Action, Build, Card, End, Game, PlayerView, Steal, full_deck,
+    Action, Build, Card, End, Game, PlayerView, Steal, SuperThief, Thief, full_deck,
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
 from fivetowers.games.gotown.rules.view import SeatView
@@ -44,13 +51,14 @@ WIDTH = 6
 """The most plays searched at a decision (see :meth:`StrongBot.candidates`)
 at a table of three or four."""
 HEADS_UP_WIDTH = 3
-"""The same at a table of two: the greedy play, ending the turn, the best
-build. Each play costs its playouts on every deal, and at 0.05 s a move on
-a loaded machine a decision sees about 6 deals; heads-up, with 6 plays the
-search won 45.5% of 400 games, with 3, 50.5% (seed 0; both within the
-noise of 400 games, ±5 points). At four seats, with 3, it won 22.7% of 300
-games, with 6, 19.3% (the bot before the shortcut of :data:`TAKEN` and
-the faster playouts: also 19.3%, under the same load)."""
+"""The same at a table of two: the default play (greedy's then, greedy+'s
+now), ending the turn, the best build. Each play costs its playouts on
+every deal, and at 0.05 s a move on a loaded machine a decision sees about
+6 deals; heads-up, with 6 plays the search won 45.5% of 400 games, with 3,
+50.5% (seed 0; both within the noise of 400 games, ±5 points). At four
+seats, with 3, it won 22.7% of 300 games, with 6, 19.3% (the bot before
+making steals and thieves at once and the faster playouts: also 19.3%,
+under the same load)."""
 ROUNDS = 2
 """How many rounds of turns a playout plays (this one to its end, then every
 seat's next, and again)."""
@@ -62,12 +70,14 @@ decisions. Over the same 200 heads-up games these won 59% (SURE 1.5 and 2
 rounds: 51%; differences within the noise of 200 games, about ±7 points).
 At four seats they cost the bot its lead (24.7% of 300 games, against
 33.0% with the settings above, which bigger tables therefore keep)."""
-TAKEN = 95.0
-"""The greedy bot's worth (:meth:`GreedyBot.worth`) from which its play is
-made without a search: a steal (a floor won and one taken), a thief, a
-super thief. With the few deals a move's time allows on a loaded machine
-(about 6), the search left such a play for ending the turn at 14 of 267
-searched decisions in 12 games, by the noise of its estimates."""
+MIN_DEALS = 30
+"""The fewest deals a heads-up decision's search needs to leave greedy+'s
+play: with fewer, the search's noise costs more than it finds (see the
+module's notes); a decision that will not reach them returns greedy+'s play
+after one deal. At three or four seats the search always has its say: there
+the bot before greedy+ won 33.0% of 300 four-player games with it on a
+quiet machine, greedy+ alone 26.0% of 1000 (under load, the search over
+greedy+ 22.0% of 200, seed 1; greedy+ alone 19.0% of the same games)."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
@@ -78,8 +88,10 @@ PROTECTED = 0.3
 class StrongBot:
     name = "strong"
 
-    def __init__(self, time_per_move: float = 0.05, simulations: int | None = None) -> None:
+    def __init__(self, time_per_move: float = 0.05, simulations: int | None = None,
+                 search: bool = True) -> None:
         self.time_per_move = time_per_move
+        self.search = search  # False: greedy+'s play alone (measurements)
         self.simulations = simulations  # deals per decision instead of the clock (tests)
         self.rollout = GreedyBot(plan=False)
         self.prior = GreedyBot()
@@ -103,19 +115,23 @@ class StrongBot:
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
                 return action
-        greedy = self.prior.choose(view, random.Random(0))
-        if self.rollout.worth(view, greedy) >= TAKEN:
+        dealer = Dealer(view, self._faced)
+        greedy = self.default(view, dealer, rng)
+        if isinstance(greedy, (Steal, Thief, SuperThief)) or not self.search:
             return greedy
         plays = self.candidates(view, greedy)
         if len(plays) == 1:
             return greedy
-        # paired differences from the greedy play (common random numbers)
+        # paired differences from the default play (common random numbers)
         sums = [0.0] * len(plays)
         squares = [0.0] * len(plays)
         rounds = 0
-        dealer = Dealer(view, self._faced)
+        started = time.perf_counter()
         while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
                               else rounds < self.simulations):
+            if rounds == 1 and len(view.seats) == 2 and self._too_few_deals(started, deadline):
+                self.deals, self.playouts = rounds, rounds * len(plays)
+                return greedy
             deal = dealer.deal(rng)
             seed = rng.randrange(1 << 30)
             base = self._playout(deal, plays[0], me, random.Random(seed))
@@ -125,7 +141,7 @@ class StrongBot:
                 squares[i] += diff * diff
             rounds += 1
         self.deals, self.playouts = rounds, rounds * len(plays)
-        # the greedy play unless the search finds one better beyond its noise
+        # greedy+'s play unless the search finds one better beyond its noise
         margin, sure, _ = settings(len(view.seats))
         best, best_mean = 0, 0.0
         for i in range(1, len(plays)):
@@ -135,8 +151,25 @@ class StrongBot:
                 best, best_mean = i, mean
         return plays[best]
 
+    def _too_few_deals(self, started: float, deadline: float) -> bool:
+        """True when the move's deals will be fewer than :data:`MIN_DEALS`
+        (the clock's forecast from the first deal, or the fixed number)."""
+        if self.simulations is not None:
+            return self.simulations < MIN_DEALS
+        now = time.perf_counter()
+        return 1 + (deadline - now) / max(now - started, 1e-9) < MIN_DEALS
+
+    def default(self, view: PlayerView, dealer: Dealer, rng: random.Random) -> Action:
+        """Greedy+'s play (:func:`~fivetowers.games.gotown.plus.plus_play`):
+        it reads only what the view shows, so any deal of the unseen cards
+        gives the same play."""
+        play = plus_play(dealer.deal(rng), random.Random(0))
+        if play in view.legal:
+            return play
+        return self.prior.choose(view, random.Random(0))  # never seen; a safe net
+
     def candidates(self, view: PlayerView, greedy: Action) -> list[Action]:
-        """The plays worth searching: the greedy bot's first, then ending the
+        """The plays worth searching: greedy+'s first, then ending the
         turn, the best build (to build now or keep the pair), then the
         greedy bot's next best, up to :data:`WIDTH` in all
         (:data:`HEADS_UP_WIDTH` at a table of two)."""
@@ -159,7 +192,7 @@ class StrongBot:
         rounds = settings(game.player_count)[2]
         horizon = deal.turn + rounds * game.player_count
         while not game.over and game.turn < horizon:
-            game.apply_trusted(greedy_play(game, rng))
+            game.apply_trusted(plus_play(game, rng))
         return score(game, me)
 
 

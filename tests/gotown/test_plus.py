@@ -1,0 +1,93 @@
+"""Greedy+, the strong bot's default play and playout policy: each of its
+rules in a hand-made position, against what the plain greedy rules do there."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from fivetowers.games.gotown.playout import greedy_play
+from fivetowers.games.gotown.plus import GREEDY, plus_play, steal_chance, unseen_counts
+from fivetowers.games.gotown.bots import RandomBot
+from fivetowers.games.gotown.rules import Bone, Build, Card, End, Game, Steal
+from fivetowers.games.gotown.strong import StrongBot
+
+from tests.gotown.arrange import table
+
+
+def test_builds_with_three_cards_since_the_draw_up_to_3_gives_them_back() -> None:
+    game = table([["1", "8", "2"], ["3", "3", "3", "3", "3"]], towers=[[], [["4", "5"]]],
+                 draw=["6"] * 5)
+    assert plus_play(game, random.Random(0)) == Build(0, (Card.ONE, Card.EIGHT))
+    # the greedy rules keep the pair: three cards are not a full hand
+    assert greedy_play(game, random.Random(0)) == End(0)
+    assert plus_play(game, random.Random(0), GREEDY) == End(0)
+
+
+def test_a_fourth_card_in_hand_keeps_the_pair_unless_the_floor_is_safe() -> None:
+    # every 1 and 8 the opponent could steal [1, 8] with is in sight: safe
+    safe = table([["1", "8", "2", "2"], ["3", "3", "3", "3", "3"]], towers=[[], []],
+                 discard=["1", "1", "1", "8", "8", "8"], draw=["6"] * 5)
+    assert plus_play(safe, random.Random(0)) == Build(0, (Card.ONE, Card.EIGHT))
+    # with the 1s and 8s unseen, the opponent's five cards likely hold one
+    open_ = table([["1", "8", "2", "2"], ["3", "3", "3", "3", "3"]], towers=[[], []],
+                  draw=["6"] * 5)
+    assert plus_play(open_, random.Random(0)) == End(0)
+
+
+def test_steal_chance_counts_the_unseen_stealers_and_the_opponents_hands() -> None:
+    game = table([["4", "5"], ["3"]], towers=[[], [["1", "8"]]], discard=["4"],
+                 draw=["6"])
+    unseen = unseen_counts(game, 0)
+    assert unseen[Card.FOUR] == 2 and unseen[Card.FIVE] == 3
+    assert unseen[Card.DOG] == 4 and unseen.total() == 54 - 2 - 2 - 1
+    chance = steal_chance(game, 0, Build(0, (Card.FOUR, Card.FIVE)), unseen)
+    # the opponent's card and its next draw: 2 cards out of 49, 5 of them stealers
+    assert abs(chance - (1 - (44 / 49) * (43 / 48))) < 1e-12
+    gone = Counter(unseen)
+    gone[Card.FOUR] = gone[Card.FIVE] = 0
+    assert steal_chance(game, 0, Build(0, (Card.FOUR, Card.FIVE)), gone) == 0.0
+
+
+def test_bones_any_guarded_top_floor() -> None:
+    game = table([["bone", "2"], ["3"]], towers=[[], [["1", "8"]]], dogs=[[], [0]],
+                 draw=["6"] * 5)
+    assert plus_play(game, random.Random(0)) == Bone(0, 1, 0)
+    # the greedy rules keep the bone: no card in hand then takes [1, 8]
+    assert greedy_play(game, random.Random(0)) == End(0)
+
+
+def test_greedy_plus_plays_legally_over_whole_games() -> None:
+    for seed in range(12):
+        players, floors = 2 + seed % 3, 4 + seed % 2
+        game = Game([f"p{i}" for i in range(players)], floors, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            action = plus_play(game, rng) if rng.random() < 0.8 else \
+                RandomBot().choose(view, rng)
+            assert action in view.legal, (seed, action)
+            game.apply(action)
+
+
+def test_the_strong_bot_without_search_plays_greedy_plus_from_its_view_alone() -> None:
+    """Whatever the unseen cards are dealt as, the default play is the one
+    greedy+ makes on the true game."""
+    bot = StrongBot(search=False)
+    for seed in range(6):
+        game = Game(["a", "b", "c"], 5, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            action = bot.choose(game.view(seat), random.Random(rng.random()))
+            wins = len(game.players[seat].floors) + 1 >= game.floors_to_win
+            if len(game.view(seat).legal) > 1:
+                expected = plus_play(game, random.Random(0))
+                if wins and isinstance(expected, (Build, Steal)):  # any winning play
+                    assert isinstance(action, (Build, Steal)), seed
+                else:
+                    assert action == expected, seed
+            game.apply(action)
