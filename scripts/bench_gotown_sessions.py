@@ -34,15 +34,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_sessions import FakeProcess, settled  # noqa: E402
+from bench_sessions import open_sessions, settled  # noqa: E402
 from textual.screen import Screen  # noqa: E402
 
 from fivetowers.games import game_kind  # noqa: E402
 from fivetowers.games.gotown.bots import GreedyBot  # noqa: E402
-from fivetowers.lobby.app import LobbyApp  # noqa: E402
 from fivetowers.lobby.model import HostedTable, Lobby  # noqa: E402
-from fivetowers.server.driver import SessionTerminal  # noqa: E402
-from fivetowers.server.session import Visitor, prepare_app  # noqa: E402
 from fivetowers.tables.seats import Seat  # noqa: E402
 from fivetowers.tables.workers import Workers  # noqa: E402
 
@@ -68,20 +65,7 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
         lobby.tables[f"GT{t:03d}"] = HostedTable(
             f"GT{t:03d}", f"load {t}", game_kind("gotown"), {"floors": "5"}, False,
             [Seat("", None) for _ in range(SEATS)])
-    procs: list[FakeProcess] = []
-    apps: list[LobbyApp] = []
-    tasks = []
-    for i in range(sessions):
-        proc = FakeProcess()
-        procs.append(proc)
-        visitor = Visitor(identity=f"key{i}", name=f"p{i}", address="127.0.0.1",
-                          join_code=f"GT{i % tables:03d}", term="xterm-256color", colorterm="")
-        terminal = SessionTerminal(proc, size, name=visitor.name)  # type: ignore[arg-type]
-        app = LobbyApp(lobby, visitor)
-        apps.append(app)
-        prepare_app(app, terminal, visitor, sys.stdout, sys.stderr)
-        tasks.append(asyncio.create_task(app.run_async(size=size)))
-        await asyncio.sleep(0.02)
+    procs, apps, tasks = await open_sessions(lobby, sessions, "GT", tables, size)
     hosted = [lobby.tables[f"GT{t:03d}"] for t in range(tables)]
     for _ in range(600):  # until every table has started
         if all(h.table is not None for h in hosted):

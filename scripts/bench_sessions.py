@@ -100,6 +100,29 @@ class FakeProcess:
         self.channel = FakeChannel()
 
 
+async def open_sessions(lobby: Lobby, sessions: int, prefix: str, tables: int,
+                        size: tuple[int, int]) -> tuple[list[FakeProcess], list[LobbyApp],
+                                                         list[asyncio.Task[Any]]]:
+    """``sessions`` players, each joining table ``prefix``NNN in turn, as the
+    server starts them (one every 20 ms)."""
+    procs: list[FakeProcess] = []
+    apps: list[LobbyApp] = []
+    tasks: list[asyncio.Task[Any]] = []
+    for i in range(sessions):
+        proc = FakeProcess()
+        procs.append(proc)
+        visitor = Visitor(identity=f"key{i}", name=f"p{i}", address="127.0.0.1",
+                          join_code=f"{prefix}{i % tables:03d}", term="xterm-256color",
+                          colorterm="")
+        terminal = SessionTerminal(proc, size, name=visitor.name)  # type: ignore[arg-type]
+        app = LobbyApp(lobby, visitor)
+        apps.append(app)
+        prepare_app(app, terminal, visitor, sys.stdout, sys.stderr)
+        tasks.append(asyncio.create_task(app.run_async(size=size)))
+        await asyncio.sleep(0.02)
+    return procs, apps, tasks
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
@@ -118,20 +141,7 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
         lobby.tables[f"LT{t:03d}"] = HostedTable(f"LT{t:03d}", f"load {t}",
                                                  game_kind("fivetowers"), {"variant": "base"}, False,
                                                  [Seat("", None) for _ in range(seats)])
-    procs: list[FakeProcess] = []
-    apps: list[LobbyApp] = []
-    tasks = []
-    for i in range(sessions):
-        proc = FakeProcess()
-        procs.append(proc)
-        visitor = Visitor(identity=f"key{i}", name=f"p{i}", address="127.0.0.1",
-                          join_code=f"LT{i % tables:03d}", term="xterm-256color", colorterm="")
-        terminal = SessionTerminal(proc, size, name=visitor.name)  # type: ignore[arg-type]
-        app = LobbyApp(lobby, visitor)
-        apps.append(app)
-        prepare_app(app, terminal, visitor, sys.stdout, sys.stderr)
-        tasks.append(asyncio.create_task(app.run_async(size=size)))
-        await asyncio.sleep(0.02)
+    procs, apps, tasks = await open_sessions(lobby, sessions, "LT", tables, size)
     await asyncio.sleep(1.5)
     while True:  # until every session has started and drawn: the server idles
         c0, t0 = time.process_time(), time.perf_counter()

@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import os
+import socket
+import sys
 import time
+from pathlib import Path
 from typing import Awaitable, Callable
 
 import asyncssh
@@ -126,3 +130,23 @@ class Screen:
 
     def column_of(self, needle: str) -> int:
         return self.screen.display[self.row_of(needle)].index(needle)
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now (SO_REUSEPORT servers need a number)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def serve_processes(postgres_url: str, data_dir: Path, processes: int = 2
+                          ) -> tuple[asyncio.subprocess.Process, int]:
+    """``fivetowers serve --processes N`` as a host starts it, on a free port."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "FIVETOWERS_STORE"}
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "fivetowers.cli", "serve", "--processes", str(processes),
+        "--port", str(port), "--data-dir", str(data_dir), "--store", postgres_url,
+        "--workers", "1", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env=env)
+    return server, port

@@ -4,16 +4,15 @@ PostgreSQL store and one host key; refused in one line with SQLite."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import socket
-import sys
 from pathlib import Path
 
 import asyncssh
 import pytest
 
 from fivetowers.cli import main
+
+from tests.server.server_helpers import serve_processes
 
 
 def test_processes_with_the_sqlite_store_is_refused_in_one_line(
@@ -27,20 +26,9 @@ def test_processes_with_the_sqlite_store_is_refused_in_one_line(
     assert not (tmp_path / "ssh_host_ed25519_key").exists()  # nothing started
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 async def test_two_processes_share_one_port_and_one_host_key(
         postgres_url: str, tmp_path: Path) -> None:
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "FIVETOWERS_STORE"}
-    server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "fivetowers.cli", "serve", "--processes", "2", "--port",
-        str(port), "--data-dir", str(tmp_path), "--store", postgres_url, "--workers", "1",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+    server, port = await serve_processes(postgres_url, tmp_path)
     assert server.stdout is not None
     try:
         keys: list[str] = []

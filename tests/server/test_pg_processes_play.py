@@ -7,11 +7,8 @@ reach the other process's screen, and chat crosses."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
-import socket
-import sys
 import time
 from pathlib import Path
 
@@ -20,17 +17,11 @@ import pytest
 
 from fivetowers.server.process_name import process_of
 
-from tests.server.server_helpers import Screen
+from tests.server.server_helpers import Screen, serve_processes
 from tests.server.test_lobby_game import _act
 
 MOVE = re.compile(r"(?:ann|bob|Hedda \(bot\)): (?:bid \d+|pass)")
 """A bid or a pass in the table's log, as every screen at it shows it."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def _on_process(port: int, username: str, key: asyncssh.SSHKey, wanted: set[int]
@@ -56,12 +47,7 @@ def _moves(screen: Screen) -> list[str]:
 @pytest.mark.slow
 async def test_players_on_two_serve_processes_play_one_table_and_chat(
         postgres_url: str, tmp_path: Path) -> None:
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "FIVETOWERS_STORE"}
-    server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "fivetowers.cli", "serve", "--processes", "2", "--port",
-        str(port), "--data-dir", str(tmp_path), "--store", postgres_url, "--workers", "1",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+    server, port = await serve_processes(postgres_url, tmp_path)
     assert server.stdout is not None
     conns: list[asyncssh.SSHClientConnection] = []
     try:

@@ -17,10 +17,8 @@ import random
 from collections import Counter
 from typing import Callable
 
-from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.rules import (
-    Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, Steal,
-    SuperThief, Thief, WreckingBall,
+    Action, Bone, Build, Card, Game, Jackhammer, Milkshake, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, Floor, floor_card
 
@@ -32,63 +30,11 @@ def greedy_play(game: Game, rng: random.Random) -> Action:
     a win, a steal from the tallest open tower, a super thief, a thief on the
     fullest hand, a build (with a full hand, a dog, or pairs enough to win),
     a donut truck, a dog on the top floor, an action card on the leader,
-    else the end of the turn."""
-    seat = game.to_move
-    assert seat is not None
-    players = game.players
-    me = players[seat]
-    hand = me.hand
-    goal = game.floors_to_win
-    height = [len(p.floors) for p in players]
-    others = [s for s in range(len(players)) if s != seat]
-    best: list[Action] = []
-    best_worth = 0.0
-
-    def offer(worth: float, action: Action) -> None:
-        nonlocal best_worth
-        if worth > best_worth:
-            best_worth = worth
-            best.clear()
-            best.append(action)
-        elif worth == best_worth and worth > 0:
-            best.append(action)
-
-    held = hand.get  # Counter's [] runs __missing__ for every card not held
-    builds = _builds(hand, seat)
-    wins = height[seat] + 1 >= goal
-    for target in others:
-        them = players[target]
-        if not them.floors or them.top_has_dog():
-            continue
-        top = them.floors[-1]
-        for value in sorted({FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value}):
-            card = _NUMBERS[value - 1]
-            if held(card):
-                offer(1000.0 if wins else 100.0 + 5 * height[target], Steal(seat, card, target))
-    if builds and (wins or hand.total() >= HOARD or held(Card.DOG)
-                   or height[seat] + pairs_held(hand) >= goal):
-        cards = tuple(sorted(hand.elements(), key=lambda c: c.value))
-        for build in builds:
-            offer(1000.0 if wins else 80.0 + spread_after(cards, build) / 10, build)
-    if best_worth >= 1000.0:
-        return rng.choice(best)
-    if held(Card.SUPER_THIEF):
-        offer(97.0, SuperThief(seat))
-    if held(Card.THIEF):
-        for target in others:
-            size = players[target].hand_size
-            if size:
-                offer(95.0 + size / 10, Thief(seat, target))
-    if held(Card.DONUT_TRUCK):
-        offer(60.0, DonutTruck(seat))
-    if held(Card.DOG) and me.floors:
-        mine = len(me.floors) - 1
-        if mine not in me.dogs:
-            offer(50.0, Dog(seat, mine))
-        elif mine - 1 >= 0 and mine - 1 not in me.dogs:
-            offer(5.0, Dog(seat, mine - 1))
-    _offer_attacks(game, seat, others, height, offer)
-    return rng.choice(best) if best else End(seat)
+    else the end of the turn: greedy+ with none of its rules
+    (:data:`~fivetowers.games.gotown.plus.GREEDY`)."""
+    # plus.py builds on this module's helpers: imported here, not at the top.
+    from fivetowers.games.gotown.plus import GREEDY, plus_play
+    return plus_play(game, rng, GREEDY)
 
 
 def _offer_attacks(game: Game, seat: int, others: list[int], height: list[int],
