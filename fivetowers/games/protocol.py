@@ -176,8 +176,9 @@ class GameKind(Protocol):
     weakest must answer at once: it moves on the server itself when the
     worker pool is jammed."""
     late_bot: str
-    """The bot (one of :attr:`bot_kinds`) a worker plays for a bot whose time
-    is up before it could think: quick, but as good as quick can be."""
+    """The bot (a name :meth:`make_bot` knows, offered to players or not) a
+    worker plays for a bot whose time is up before it could think: quick, but
+    as good as quick can be."""
     preload: tuple[str, ...]
     """Modules a worker process imports as it starts (a solver slow to
     import), so that no player's first hint or bot move waits for them."""

@@ -273,3 +273,33 @@ def test_a_bot_out_of_time_in_its_worker_plays_the_game_s_late_bot() -> None:
         late = think_by(StrongBot(), view, seed, time.monotonic() - 1.0, table.late_bot)
         assert late == GreedyBot().choose(view, random.Random(seed))
         game.apply(late)
+
+
+def test_a_gotown_bot_out_of_time_plays_greedy_plus() -> None:
+    """GoTown's late answer is the strong bot's own play without its search
+    (greedy+), not plain greedy: a busy pool costs the bot its search only."""
+    from fivetowers.games.gotown import plus
+    from fivetowers.games.gotown.bots import RandomBot as GoTownRandom
+    from fivetowers.games.gotown.rules import Game as GoTownGame
+    from fivetowers.games.gotown.strong import StrongBot as GoTownStrong
+
+    differs = 0
+    for game_seed in range(4):
+        game = GoTownGame(["A", "B"], 5, seed=game_seed)
+        table = Table(game, [Seat("A", bot="strong"), Seat("B")])
+        assert isinstance(table.late_bot, GoTownStrong) and not table.late_bot.search
+        rng = random.Random(game_seed)  # some random plays: positions greedy+ tells apart
+        for seed in range(400):
+            if game.over:
+                break
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            late = think_by(GoTownStrong(), view, seed, time.monotonic() - 1.0, table.late_bot)
+            assert late in view.legal
+            wins = len(game.players[seat].floors) + 1 >= game.floors_to_win
+            if len(view.legal) > 1 and not wins:
+                assert late == plus.plus_play(game, random.Random(0)), seed
+                differs += late != plus.plus_play(game, random.Random(0), plus.GREEDY)
+            game.apply(late if rng.random() < 0.7 else GoTownRandom().choose(view, rng))
+    assert differs > 0  # greedy+ is not greedy in these positions

@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from fivetowers.games.gotown.strong import StrongBot
 
 BOT_NAMES = ("random", "greedy", "strong")
+LATE_BOT = "greedy+"
+"""The strong bot's play without its search: greedy+ (plus.py), as quick as
+greedy and better. A worker plays it for a bot whose time was up before the
+worker could take its turn, so a busy pool costs the strong bot its search,
+not its policy."""
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
@@ -191,6 +196,9 @@ def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | 
     if name == "strong":
         from fivetowers.games.gotown.strong import StrongBot
         return StrongBot(time_per_move)
+    if name == LATE_BOT:  # not offered to players: the game's late answer
+        from fivetowers.games.gotown.strong import StrongBot
+        return StrongBot(search=False)
     raise ValueError(f"unknown GoTown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
 
 
@@ -214,4 +222,4 @@ def pairs_held(hand: Counter[Card]) -> int:
     return made + min(held(Card.WILD, 0), left)
 
 
-__all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "RandomBot", "make_bot", "pairs", "pairs_held", "spread_after"]
+__all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "LATE_BOT", "RandomBot", "make_bot", "pairs", "pairs_held", "spread_after"]

@@ -35,7 +35,7 @@ class GoTown:
                                                 ("4", "4 floors (short game)"))),
     )
     bot_kinds: tuple[str, ...] = ("random", "greedy", "strong")
-    late_bot: str = "greedy"
+    late_bot: str = "greedy+"  # bots.LATE_BOT: the strong bot's play without search
     preload: tuple[str, ...] = ()
 
     def players_problem(self, count: int) -> str | None:
