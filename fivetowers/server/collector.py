@@ -29,7 +29,10 @@ garbage a moment later (the lines a screen shows until the next move, a
 hint panel's widgets until the hint changes): freezing every five seconds
 kept what every move's redraw left, 12-24 MiB a minute at 20 sessions.
 What is unfrozen between freezes is what survived since the last one,
-mostly that short-lived garbage, which a walk frees.
+mostly that short-lived garbage, which a walk frees. Most of it was the
+drawn lines themselves, each a cycle through its own cache; since
+``compat.textual.divide_without_cycles`` they are freed by reference
+counting the moment a screen drops them, frozen or not.
 
 While no session is live nothing is frozen: what is alive then may be a
 finished session's App that something still holds for a moment (a
