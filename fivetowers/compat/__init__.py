@@ -23,6 +23,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   every session (wraps ``Stylesheet.apply``).
 - ``release_strip_caches``: empties the ``Strip`` caches of dropped shared
   renders, which are reference cycles otherwise.
+- ``look_pseudo_classes``: a widget's pseudo-classes less the structural
+  ones (``odd``, ``first-child``...) no rule matching it tests (Textual's
+  ``_has_order_style``, ``_has_odd_or_even``), for the keys of shared renders.
 - ``divide_without_cycles``: ``Strip.divide`` no longer caches a Strip in
   itself, so every drawn line is freed without the cyclic collector.
 - ``drop_closed_watchers`` (and ``is_closing``): the footer's watchers

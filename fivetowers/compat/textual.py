@@ -751,6 +751,32 @@ def upstream_style_apply() -> Callable[..., None]:
     return _upstream_apply or Stylesheet.apply
 
 
+# -- which pseudo-classes change a widget's look ---------------------------------
+
+_ORDER_PSEUDO = frozenset({"first-of-type", "last-of-type", "first-child", "last-child", "empty"})
+_ODD_EVEN_PSEUDO = frozenset({"odd", "even"})
+
+
+def look_pseudo_classes(widget: Widget) -> frozenset[str]:
+    """``widget``'s pseudo-classes, less the structural ones no rule of its
+    stylesheet tests.
+
+    The structural ones (``odd``, ``first-child``...) say where a widget sits
+    among its siblings: two viewers see the same opponent's board in
+    different places, so with them in a key of shared renders
+    (ui/shared_lines.py) each viewer rendered the board again. Textual marks
+    on each node, as it styles it, whether a rule matching it tests any of
+    them; only then can they change its look. Retire it when Textual says so
+    publicly (or its renders are shared).
+    """
+    classes = frozenset(widget.get_pseudo_classes())
+    if not widget._has_order_style:
+        classes -= _ORDER_PSEUDO
+    if not widget._has_odd_or_even:
+        classes -= _ODD_EVEN_PSEUDO
+    return classes
+
+
 WORKAROUNDS = (
     _recorded("UncachedXTermParser", ("textual._xterm_parser", "_parse_extended_key"),
               "XTermParser stops caching _parse_extended_key class-wide"),
@@ -790,6 +816,8 @@ WORKAROUNDS = (
                                       "_has_focus_within", "_has_order_style",
                                       "_has_odd_or_even"),
               "Textual caches matched rules across Apps"),
+    _recorded("look_pseudo_classes", ("_has_order_style", "_has_odd_or_even"),
+              "Textual says which of a node's pseudo-classes its rules test"),
     _recorded("InOrderInput", ("Input._on_key", "App._on_key", "App._check_bindings"),
               "a focused widget's bindings run before its next key (keys in one read)"),
 )

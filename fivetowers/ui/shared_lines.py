@@ -7,8 +7,10 @@ what it shows gives a key for it, and the first App to draw that content at
 that size renders it while the others reuse its lines (Strips are never
 changed once made). Everything else that decides how the lines look is in
 the key too: the App's class (its stylesheet), theme, the widget's size,
-classes and pseudo-classes, the screen's classes, and the viewer's language
-(two players at one table may read two: the same content says other words).
+classes and the pseudo-classes its rules test, the screen's classes, and the
+viewer's language (two players at one table may read two: the same content
+says other words). What is shared is the whole widget's render, whichever
+rows a screen asks for.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from fivetowers.compat.textual import release_strip_caches
+from fivetowers.compat.textual import look_pseudo_classes, release_strip_caches
 from fivetowers.i18n import current_language
 
 KEPT = 256
@@ -48,12 +50,16 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
     if content is None or widget.text_selection is not None:
         return render(crop)
     app = widget.app
-    key = (type(widget), content, widget.size, crop, type(app), app.theme, app.ansi_color,
-           frozenset(widget.classes), frozenset(widget.get_pseudo_classes()),
+    width, height = widget.outer_size  # what render_lines' crops are within
+    key = (type(widget), content, widget.size, widget.outer_size, type(app), app.theme, app.ansi_color,
+           frozenset(widget.classes), look_pseudo_classes(widget),
            frozenset(widget.screen.classes), current_language())
     lines = _lines.get(key)
     if lines is None:
-        lines = _lines[key] = render(crop)
+        # The whole widget, whatever part this screen asked for: screens
+        # repaint the rows their own changes touched (compat/dirty_lines.py),
+        # and a viewer's rows are seldom another's.
+        lines = _lines[key] = render(Region(0, 0, width, height))
         _apps.add(app)
         if len(_lines) > max(KEPT, PER_APP * len(_apps)):
             # A Strip caches itself, so a dropped render is reference cycles
@@ -61,4 +67,9 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
             release_strip_caches(_lines.popitem(last=False)[1])
     else:
         _lines.move_to_end(key)
-    return lines
+    if crop == Region(0, 0, width, height):
+        return lines
+    rows = lines[crop.y:crop.bottom]
+    if crop.x == 0 and crop.width == width:
+        return rows
+    return [line.crop(crop.x, crop.right) for line in rows]

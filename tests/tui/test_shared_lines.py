@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from weakref import WeakSet
 
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static
 
@@ -64,3 +65,70 @@ async def test_dropped_renders_are_freed_without_a_full_collection(monkeypatch) 
             assert live_strips() < middle + 50
         finally:
             gc.enable()
+
+
+class Sign(Static):
+    """A widget whose lines every screen showing ``text`` shares."""
+
+    renders: Counter[str] = Counter()
+
+    def __init__(self, text: str, **kwargs: object) -> None:
+        super().__init__(text, **kwargs)  # type: ignore[arg-type]
+        self.text = text
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        return shared.shared_lines(self, self.text, crop, self._count)
+
+    def _count(self, crop: Region) -> list[Strip]:
+        Sign.renders[self.text] += 1
+        return super().render_lines(crop)
+
+
+class Row(App[None]):
+    """Signs side by side; ``first`` says which comes first among its siblings."""
+
+    CSS = "Sign { width: 12; height: 3; border: round white; }"
+
+    def __init__(self, first: str, second: str) -> None:
+        super().__init__()
+        self.signs = (first, second)
+
+    def compose(self) -> ComposeResult:
+        for text in self.signs:
+            yield Sign(text, id=text)
+
+
+class Striped(Row):
+    CSS = Row.CSS + "Sign:odd { color: red; }"
+
+
+async def _render_in(app: Row, crops: list[Region]) -> list[list[Strip]]:
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        sign = app.query_one("#ann", Sign)
+        return [sign.render_lines(crop) for crop in crops]
+
+
+async def test_screens_share_a_render_wherever_the_widget_sits_and_whatever_rows_they_ask(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(shared, "_lines", OrderedDict())
+    Sign.renders.clear()
+    whole, band = Region(0, 0, 12, 3), Region(0, 1, 12, 1)
+    first = await _render_in(Row("ann", "bob"), [whole])
+    # ann's sign is the second child here (first-child/odd differ), and this
+    # screen repaints only its middle row (compat/dirty_lines.py).
+    again = await _render_in(Row("bob", "ann"), [band, whole])
+    assert Sign.renders["ann"] == 1
+    assert again[0] == first[0][1:2] and again[1] == first[0]
+    # A strip cut from the middle, as a screen clipping the widget asks.
+    (part,) = await _render_in(Row("ann", "bob"), [Region(2, 0, 5, 3)])
+    assert [line.text for line in part] == [line.text[2:7] for line in first[0]]
+
+
+async def test_a_rule_on_odd_or_even_keeps_renders_apart(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(shared, "_lines", OrderedDict())
+    Sign.renders.clear()
+    await _render_in(Striped("ann", "bob"), [Region(0, 0, 12, 3)])
+    await _render_in(Striped("bob", "ann"), [Region(0, 0, 12, 3)])
+    assert Sign.renders["ann"] == 2  # ann is odd in one, even in the other: it looks different
