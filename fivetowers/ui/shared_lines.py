@@ -51,8 +51,8 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
         return render(crop)
     app = widget.app
     width, height = widget.outer_size  # what render_lines' crops are within
-    key = (type(widget), content, widget.size, widget.outer_size, type(app), app.theme, app.ansi_color,
-           frozenset(widget.classes), look_pseudo_classes(widget),
+    key = (type(widget), content, widget.size, widget.outer_size, type(app), app.theme,
+           app.ansi_color, frozenset(widget.classes), look_pseudo_classes(widget),
            frozenset(widget.screen.classes), current_language())
     lines = _lines.get(key)
     if lines is None:
