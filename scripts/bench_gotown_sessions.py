@@ -23,7 +23,6 @@ import asyncio
 import cProfile
 import gc
 import itertools
-import json
 import random
 import sys
 import time
@@ -34,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_sessions import open_sessions, settled  # noqa: E402
+from bench_sessions import keep_figures, open_sessions, settled  # noqa: E402
 from textual.screen import Screen  # noqa: E402
 
 from fivetowers.games import game_kind  # noqa: E402
@@ -132,15 +131,7 @@ def main() -> int:
         ticks = itertools.count()
         profiler = cProfile.Profile(lambda: next(ticks), 1e-6)
     figures = asyncio.run(run(args.sessions, args.actions, (width, height), profiler))
-    if profiler is not None and args.profile:
-        profiler.dump_stats(args.profile)
-    if args.compare:
-        earlier = json.loads(Path(args.compare).read_text())
-        print("against " + args.compare + ": " + ", ".join(
-            f"{name} {value / earlier[name]:.2f}x" for name, value in figures.items()
-            if earlier.get(name)))
-    if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=1))
+    keep_figures(figures, profiler, args)
     return 0
 
 

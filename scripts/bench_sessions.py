@@ -123,6 +123,21 @@ async def open_sessions(lobby: Lobby, sessions: int, prefix: str, tables: int,
     return procs, apps, tasks
 
 
+def keep_figures(figures: dict[str, float], profiler: cProfile.Profile | None,
+                 args: argparse.Namespace) -> None:
+    """The run's profile (``--profile``), its ratios to an earlier run's
+    figures (``--compare``) and its own (``--json``)."""
+    if profiler is not None and args.profile:
+        profiler.dump_stats(args.profile)
+    if args.compare:
+        earlier = json.loads(Path(args.compare).read_text())
+        print("against " + args.compare + ": " + ", ".join(
+            f"{name} {value / earlier[name]:.2f}x" for name, value in figures.items()
+            if earlier.get(name)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1))
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
@@ -332,15 +347,7 @@ def main() -> int:
                               args.mix == "realistic"))
     if "calls" in figures:
         print(f"Python calls per session per change {figures['calls']:.0f}")
-    if profiler is not None and args.profile:
-        profiler.dump_stats(args.profile)
-    if args.compare:
-        earlier = json.loads(Path(args.compare).read_text())
-        print("against " + args.compare + ": " + ", ".join(
-            f"{name} {value / earlier[name]:.2f}x" for name, value in figures.items()
-            if earlier.get(name)))
-    if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=1))
+    keep_figures(figures, profiler, args)
     return 0
 
 
