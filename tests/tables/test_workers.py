@@ -224,7 +224,8 @@ _ORPHAN_SERVER = """
 import sys, time
 from fivetowers.tables.workers import Workers, think_by
 if __name__ == "__main__":
-    pids = Workers(2).start()
+    workers = Workers(2)  # held: a pool collected as garbage stops its workers
+    pids = workers.start()
     print(" ".join(map(str, pids)), flush=True)
     time.sleep(600)
 """
@@ -246,12 +247,14 @@ def test_workers_of_a_server_killed_with_sigkill_exit_by_themselves(tmp_path) ->
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
-        pids = [p for p in map(int, line.split()) if _alive(p)]  # (one may be replaced)
+        pids = [int(p) for p in line.split()]
+        running = [p for p in pids if _alive(p)]
     finally:
         server.kill()
         server.wait()
     assert server.stderr is not None
-    assert pids, f"no worker running before the kill: {line!r}, {server.stderr.read()[-2000:]}"
+    assert pids and running == pids, (
+        f"workers not running before the kill: {line!r}, {server.stderr.read()[-2000:]}")
     deadline = time.monotonic() + 20
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.2)
