@@ -254,7 +254,9 @@ class HostedTable:
     def announce(self, name: str, text: str, tell_others: bool = False) -> None:
         """A line from the table itself (not rate-limited: the lobby's words),
         or (``tell_others`` False) one another server sent."""
-        line = ChatLine(clean_name(name), text,
+        # Another server cleaned its player's words; cleaned again here, so
+        # no peer's bug or old release reaches a terminal unescaped.
+        line = ChatLine(clean_name(name), clean_text(text, CHAT_LENGTH),
                         0 if self.table is None else self.table.game.action_count())
         self.chat.append(line)
         for listener in list(self.chat_listeners):

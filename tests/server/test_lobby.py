@@ -244,3 +244,13 @@ async def test_a_table_started_on_a_full_disk_is_kept_once_the_disk_has_room(
     assert stored.record["actions"] == [move.to_json()] and stored.record["deck"] == \
         table.record()["deck"]
     await lobby.close()
+
+
+def test_a_line_from_another_server_is_cleaned_before_anyone_sees_it() -> None:
+    hosted = HostedTable("PEER1", "t", FIVE_TOWERS, {"variant": "base"}, False,
+                         [Seat("a"), Seat("b")])
+    heard: list[str] = []
+    hosted.chat_listeners.append(lambda line: heard.append(f"{line.name}: {line.text}"))
+    hosted.announce("m\x1b]0;pwned\x07al", "hi\x1b[2J there\u202e")
+    assert heard == ["mal: hi there"]
+    assert hosted.chat[-1].text == "hi there"
