@@ -41,7 +41,7 @@ from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, Steal,
     SuperThief, Thief, WreckingBall, full_deck,
 )
-from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
+from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_seen, floor_card
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 _DECK = Counter(full_deck())
@@ -74,15 +74,8 @@ GREEDY = Knobs(refill_build=0, bone_any=False, risk_p=-1.0)
 def unseen_counts(game: Game, seat: int) -> Counter[Card]:
     """How many of each card ``seat`` cannot see: the other hands and the draw
     pile (the dogs, milkshakes and donut truck on the table are seen)."""
-    seen: Counter[Card] = Counter(game.players[seat].hand)
-    seen.update(game.discard)
-    for player in game.players:
-        for floor in player.floors:
-            seen.update(floor.cards())
-        seen[Card.DOG] += len(player.dogs)
-        seen[Card.MILKSHAKE] += player.milkshakes
-    if game.truck_on_table:
-        seen[Card.DONUT_TRUCK] += 1
+    seen = cards_seen(game.players, game.discard, game.truck_on_table)
+    seen.update(game.players[seat].hand)
     return _DECK - seen
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from dataclasses import dataclass
+from typing import AbstractSet, Iterable, Protocol, Sequence
 
 from fivetowers.games.gotown.rules.errors import CardError, shown
 
@@ -156,3 +158,31 @@ class Floor:
 
     def __str__(self) -> str:
         return f"[{self.left}, {self.right}]"
+
+
+class OnTable(Protocol):
+    """A seat's cards that everybody sees (a Player, or a SeatView)."""
+
+    @property
+    def floors(self) -> Sequence[Floor]: ...
+
+    @property
+    def dogs(self) -> AbstractSet[int]: ...
+
+    @property
+    def milkshakes(self) -> int: ...
+
+
+def cards_seen(seats: Iterable[OnTable], discard: Iterable[Card],
+               truck_on_table: bool) -> Counter[Card]:
+    """Every card in plain sight, as plain cards: the towers' floors, the
+    dogs, the milkshakes and donut truck in play, the discard pile."""
+    seen: Counter[Card] = Counter(discard)
+    for seat in seats:
+        for floor in seat.floors:
+            seen.update(floor.cards())
+        seen[Card.DOG] += len(seat.dogs)
+        seen[Card.MILKSHAKE] += seat.milkshakes
+    if truck_on_table:
+        seen[Card.DONUT_TRUCK] += 1
+    return seen

@@ -26,7 +26,7 @@ from fivetowers.games.gotown.rules.actions import (
     Thief, WreckingBall, action_json,
 )
 from fivetowers.games.gotown.rules.cards import (
-    COUNTS, FLOOR_SUM, Card, Floor, Piece, full_deck,
+    COUNTS, FLOOR_SUM, Card, Floor, Piece, cards_seen, full_deck,
 )
 from fivetowers.games.gotown.rules.errors import (
     FormatError, GameOver, IllegalPlay, MalformedAction, NotYourTurn, shown,
@@ -579,15 +579,10 @@ class Game:
     # -- invariants (tests and debugging) -----------------------------------
     def card_places(self) -> Counter[Card]:
         """Every card wherever it is, as a plain card: always the full deck."""
-        where: Counter[Card] = Counter(self.draw) + Counter(self.discard)
+        where = cards_seen(self.players, self.discard, self.truck_on_table)
+        where.update(self.draw)
         for p in self.players:
-            where += p.hand
-            for floor in p.floors:
-                where.update(floor.cards())
-            where[Card.DOG] += len(p.dogs)
-            where[Card.MILKSHAKE] += p.milkshakes
-        if self.truck_on_table:
-            where[Card.DONUT_TRUCK] += 1
+            where.update(p.hand)
         return where
 
 

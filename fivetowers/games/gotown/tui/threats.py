@@ -8,20 +8,15 @@ from collections import Counter
 
 from fivetowers.games.gotown.chronicle import floor_text
 from fivetowers.games.gotown.rules import COUNTS, Card, PlayerView, floor_card
+from fivetowers.games.gotown.rules.cards import cards_seen
 from fivetowers.games.gotown.tui.choices import opponents
 from fivetowers.i18n import _, ngettext
 
 
 def unseen(view: PlayerView) -> Counter[Card]:
     """How many of each card the viewer cannot see (other hands and the draw pile)."""
-    seen: Counter[Card] = Counter(view.discard) + Counter(view.hand)
-    for seat in view.seats:
-        for floor in seat.floors:
-            seen.update(floor.cards())
-        seen[Card.DOG] += len(seat.dogs)
-        seen[Card.MILKSHAKE] += seat.milkshakes
-    if view.truck_on_table:
-        seen[Card.DONUT_TRUCK] += 1
+    seen = cards_seen(view.seats, view.discard, view.truck_on_table)
+    seen.update(view.hand)
     return Counter({c: n - seen[c] for c, n in COUNTS.items() if n > seen[c]})
 
 
