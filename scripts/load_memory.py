@@ -16,6 +16,12 @@ default 60 s).
 the collector's reclaim does, at most every half hour), and notes the
 blocks that freed and the types of what died in cycles (the garbage of a
 collection with ``DEBUG_SAVEALL``), then freezes what lives again.
+``LOADTEST_TYPES=1`` counts the objects the collector tracks by type at
+each sample, and writes the 25 types whose count grew most since the first
+sample after the warm-up: what Python objects are kept. (Frozen objects are
+invisible to ``gc.get_objects``, so it unfreezes them to count, collects
+the young generations and freezes again: it freezes what the collector's
+next settle would have, once a sample.)
 ``LOADTEST_TRIM=1`` calls ``malloc_trim(0)`` at each sample and notes the RSS
 it gave back.
 """
@@ -98,6 +104,75 @@ def reclaim() -> dict[str, Any]:
             "cycle_types": kinds.most_common(20)}
 
 
+def type_counts(line: dict[str, Any]) -> Counter[str]:
+    """The objects the collector tracks, by type (see the module's docstring).
+
+    ``LOADTEST_HOLDERS=TYPE`` also notes, for 200 objects of that type taken
+    across the heap, what holds them: the types of their referrers and of
+    those referrers' referrers."""
+    gc.unfreeze()
+    try:
+        objects = gc.get_objects()
+        counts = Counter(type(o).__qualname__ for o in objects)
+        widget_module = sys.modules.get("textual.widget")
+        if widget_module is not None:  # widgets by class, as "widget:Name"
+            counts.update(f"widget:{type(o).__qualname__}" for o in objects
+                          if isinstance(o, widget_module.Widget))
+        for o in objects:
+            if type(o).__qualname__ == "Workers" and hasattr(o, "_hints"):
+                line["hints_kept"] = len(o._hints)
+                line["hint_keys_kib"] = sum(len(k[1]) for k in o._hints) // 1024
+                line["pool_stats"] = len(o.stats.moves) + len(o.stats.hints)
+        if holder := os.environ.get("LOADTEST_HOLDERS"):
+            line["holders"] = holders(objects, holder)
+        del objects
+        return counts
+    finally:
+        gc.collect(1)
+        gc.freeze()
+
+
+PASSING = {"Strip", "FIFOCache", "dict", "list", "tuple", "OrderedDict", "Segment"}
+"""Containers a holder's chain climbs through to what owns them."""
+
+
+def holders(objects: list[Any], kind: str, sample: int = 200, depth: int = 8) -> list[Any]:
+    """For ``sample`` objects of type ``kind``: the chains of referrers' types
+    up to the first that is not a plain container (or ``depth`` steps), counted.
+    One pass over the heap a step (gc.get_referrers would be one per object)."""
+    chosen = [o for o in objects if type(o).__qualname__ == kind]
+    chosen = chosen[::max(1, len(chosen) // sample)]
+    parents: dict[int, Any] = {}
+    frontier = {id(o) for o in chosen}
+    mine = {id(objects), id(chosen)}
+    for _ in range(depth):
+        found: dict[int, Any] = {}
+        for o in objects:
+            if id(o) in mine:
+                continue
+            for r in gc.get_referents(o):
+                if id(r) in frontier and id(r) not in found:
+                    found[id(r)] = o
+        parents.update(found)
+        frontier = {id(p) for p in found.values() if type(p).__qualname__ in PASSING}
+        if not frontier:
+            break
+    chains: Counter[str] = Counter()
+    for o in chosen:
+        path, here = [], o
+        for _ in range(depth):
+            up = parents.get(id(here))
+            if up is None:
+                path.append("?")
+                break
+            path.append(type(up).__qualname__)
+            if type(up).__qualname__ not in PASSING:
+                break
+            here = up
+        chains[" < ".join(path)] += 1
+    return chains.most_common(20)
+
+
 async def watch_memory(path: str) -> None:
     every = float(os.environ.get("LOADTEST_MEMORY_EVERY", "30"))
     after = float(os.environ.get("LOADTEST_MEMORY_AFTER", "60"))
@@ -105,6 +180,8 @@ async def watch_memory(path: str) -> None:
     if frames and not tracemalloc.is_tracing():
         tracemalloc.start(frames)
     base: tracemalloc.Snapshot | None = None
+    base_types: Counter[str] | None = None
+    types = bool(os.environ.get("LOADTEST_TYPES"))
     started = time.monotonic()
     while True:
         await asyncio.sleep(every)
@@ -118,6 +195,17 @@ async def watch_memory(path: str) -> None:
             line["shared_cap"] = max(shared.KEPT, shared.PER_APP * len(shared._apps))
         if os.environ.get("LOADTEST_RECLAIM"):
             line.update(reclaim())
+        if types:
+            counts = type_counts(line)
+            line["objects"] = sum(counts.values())
+            if base_types is None and time.monotonic() - started >= after:
+                base_types = counts
+            elif base_types is not None:
+                grown = counts.copy()
+                grown.subtract(base_types)
+                line["types_grew"] = grown.most_common(25)
+                line["widgets_grew"] = [(k, n) for k, n in grown.most_common()
+                                        if k.startswith("widget:") and n][:25]
         if os.environ.get("LOADTEST_TRIM"):
             line["trimmed_kib"] = trim()
         if frames:

@@ -96,6 +96,8 @@ GOAL_P99_MS = 250.0
 GOAL_MIB_PER_SESSION = 3.0
 GOAL_GROWTH_MIB_MIN = 2.0
 GOAL_ARRIVAL_S = 1.5
+LEFT_AFTER = 3.0
+"""Seconds after the last session ended that the server's RSS is sampled."""
 
 
 # -- the server side ---------------------------------------------------------
@@ -382,6 +384,10 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         for task in late:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        # What the sessions left behind: the server collects everything once
+        # the last one has ended (server/collector.py), a second later.
+        await asyncio.sleep(LEFT_AFTER)
+        left = servers.sample()
         if times_file := os.environ.get("LOADTEST_TIMES"):  # when the slow keys were pressed
             with open(times_file, "w", encoding="utf-8") as out:
                 for pressed, took in sorted(zip(results.pressed_at, results.everyone)):
@@ -435,6 +441,9 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
           f"loaded: {per_session:.2f} MiB a session (goal {GOAL_MIB_PER_SESSION:g}, "
           f"{ratio(per_session, GOAL_MIB_PER_SESSION)}); workers: {end.workers} processes, "
           f"{end.workers_kib / 1024:.1f} MiB (idle {idle.workers_kib / 1024:.1f})")
+    print(f"server RSS once every session had left: {left.server_kib / 1024:.1f} MiB "
+          f"({(left.server_kib - idle.server_kib) / 1024:+.1f} MiB against idle: the caches "
+          "shared by sessions, the tables, and what the allocator keeps)")
     print(f"RSS growth after warm-up: server {growth:.1f} MiB/min (goal "
           f"{GOAL_GROWTH_MIB_MIN:g}, {ratio(growth, GOAL_GROWTH_MIB_MIN)}), "
           f"workers {wgrowth:.1f} MiB/min")
@@ -460,6 +469,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "actor_p99_ms": pct(results.actor, 0.99) * 1000,
         "every_p50_ms": every50, "every_p99_ms": every99,
         "mib_per_session": per_session, "growth_mib_min": growth,
+        "left_mib": left.server_kib / 1024, "idle_mib": idle.server_kib / 1024,
         "workers": end.workers, "workers_mib": end.workers_kib / 1024,
         "server_cpu": cpu, "workers_cpu": wcpu, "client_cpu": client_cpu,
         "flood_sent_mib": sum(f.sent for f in floods) / 2**20,
