@@ -66,7 +66,9 @@ keys (kind, player, when pressed). FIVETOWERS_STALLS=MS (the server's own
 switch, fivetowers/server/stalls.py) also says what the loop was doing in
 each stall longer than MS, and groups them when the server stops.
 LOADTEST_MEMORY=FILE samples what the server's memory is made of (see
-scripts/load_memory.py: RSS, Python's blocks, malloc's heap, tracemalloc).
+scripts/load_memory.py: RSS, Python's blocks, malloc's heap, tracemalloc);
+LOADTEST_LEFT_AFTER=S waits S seconds (default 3) after the last session
+ended before sampling the RSS it left, so that the sampler sees it too.
 LOADTEST_MISSES=FILE appends, for every missed action, each screen that did
 not show it (actor, other seat or spectator) and the text it received since
 the key (escapes stripped, cursor moves shown as @row,col).
@@ -96,8 +98,9 @@ GOAL_P99_MS = 250.0
 GOAL_MIB_PER_SESSION = 3.0
 GOAL_GROWTH_MIB_MIN = 2.0
 GOAL_ARRIVAL_S = 1.5
-LEFT_AFTER = 3.0
-"""Seconds after the last session ended that the server's RSS is sampled."""
+LEFT_AFTER = float(os.environ.get("LOADTEST_LEFT_AFTER", "3"))
+"""Seconds after the last session ended that the server's RSS is sampled
+(longer lets LOADTEST_MEMORY's sampler note the empty server too)."""
 
 
 # -- the server side ---------------------------------------------------------

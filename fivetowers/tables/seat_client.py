@@ -129,7 +129,9 @@ class SeatClient(Generic[G, P, H]):
         position = self._position()
         if position is None:
             return None
-        return await self.table.workers.hint(position, self._hinter)
+        # Kept while the table is at this version (see Workers.hint).
+        return await self.table.workers.hint(position, self._hinter, self.table,
+                                             self.table.version)
 
     def known_hint(self) -> H | None:
         """This seat's hint now if it is already known, without waiting for one."""

@@ -43,6 +43,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Protocol, TypeVar
+from weakref import WeakKeyDictionary
 
 from fivetowers.compat.futures import pool_processes
 from fivetowers.games.protocol import Bot
@@ -67,13 +68,29 @@ DEFAULT_BUDGET = 1.0
 LATE_MARGIN = 1.0
 """Seconds past its budget before a bot's answer is no longer waited for."""
 HINTS_KEPT = 1024
-"""Hints kept for positions that may be asked about again (about 2 KiB each)."""
+"""Hints kept at the most (4-8 KiB each). A table's are dropped once its game
+has left their positions (see ``Workers.hint``'s ``owner``): this bounds the rest."""
 WORKER_NICENESS = 5
 """Workers yield the CPU to the serving process when the machine is short of
 it: screens first, then bots and hints."""
 TASKS_PER_WORKER = 2000
 """A worker process is replaced after this many jobs, so no slow growth of
 its memory (solver caches, allocator fragmentation) lasts."""
+
+
+_Key = tuple[Callable[..., Any], str]
+"""A hint's key in the cache: its hinter, and its position's JSON."""
+
+
+class _Asked:
+    """The hints one owner asked for at its latest version and the one before."""
+
+    __slots__ = ("version", "latest", "before")
+
+    def __init__(self, version: int, latest: set[_Key], before: set[_Key]) -> None:
+        self.version = version
+        self.latest = latest
+        self.before = before
 
 
 def machine_size() -> int:
@@ -178,6 +195,9 @@ class Workers:
         self._starting = threading.Lock()
         self._hints: OrderedDict[tuple[Callable[..., Any], str], Any] = OrderedDict()
         self._asked: dict[tuple[Callable[..., Any], str], asyncio.Future[Any]] = {}
+        self._current: WeakKeyDictionary[Any, _Asked] = WeakKeyDictionary()
+        """Per owner (a table), the hints asked at its latest version and the
+        one before: the only ones of its positions that may be asked again."""
         self.late_moves = 0
         """Bot moves made here because no worker answered in time."""
         self.stats = PoolStats()
@@ -306,10 +326,20 @@ class Workers:
         found: H | None = self._hints.get(self._key(position, hinter))
         return found
 
-    async def hint(self, position: P, hinter: Callable[[P], H]) -> H:
+    async def hint(self, position: P, hinter: Callable[[P], H], owner: Any = None,
+                   version: int = 0) -> H:
         """The hint for ``position``: computed once however many ask, even at
-        the same time; one that gives up waiting leaves it to the others."""
+        the same time; one that gives up waiting leaves it to the others.
+
+        ``owner`` (a table) at ``version``: a hint of its that was asked
+        neither at its latest version nor at the one before is dropped. Every
+        screen showing hints asks again at each version, so a position that
+        stays (a seat's board and display while the others bid) is kept, and
+        one the game left never comes back. Those filled the cache: at 20
+        sessions 100 hints a minute, 4-8 KiB each, until HINTS_KEPT."""
         key = self._key(position, hinter)
+        if owner is not None:
+            self._now_asked(owner, version, key)
         done: H | None = self._hints.get(key)
         if done is not None:
             self._hints.move_to_end(key)
@@ -321,13 +351,29 @@ class Workers:
             self.stats.hints_joined += 1
         else:
             asked = self._asked[key] = loop.create_future()
-            task = loop.create_task(self._compute(key, position, hinter, asked))
+            task = loop.create_task(self._compute(key, position, hinter, asked, owner))
             asked.add_done_callback(lambda _: task)  # keeps the task referenced
         answer: H = await asyncio.shield(asked)
         return answer
 
+    def _now_asked(self, owner: Any, version: int, key: _Key) -> None:
+        asked = self._current.get(owner)
+        if asked is None:
+            self._current[owner] = _Asked(version, {key}, set())
+        elif version > asked.version:
+            for old in asked.before - asked.latest - {key}:
+                self._hints.pop(old, None)
+            asked.version, asked.before, asked.latest = version, asked.latest, {key}
+        elif version == asked.version:
+            asked.latest.add(key)
+
+    def _still_current(self, owner: Any, key: _Key) -> bool:
+        asked = self._current.get(owner)
+        return asked is None or key in asked.latest or key in asked.before
+
     async def _compute(self, key: tuple[Callable[..., Any], str], position: P,
-                       hinter: Callable[[P], H], asked: asyncio.Future[Any]) -> None:
+                       hinter: Callable[[P], H], asked: asyncio.Future[Any],
+                       owner: Any = None) -> None:
         start = time.monotonic()
         try:
             started, result = await self.run(timed, hinter, position)
@@ -343,7 +389,8 @@ class Workers:
             if self._asked.get(key) is asked:
                 del self._asked[key]
         self.stats.hints.append(HintJob(start, started - start, time.monotonic() - start))
-        self._hints[key] = result
+        if owner is None or self._still_current(owner, key):  # else its table moved on
+            self._hints[key] = result
         while len(self._hints) > self.hints_kept:
             self._hints.popitem(last=False)
         if not asked.done():
