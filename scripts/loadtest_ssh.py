@@ -25,7 +25,8 @@ For every key a player presses after the warm-up it measures
 
 It reports p50/p99 of both, the server's RSS per session (loaded minus idle,
 over the sessions), worker processes under the server separately, RSS
-growth a minute after warm-up (least squares over samples), the server's,
+growth a minute after warm-up (least squares over samples; and over the
+measurement's second half, to see whether it slows down), the server's,
 the workers' and this client's CPU, each with its ratio to the goal; and,
 from the server's worker pool (a stats file it writes at exit), its bots'
 moves while measuring: how many, ask to answer against the budget, the wait
@@ -404,6 +405,9 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     sessions = plan.humans + plan.spectators
     per_session = (peak.server_kib - idle.server_kib) / 1024 / (sessions + flooders)
     growth = slope_per_minute([(t, v) for t, v, _ in points])
+    # Whether it slows down: caches that fill (the renders the screens share,
+    # Textual's per-widget ones) grow early; a leak grows all along.
+    late_growth = slope_per_minute([(t, v) for t, v, _ in points if t >= elapsed / 2])
     wgrowth = slope_per_minute([(t, w) for t, _, w in points])
     every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
     print(plan.mix.describe())
@@ -448,7 +452,8 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
           f"({(left.server_kib - idle.server_kib) / 1024:+.1f} MiB against idle: the caches "
           "shared by sessions, the tables, and what the allocator keeps)")
     print(f"RSS growth after warm-up: server {growth:.1f} MiB/min (goal "
-          f"{GOAL_GROWTH_MIB_MIN:g}, {ratio(growth, GOAL_GROWTH_MIB_MIN)}), "
+          f"{GOAL_GROWTH_MIB_MIN:g}, {ratio(growth, GOAL_GROWTH_MIB_MIN)}; in the "
+          f"measurement's second half {late_growth:.1f}), "
           f"workers {wgrowth:.1f} MiB/min")
     print(f"CPU (share of one core): server {cpu:.0%}, workers {wcpu:.0%}, "
           f"this load client {client_cpu:.0%}")
@@ -472,6 +477,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "actor_p99_ms": pct(results.actor, 0.99) * 1000,
         "every_p50_ms": every50, "every_p99_ms": every99,
         "mib_per_session": per_session, "growth_mib_min": growth,
+        "late_growth_mib_min": late_growth,
         "left_mib": left.server_kib / 1024, "idle_mib": idle.server_kib / 1024,
         "workers": end.workers, "workers_mib": end.workers_kib / 1024,
         "server_cpu": cpu, "workers_cpu": wcpu, "client_cpu": client_cpu,
