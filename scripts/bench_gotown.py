@@ -9,7 +9,10 @@ record and per action); and the hint's latency p50/p99/max over positions
 taken at the start of real turns of greedy-bot games, with the ratio to
 the goal (p99 ≤ 10 ms); and the strong bot's decisions per second at its
 default budget in heads-up games against the greedy bot, with the deals
-and playouts its searched decisions played.
+and playouts its searched decisions played. ``--playouts-only`` prints
+just the playouts' speed (CPU time, so a busy machine's figure holds): greedy+
+self-play games per second, and the strong bot's heads-up deals (a deal and
+a playout of each of its candidate plays) per second and per 0.05 s decision.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ import time
 
 from fivetowers.games.gotown.bots import GreedyBot, RandomBot
 from fivetowers.games.gotown.hint import hint
+from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Game, Record, replay
 from fivetowers.games.gotown.rules.position import Position
-from fivetowers.games.gotown.strong import StrongBot
+from fivetowers.games.gotown.strong import Dealer, StrongBot
 
 NAMES = ("An", "Bình", "Chi", "Dũng")
 HINT_GOAL_P99_MS = 10.0
@@ -65,7 +69,12 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--strong-games", type=int, default=4)
+    parser.add_argument("--playouts-only", action="store_true",
+                        help="only the playouts' speed (greedy+ games, the strong bot's deals)")
     args = parser.parse_args()
+    playout_speed(args.games, args.seed)
+    if args.playouts_only:
+        return
 
     records = []
     for players in (2, 4):
@@ -126,6 +135,54 @@ def strong_decisions(games: int, seed: int) -> None:
           f"decisions/s over {decisions} decisions; {searched} searched, "
           f"{deals / max(searched, 1):.1f} deals and {playouts / max(searched, 1):.0f} "
           f"playouts each ({playouts / spent:.0f} playouts/s)")
+
+
+DECISION = 0.05
+"""The strong bot's budget in the tournament goal (seconds a move)."""
+
+
+def playout_speed(games: int, seed: int) -> None:
+    """Greedy+ self-play games per CPU second (2-4 players), and the strong
+    bot's heads-up deals per CPU second at decisions of greedy+ against
+    greedy games: each deal dealt, then played out for every candidate."""
+    start, plays = time.process_time(), 0
+    for i in range(games):
+        rng = random.Random(seed + i)
+        game = Game(NAMES[:2 + i % 3], 4 + i % 2, seed=seed + i)
+        while not game.over:
+            game.apply_trusted(plus_play(game, rng))
+        plays += len(game.actions)
+    spent = time.process_time() - start
+    print(f"greedy+ self-play: {games / spent:8.1f} games/s ({plays / spent:8.0f} plays/s, "
+          f"CPU time)")
+
+    bot, rng = StrongBot(), random.Random(seed)
+    deals = playouts = 0
+    spent = 0.0
+    for i in range(max(games // 10, 1)):
+        game = Game(list(NAMES[:2]), 5, seed=seed + i)
+        greedy = GreedyBot(plan=False)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            if seat == i % 2 and len(view.legal) > 1:
+                start = time.process_time()
+                dealer = Dealer(view)
+                plays = bot.candidates(view, plus_play(dealer.deal(rng), random.Random(0)))
+                for _ in range(4):
+                    deal, playout_seed = dealer.deal(rng), rng.randrange(1 << 30)
+                    for play in plays:
+                        bot._playout(deal, play, seat, random.Random(playout_seed))
+                    playouts += len(plays)
+                    deals += 1
+                spent += time.process_time() - start
+                game.apply_trusted(plus_play(game, rng))
+            else:
+                game.apply(greedy.choose(view, rng))
+    print(f"strong bot's heads-up search: {deals / spent:8.0f} deals/s ({playouts / spent:8.0f} "
+          f"playouts/s, CPU time), {DECISION * deals / spent:.1f} deals in a "
+          f"{DECISION:g} s decision ({deals} deals)")
 
 
 if __name__ == "__main__":

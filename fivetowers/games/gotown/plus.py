@@ -34,17 +34,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.playout import _builds, _offer_attacks
 from fivetowers.games.gotown.rules import (
-    Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, Steal,
-    SuperThief, Thief, WreckingBall, full_deck,
+    COUNTS, Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
+    Steal, SuperThief, Thief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_seen, floor_card
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
-_DECK = Counter(full_deck())
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,10 @@ GREEDY = Knobs(refill_build=0, bone_any=False, risk_p=-1.0)
 def unseen_counts(game: Game, seat: int) -> Counter[Card]:
     """How many of each card ``seat`` cannot see: the other hands and the draw
     pile (the dogs, milkshakes and donut truck on the table are seen)."""
-    seen = cards_seen(game.players, game.discard, game.truck_on_table)
-    seen.update(game.players[seat].hand)
-    return _DECK - seen
+    seen = cards_seen(game.players, game.discard, game.truck_on_table).get
+    held = game.players[seat].hand.get
+    return Counter({card: n - gone for card, n in COUNTS.items()
+                    if (gone := seen(card, 0) + held(card, 0)) < n})
 
 
 def stealers(build: Build, unseen: Counter[Card]) -> int:
@@ -96,11 +97,17 @@ def steal_chance(game: Game, seat: int, build: Build, unseen: Counter[Card]) -> 
     bad = stealers(build, unseen)
     if total <= 0 or bad <= 0:
         return 0.0
+    return _steal_chance(total, bad, tuple(
+        min(player.hand_size + 1, total) for s, player in enumerate(game.players) if s != seat))
+
+
+@lru_cache(maxsize=1 << 14)
+def _steal_chance(total: int, bad: int, cards: tuple[int, ...]) -> float:
+    """:func:`steal_chance` for opponents about to hold ``cards``, ``bad`` of
+    ``total`` unseen cards stealers (few distinct cases recur in playouts)."""
     safe = 1.0
-    for s, player in enumerate(game.players):
-        if s == seat:
-            continue
-        for i in range(min(player.hand_size + 1, total)):  # no stealer among them
+    for held in cards:
+        for i in range(held):  # no stealer among them
             safe *= max(total - bad - i, 0) / (total - i)
     return 1.0 - safe
 
@@ -145,11 +152,10 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
             or held(Card.DOG) or height[seat] + pairs_held(hand) >= goal
         unseen = unseen_counts(game, seat) if not full and knobs.risk_p >= 0 else None
-        cards = tuple(sorted(hand.elements(), key=lambda c: c.value))
         for build in builds:
             if full or (unseen is not None
                         and steal_chance(game, seat, build, unseen) <= knobs.risk_p):
-                offer(1000.0 if wins else 80.0 + spread_after(cards, build) / 10, build)
+                offer(1000.0 if wins else 80.0 + spread_after(hand, build) / 10, build)
     if best_worth >= 1000.0:
         return rng.choice(best)
     if held(Card.SUPER_THIEF):
