@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
-from fivetowers.games.gotown.playout import _builds, _offer_attacks
+from fivetowers.games.gotown.playout import _builds, _offer_attacks, steal
 from fivetowers.games.gotown.rules import (
     COUNTS, Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
     Steal, SuperThief, Thief, WreckingBall,
@@ -93,12 +93,19 @@ def stealers(build: Build, unseen: Counter[Card]) -> int:
 def steal_chance(game: Game, seat: int, build: Build, unseen: Counter[Card]) -> float:
     """The chance that some opponent holds, after its next draw, a card that
     steals the floor ``build`` makes, its hand dealt at random from the unseen cards."""
-    total = unseen.total()
-    bad = stealers(build, unseen)
+    return _chance(stealers(build, unseen), unseen.total(), _hand_sizes(game, seat))
+
+
+def _hand_sizes(game: Game, seat: int) -> tuple[int, ...]:
+    """The opponents' hand sizes, in seat order."""
+    return tuple(player.hand_size for s, player in enumerate(game.players) if s != seat)
+
+
+def _chance(bad: int, total: int, hand_sizes: tuple[int, ...]) -> float:
+    """:func:`steal_chance` with ``bad`` stealers among ``total`` unseen cards."""
     if total <= 0 or bad <= 0:
         return 0.0
-    return _steal_chance(total, bad, tuple(
-        min(player.hand_size + 1, total) for s, player in enumerate(game.players) if s != seat))
+    return _steal_chance(total, bad, tuple(min(size + 1, total) for size in hand_sizes))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -142,20 +149,27 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         if not them.floors or them.top_has_dog():
             continue
         top = them.floors[-1]
-        for value in sorted({FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value}):
+        low, high = FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value
+        if low > high:
+            low, high = high, low
+        for value in (low,) if low == high else (low, high):
             card = _NUMBERS[value - 1]
             if held(card):
-                offer(1000.0 if wins else 100.0 + 5 * height[target], Steal(seat, card, target))
+                offer(1000.0 if wins else 100.0 + 5 * height[target], steal(seat, card, target))
     builds = _builds(hand, seat)
     if builds:
         size = hand.total()
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
             or held(Card.DOG) or height[seat] + pairs_held(hand) >= goal
-        unseen = unseen_counts(game, seat) if not full and knobs.risk_p >= 0 else None
-        for build in builds:
-            if full or (unseen is not None
-                        and steal_chance(game, seat, build, unseen) <= knobs.risk_p):
+        if full:
+            for build in builds:
                 offer(1000.0 if wins else 80.0 + spread_after(hand, build) / 10, build)
+        elif knobs.risk_p >= 0:
+            unseen = unseen_counts(game, seat)
+            total, sizes = unseen.total(), _hand_sizes(game, seat)
+            for build in builds:
+                if _chance(stealers(build, unseen), total, sizes) <= knobs.risk_p:
+                    offer(80.0 + spread_after(hand, build) / 10, build)
     if best_worth >= 1000.0:
         return rng.choice(best)
     if held(Card.SUPER_THIEF):
@@ -182,7 +196,8 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
             return
         offer(worth, action)
 
-    _offer_attacks(game, seat, others, height, attack)
+    _offer_attacks(game, seat, others, height,
+                   attack if knobs.hammer_min or knobs.milk_min else offer)
     if knobs.bone_any and held(Card.BONE):
         for target in others:
             if players[target].floors and players[target].top_has_dog():
