@@ -43,8 +43,10 @@ from fivetowers.games.gotown.rules import (
     Steal, SuperThief, Thief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_seen, floor_card
+from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
+_ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
 
 
 @dataclass(frozen=True)
@@ -188,22 +190,24 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         elif mine - 1 >= 0 and mine - 1 not in me.dogs:
             offer(5.0, Dog(seat, mine - 1))
 
-    def attack(worth: float, action: Action) -> None:
-        if isinstance(action, (Jackhammer, WreckingBall)) and \
-                height[action.target] < knobs.hammer_min:
-            return
-        if isinstance(action, Milkshake) and height[action.target] < knobs.milk_min:
-            return
-        offer(worth, action)
+    if knobs.hammer_min or knobs.milk_min:
+        def attack(worth: float, action: Action) -> None:
+            if isinstance(action, (Jackhammer, WreckingBall)) and \
+                    height[action.target] < knobs.hammer_min:
+                return
+            if isinstance(action, Milkshake) and height[action.target] < knobs.milk_min:
+                return
+            offer(worth, action)
 
-    _offer_attacks(game, seat, others, height,
-                   attack if knobs.hammer_min or knobs.milk_min else offer)
+        _offer_attacks(game, seat, others, height, attack)
+    else:
+        _offer_attacks(game, seat, others, height, offer)
     if knobs.bone_any and held(Card.BONE):
         for target in others:
             if players[target].floors and players[target].top_has_dog():
                 threat = height[target] - height[seat] / 2
                 offer(35.0 + 10 * threat, Bone(seat, target, height[target] - 1))
-    return rng.choice(best) if best else End(seat)
+    return rng.choice(best) if best else _ENDS[seat]
 
 
 __all__ = ["GREEDY", "GREEDY_PLUS", "Knobs", "plus_play", "steal_chance", "stealers",
