@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Game, Jackhammer, Milkshake, Steal, WreckingBall,
@@ -39,7 +39,7 @@ def greedy_play(game: Game, rng: random.Random) -> Action:
     return plus_play(game, rng, GREEDY)
 
 
-def _offer_attacks(game: Game, seat: int, others: list[int], height: list[int],
+def _offer_attacks(game: Game, seat: int, others: Sequence[int], height: list[int],
                    offer: Callable[[float, Action], None]) -> None:
     """Milkshakes, jackhammers, wrecking balls and bones, on the opponent
     nearest to winning (the greedy bot's worths)."""

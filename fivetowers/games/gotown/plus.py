@@ -47,6 +47,9 @@ from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 _ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
+_OTHERS = tuple(tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
+                for players in range(MAX_PLAYERS + 1))
+"""The seats other than ``seat`` at a table of ``players``: _OTHERS[players][seat]."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
     hand = me.hand
     goal = game.floors_to_win
     height = [len(p.floors) for p in players]
-    others = [s for s in range(len(players)) if s != seat]
+    others = _OTHERS[len(players)][seat]
     best: list[Action] = []
     best_worth = 0.0
 
