@@ -28,7 +28,7 @@ from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Game, Record, replay
 from fivetowers.games.gotown.rules.position import Position
-from fivetowers.games.gotown.strong import Dealer, StrongBot
+from fivetowers.games.gotown.strong import MIN_DEALS, Dealer, StrongBot
 
 NAMES = ("An", "Bình", "Chi", "Dũng")
 HINT_GOAL_P99_MS = 10.0
@@ -71,11 +71,16 @@ def main() -> None:
     parser.add_argument("--strong-games", type=int, default=4)
     parser.add_argument("--playouts-only", action="store_true",
                         help="only the playouts' speed (greedy+ games, the strong bot's deals)")
+    parser.add_argument("--strong-only", action="store_true",
+                        help="the playouts' speed and the strong bot's decisions only")
     parser.add_argument("--repeat", type=int, default=1,
                         help="time the playouts this many times, keep the quickest")
     args = parser.parse_args()
     playout_speed(args.games, args.seed, args.repeat)
     if args.playouts_only:
+        return
+    if args.strong_only:
+        strong_decisions(args.strong_games, args.seed)
         return
 
     records = []
@@ -111,8 +116,10 @@ def main() -> None:
 
 
 def strong_decisions(games: int, seed: int) -> None:
-    """The strong bot at its default budget against the greedy bot, heads-up."""
-    decisions = searched = deals = playouts = 0
+    """The strong bot at its default budget against the greedy bot, heads-up:
+    how many of its decisions dealt at all, and how many searched to the end
+    of their time (the forecast after the first deal reached MIN_DEALS)."""
+    decisions = searched = full = deals = full_deals = playouts = 0
     spent = 0.0
     for index in range(games):
         game = Game(list(NAMES[:2]), 5, seed=seed + index)
@@ -130,13 +137,16 @@ def strong_decisions(games: int, seed: int) -> None:
                 spent += time.perf_counter() - start
                 decisions += 1
                 searched += strong.deals > 0
+                full += strong.deals > 1
                 deals += strong.deals
+                full_deals += strong.deals if strong.deals > 1 else 0
                 playouts += strong.playouts
             game.apply(action)
     print(f"strong bot ({StrongBot().time_per_move:g} s budget): {decisions / spent:.1f} "
-          f"decisions/s over {decisions} decisions; {searched} searched, "
+          f"decisions/s over {decisions} decisions; {searched} dealt, "
           f"{deals / max(searched, 1):.1f} deals and {playouts / max(searched, 1):.0f} "
-          f"playouts each ({playouts / spent:.0f} playouts/s)")
+          f"playouts each ({playouts / spent:.0f} playouts/s); {full} searched to their "
+          f"deadline (MIN_DEALS {MIN_DEALS} forecast), {full_deals / max(full, 1):.1f} deals each")
 
 
 DECISION = 0.05
