@@ -49,7 +49,8 @@ def random_games(players: int, count: int, seed: int) -> tuple[float, list[Game]
 
 
 def hint_positions(count: int, seed: int) -> list[Position]:
-    rng, bot, out = random.Random(seed), GreedyBot(), []
+    rng, bot = random.Random(seed), GreedyBot()
+    out: list[Position] = []
     while len(out) < count:
         game = Game(NAMES[:rng.randint(2, 4)], rng.choice((4, 5)), seed=rng.randrange(10**9))
         last_turn = 0
@@ -124,7 +125,8 @@ def strong_decisions(games: int, seed: int) -> None:
     for index in range(games):
         game = Game(list(NAMES[:2]), 5, seed=seed + index)
         strong = StrongBot()
-        bots = [strong, GreedyBot()] if index % 2 == 0 else [GreedyBot(), strong]
+        bots: list[StrongBot | GreedyBot] = \
+            [strong, GreedyBot()] if index % 2 == 0 else [GreedyBot(), strong]
         rng = random.Random(seed + index)
         while not game.over:
             seat = game.to_move
