@@ -47,6 +47,9 @@ from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 _ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
+_BUILD_WORTH = 80.0 + (8 + 2 + 0.5) / 10
+"""The most a build short of a win is worth (80 + spread_after / 10; a
+spread is at most 8 values and two wilds)."""
 _OTHERS = tuple(tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
                 for players in range(MAX_PLAYERS + 1))
 """The seats other than ``seat`` at a table of ``players``: _OTHERS[players][seat]."""
@@ -161,7 +164,8 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
             card = _NUMBERS[value - 1]
             if held(card):
                 offer(1000.0 if wins else 100.0 + 5 * height[target], steal(seat, card, target))
-    builds = _builds(hand, seat)
+    # a build is worth at most _BUILD_WORTH short of a win: after a steal, none is offered
+    builds = _builds(hand, seat) if wins or best_worth <= _BUILD_WORTH else []
     if builds:
         size = hand.total()
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
