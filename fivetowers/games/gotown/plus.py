@@ -40,7 +40,7 @@ from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.playout import _builds, _offer_attacks, steal
 from fivetowers.games.gotown.rules import (
     COUNTS, Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
-    Steal, SuperThief, Thief, WreckingBall,
+    SuperThief, Thief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_seen, floor_card
 from fivetowers.games.gotown.rules.game import MAX_PLAYERS
