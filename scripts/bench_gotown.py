@@ -118,9 +118,10 @@ def main() -> None:
 
 def strong_decisions(games: int, seed: int) -> None:
     """The strong bot at its default budget against the greedy bot, heads-up:
-    how many of its decisions dealt at all, and how many searched to the end
-    of their time (the forecast after the first deal reached MIN_DEALS)."""
-    decisions = searched = full = deals = full_deals = playouts = 0
+    how many of its decisions dealt at all, how many searched to the end of
+    their time (the forecast after the first deal reached MIN_DEALS), and how
+    many of those reached MIN_DEALS deals (heads-up, the others play greedy+)."""
+    decisions = searched = full = trusted = deals = full_deals = playouts = 0
     spent = 0.0
     for index in range(games):
         game = Game(list(NAMES[:2]), 5, seed=seed + index)
@@ -140,6 +141,7 @@ def strong_decisions(games: int, seed: int) -> None:
                 decisions += 1
                 searched += strong.deals > 0
                 full += strong.deals > 1
+                trusted += strong.deals >= MIN_DEALS
                 deals += strong.deals
                 full_deals += strong.deals if strong.deals > 1 else 0
                 playouts += strong.playouts
@@ -148,7 +150,8 @@ def strong_decisions(games: int, seed: int) -> None:
           f"decisions/s over {decisions} decisions; {searched} dealt, "
           f"{deals / max(searched, 1):.1f} deals and {playouts / max(searched, 1):.0f} "
           f"playouts each ({playouts / spent:.0f} playouts/s); {full} searched to their "
-          f"deadline (MIN_DEALS {MIN_DEALS} forecast), {full_deals / max(full, 1):.1f} deals each")
+          f"deadline (MIN_DEALS {MIN_DEALS} forecast), {full_deals / max(full, 1):.1f} deals each; "
+          f"{trusted} reached MIN_DEALS (the search had its say)")
 
 
 DECISION = 0.05
