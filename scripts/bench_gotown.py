@@ -9,7 +9,10 @@ record and per action); and the hint's latency p50/p99/max over positions
 taken at the start of real turns of greedy-bot games, with the ratio to
 the goal (p99 ≤ 10 ms); and the strong bot's decisions per second at its
 default budget in heads-up games against the greedy bot, with the deals
-and playouts its searched decisions played.
+and playouts its searched decisions played. ``--playouts-only`` prints
+just the playouts' speed (CPU time, so a busy machine's figure holds): greedy+
+self-play games per second, and the strong bot's heads-up deals (a deal and
+a playout of each of its candidate plays) per second and per 0.05 s decision.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ import time
 
 from fivetowers.games.gotown.bots import GreedyBot, RandomBot
 from fivetowers.games.gotown.hint import hint
+from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Game, Record, replay
 from fivetowers.games.gotown.rules.position import Position
-from fivetowers.games.gotown.strong import StrongBot
+from fivetowers.games.gotown.strong import MIN_DEALS, Dealer, StrongBot
 
 NAMES = ("An", "Bình", "Chi", "Dũng")
 HINT_GOAL_P99_MS = 10.0
@@ -45,7 +49,8 @@ def random_games(players: int, count: int, seed: int) -> tuple[float, list[Game]
 
 
 def hint_positions(count: int, seed: int) -> list[Position]:
-    rng, bot, out = random.Random(seed), GreedyBot(), []
+    rng, bot = random.Random(seed), GreedyBot()
+    out: list[Position] = []
     while len(out) < count:
         game = Game(NAMES[:rng.randint(2, 4)], rng.choice((4, 5)), seed=rng.randrange(10**9))
         last_turn = 0
@@ -65,7 +70,19 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--strong-games", type=int, default=4)
+    parser.add_argument("--playouts-only", action="store_true",
+                        help="only the playouts' speed (greedy+ games, the strong bot's deals)")
+    parser.add_argument("--strong-only", action="store_true",
+                        help="the playouts' speed and the strong bot's decisions only")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="time the playouts this many times, keep the quickest")
     args = parser.parse_args()
+    playout_speed(args.games, args.seed, args.repeat)
+    if args.playouts_only:
+        return
+    if args.strong_only:
+        strong_decisions(args.strong_games, args.seed)
+        return
 
     records = []
     for players in (2, 4):
@@ -100,13 +117,17 @@ def main() -> None:
 
 
 def strong_decisions(games: int, seed: int) -> None:
-    """The strong bot at its default budget against the greedy bot, heads-up."""
-    decisions = searched = deals = playouts = 0
+    """The strong bot at its default budget against the greedy bot, heads-up:
+    how many of its decisions dealt at all, how many searched to the end of
+    their time (the forecast after the first deal reached MIN_DEALS), and how
+    many of those reached MIN_DEALS deals (heads-up, the others play greedy+)."""
+    decisions = searched = full = trusted = deals = full_deals = playouts = 0
     spent = 0.0
     for index in range(games):
         game = Game(list(NAMES[:2]), 5, seed=seed + index)
         strong = StrongBot()
-        bots = [strong, GreedyBot()] if index % 2 == 0 else [GreedyBot(), strong]
+        bots: list[StrongBot | GreedyBot] = \
+            [strong, GreedyBot()] if index % 2 == 0 else [GreedyBot(), strong]
         rng = random.Random(seed + index)
         while not game.over:
             seat = game.to_move
@@ -119,13 +140,81 @@ def strong_decisions(games: int, seed: int) -> None:
                 spent += time.perf_counter() - start
                 decisions += 1
                 searched += strong.deals > 0
+                full += strong.deals > 1
+                trusted += strong.deals >= MIN_DEALS
                 deals += strong.deals
+                full_deals += strong.deals if strong.deals > 1 else 0
                 playouts += strong.playouts
             game.apply(action)
     print(f"strong bot ({StrongBot().time_per_move:g} s budget): {decisions / spent:.1f} "
-          f"decisions/s over {decisions} decisions; {searched} searched, "
+          f"decisions/s over {decisions} decisions; {searched} dealt, "
           f"{deals / max(searched, 1):.1f} deals and {playouts / max(searched, 1):.0f} "
-          f"playouts each ({playouts / spent:.0f} playouts/s)")
+          f"playouts each ({playouts / spent:.0f} playouts/s); {full} searched to their "
+          f"deadline (MIN_DEALS {MIN_DEALS} forecast), {full_deals / max(full, 1):.1f} deals each; "
+          f"{trusted} reached MIN_DEALS (the search had its say)")
+
+
+DECISION = 0.05
+"""The strong bot's budget in the tournament goal (seconds a move)."""
+
+
+def playout_speed(games: int, seed: int, repeat: int = 1) -> None:
+    """Greedy+ self-play games per CPU second (2-4 players), and the strong
+    bot's heads-up deals per CPU second at decisions of greedy+ against
+    greedy games: each deal dealt, then played out for every candidate.
+    The same work ``repeat`` times, the quickest kept (the least disturbed
+    by other processes on a busy machine)."""
+    self_play = min(_self_play(games, seed) for _ in range(repeat))
+    plays, spent = self_play
+    print(f"greedy+ self-play: {games / spent:8.1f} games/s ({plays / spent:8.0f} plays/s, "
+          f"CPU time, best of {repeat})")
+    deals, playouts, spent = min((_search(max(games // 10, 1), seed) for _ in range(repeat)),
+                                 key=lambda run: run[2])
+    print(f"strong bot's heads-up search: {deals / spent:8.0f} deals/s ({playouts / spent:8.0f} "
+          f"playouts/s, CPU time, best of {repeat}), {DECISION * deals / spent:.1f} deals in a "
+          f"{DECISION:g} s decision ({deals} deals)")
+
+
+def _self_play(games: int, seed: int) -> tuple[int, float]:
+    """(plays, CPU seconds) of ``games`` greedy+ self-play games."""
+    start, plays = time.process_time(), 0
+    for i in range(games):
+        rng = random.Random(seed + i)
+        game = Game(NAMES[:2 + i % 3], 4 + i % 2, seed=seed + i)
+        while not game.over:
+            game.apply_trusted(plus_play(game, rng))
+        plays += len(game.actions)
+    return plays, time.process_time() - start
+
+
+def _search(games: int, seed: int) -> tuple[int, int, float]:
+    """(deals, playouts, CPU seconds) of the strong bot's search, 4 deals at
+    each of its decisions in ``games`` heads-up games against greedy."""
+    bot, rng = StrongBot(), random.Random(seed)
+    deals = playouts = 0
+    spent = 0.0
+    for i in range(games):
+        game = Game(list(NAMES[:2]), 5, seed=seed + i)
+        greedy = GreedyBot(plan=False)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            if seat == i % 2 and len(view.legal) > 1:
+                start = time.process_time()
+                dealer = Dealer(view)
+                plays = bot.candidates(view, plus_play(dealer.deal(rng), random.Random(0)))
+                for _ in range(4):
+                    deal, playout_seed = dealer.deal(rng), rng.randrange(1 << 30)
+                    for play in plays:
+                        bot._playout(deal, play, seat, random.Random(playout_seed))
+                    playouts += len(plays)
+                    deals += 1
+                spent += time.process_time() - start
+                game.apply_trusted(plus_play(game, rng))
+            else:
+                game.apply(greedy.choose(view, rng))
+    return deals, playouts, spent
 
 
 if __name__ == "__main__":

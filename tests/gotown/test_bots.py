@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from fivetowers.games.gotown.bots import GreedyBot, RandomBot, pairs
 from fivetowers.games.gotown.rules import (
     Bone, Build, Card, Dog, End, Game, IllegalPlay, Jackhammer, Steal, Thief,
@@ -231,3 +233,41 @@ def test_strong_makes_a_winning_steal_at_once() -> None:
     assert action == Steal(0, Card.EIGHT, 1) and bot.deals == 0
     game.apply(action)
     assert game.over and game.winners == (0,)
+
+
+def test_strong_heads_up_plays_greedy_plus_when_its_clock_ends_before_min_deals(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forecast after the first deal is only a forecast: on a busy
+    machine the clock can run out a few deals later. Heads-up, a search that
+    ends short of MIN_DEALS deals is noise, so the bot plays greedy+'s play."""
+    from fivetowers.games.gotown import strong
+
+    class Preempted:
+        """Microseconds a call, then a jump past any deadline: the process
+        lost the processor after the forecast, two deals into the search."""
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def __call__(self) -> float:
+            self.calls += 1
+            return self.calls * 1e-6 + (1.0 if self.calls > 4 else 0.0)
+
+    searched = 0
+    for seed in range(4):
+        game = Game(["a", "b"], 5, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            if len(view.legal) > 1:
+                expected = StrongBot(search=False).choose(view, random.Random(len(game.actions)))
+                bot = StrongBot(0.05)
+                monkeypatch.setattr(strong.time, "perf_counter", Preempted())
+                chosen = bot.choose(view, random.Random(len(game.actions)))
+                monkeypatch.undo()
+                assert chosen == expected, (seed, len(game.actions))
+                searched += bot.deals == 2
+            game.apply_trusted(plus_play(game, rng))
+    assert searched > 20

@@ -91,3 +91,16 @@ def test_the_strong_bot_without_search_plays_greedy_plus_from_its_view_alone() -
                 else:
                     assert action == expected, seed
             game.apply(action)
+
+
+def test_no_build_short_of_a_win_is_worth_a_steal() -> None:
+    """Greedy+ skips its builds once a steal is offered: every build's worth
+    (80 + spread_after / 10) stays within _BUILD_WORTH, below a steal's 100."""
+    from fivetowers.games.gotown.bots import spread_after
+    from fivetowers.games.gotown.playout import _builds
+    from fivetowers.games.gotown.plus import _BUILD_WORTH
+    from fivetowers.games.gotown.rules import COUNTS
+
+    richest = Counter({card: n for card, n in COUNTS.items() if card.builds})
+    worths = [80.0 + spread_after(richest, build) / 10 for build in _builds(richest, 0)]
+    assert max(worths) == _BUILD_WORTH < 100.0

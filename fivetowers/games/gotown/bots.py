@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.rules.actions import play_from_json
@@ -116,7 +116,7 @@ class GreedyBot:
         if isinstance(action, Steal):
             return 100.0 + 5 * height[action.target]
         if isinstance(action, Build):
-            return 80.0 + spread_after(view.hand, action) / 10
+            return 80.0 + spread_after(Counter(view.hand), action) / 10
         if isinstance(action, DonutTruck):
             return 60.0
         if isinstance(action, Dog):
@@ -167,24 +167,21 @@ def _plan_play(view: PlayerView, plan: tuple[dict[str, Any], ...]) -> Action:
     for play in plays:
         if not isinstance(play, Build):
             return play
-    return max(plays, key=lambda b: spread_after(view.hand, b) if isinstance(b, Build) else 0)
+    hand = Counter(view.hand)
+    return max(plays, key=lambda b: spread_after(hand, b) if isinstance(b, Build) else 0)
 
 
-def spread_after(hand: tuple[Card, ...], build: Build) -> float:
-    """How many different values 1–8 the hand keeps after ``build`` (each one
-    a steal it may make), a kept wild counting most (it builds with any)."""
-    values: set[int] = set()
-    wilds = -build.cards.count(Card.WILD)
-    used = [c.number for c in build.cards]
-    for card in hand:
-        number = card.number
-        if number is None:
-            wilds += card is Card.WILD
-        elif number in used:
-            used.remove(number)
-        else:
-            values.add(number)
-    return len(values) + 2 * (wilds > 0) + 0.5 * (wilds > 1)
+def spread_after(hand: Mapping[Card, int], build: Build) -> float:
+    """How many different values 1–8 the hand (card counts) keeps after
+    ``build`` (each one a steal it may make), a kept wild counting most (it
+    builds with any)."""
+    a, b = build.cards
+    held = hand.get
+    wilds = held(Card.WILD, 0) - (a is Card.WILD) - (b is Card.WILD)
+    values = 0
+    for card in _NUMBERS:
+        values += held(card, 0) - (card is a) - (card is b) > 0
+    return values + 2 * (wilds > 0) + 0.5 * (wilds > 1)
 
 
 def make_bot(name: str, time_per_move: float = 0.05) -> RandomBot | GreedyBot | StrongBot:

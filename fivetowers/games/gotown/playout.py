@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable
+from functools import lru_cache
+from typing import Callable, Sequence
 
 from fivetowers.games.gotown.rules import (
-    Action, Bone, Build, Card, Game, Jackhammer, Milkshake, WreckingBall,
+    Action, Bone, Build, Card, Game, Jackhammer, Milkshake, Steal, WreckingBall,
 )
+from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, Floor, floor_card
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
@@ -37,7 +39,7 @@ def greedy_play(game: Game, rng: random.Random) -> Action:
     return plus_play(game, rng, GREEDY)
 
 
-def _offer_attacks(game: Game, seat: int, others: list[int], height: list[int],
+def _offer_attacks(game: Game, seat: int, others: Sequence[int], height: list[int],
                    offer: Callable[[float, Action], None]) -> None:
     """Milkshakes, jackhammers, wrecking balls and bones, on the opponent
     nearest to winning (the greedy bot's worths)."""
@@ -76,14 +78,33 @@ def _builds(hand: Counter[Card], seat: int) -> list[Build]:
     found: list[Build] = []
     held = hand.get
     wild = held(Card.WILD, 0) > 0
-    for value, card in enumerate(_NUMBERS, 1):
+    for card, pair, with_wild in _BUILDS[seat]:
         if not held(card):
             continue
-        if value < FLOOR_SUM - value and held(_NUMBERS[FLOOR_SUM - value - 1]):
-            found.append(Build(seat, (card, _NUMBERS[FLOOR_SUM - value - 1])))
+        if pair is not None and held(pair.cards[1]):
+            found.append(pair)
         if wild:
-            found.append(Build(seat, (card, Card.WILD)))
+            found.append(with_wild)
     return found
+
+
+def _seat_builds(seat: int) -> tuple[tuple[Card, Build | None, Build], ...]:
+    """For each floor card, low value first: the card, its build with the
+    card that makes 9 (the lower of the two only), its build with a wild."""
+    return tuple(
+        (card, Build(seat, (card, _NUMBERS[FLOOR_SUM - value - 1]))
+         if value < FLOOR_SUM - value else None, Build(seat, (card, Card.WILD)))
+        for value, card in enumerate(_NUMBERS, 1))
+
+
+_BUILDS = tuple(_seat_builds(seat) for seat in range(MAX_PLAYERS))
+"""Every build a hand can make, by seat: plays are values, made once."""
+
+
+@lru_cache(maxsize=None)
+def steal(seat: int, card: Card, target: int) -> Steal:
+    """The play (a value, made once: a playout offers the same steals again and again)."""
+    return Steal(seat, card, target)
 
 
 __all__ = ["greedy_play"]

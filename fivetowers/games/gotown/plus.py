@@ -34,17 +34,25 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
-from fivetowers.games.gotown.playout import _builds, _offer_attacks
+from fivetowers.games.gotown.playout import _builds, _offer_attacks, steal
 from fivetowers.games.gotown.rules import (
-    Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, Steal,
-    SuperThief, Thief, WreckingBall, full_deck,
+    COUNTS, Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
+    SuperThief, Thief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_seen, floor_card
+from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
-_DECK = Counter(full_deck())
+_ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
+_BUILD_WORTH = 80.0 + (8 + 2 + 0.5) / 10
+"""The most a build short of a win is worth (80 + spread_after / 10; a
+spread is at most 8 values and two wilds)."""
+_OTHERS = tuple(tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
+                for players in range(MAX_PLAYERS + 1))
+"""The seats other than ``seat`` at a table of ``players``: _OTHERS[players][seat]."""
 
 
 @dataclass(frozen=True)
@@ -74,9 +82,10 @@ GREEDY = Knobs(refill_build=0, bone_any=False, risk_p=-1.0)
 def unseen_counts(game: Game, seat: int) -> Counter[Card]:
     """How many of each card ``seat`` cannot see: the other hands and the draw
     pile (the dogs, milkshakes and donut truck on the table are seen)."""
-    seen = cards_seen(game.players, game.discard, game.truck_on_table)
-    seen.update(game.players[seat].hand)
-    return _DECK - seen
+    seen = cards_seen(game.players, game.discard, game.truck_on_table).get
+    held = game.players[seat].hand.get
+    return Counter({card: n - gone for card, n in COUNTS.items()
+                    if (gone := seen(card, 0) + held(card, 0)) < n})
 
 
 def stealers(build: Build, unseen: Counter[Card]) -> int:
@@ -92,15 +101,28 @@ def stealers(build: Build, unseen: Counter[Card]) -> int:
 def steal_chance(game: Game, seat: int, build: Build, unseen: Counter[Card]) -> float:
     """The chance that some opponent holds, after its next draw, a card that
     steals the floor ``build`` makes, its hand dealt at random from the unseen cards."""
-    total = unseen.total()
-    bad = stealers(build, unseen)
+    return _chance(stealers(build, unseen), unseen.total(), _hand_sizes(game, seat))
+
+
+def _hand_sizes(game: Game, seat: int) -> tuple[int, ...]:
+    """The opponents' hand sizes, in seat order."""
+    return tuple(player.hand_size for s, player in enumerate(game.players) if s != seat)
+
+
+def _chance(bad: int, total: int, hand_sizes: tuple[int, ...]) -> float:
+    """:func:`steal_chance` with ``bad`` stealers among ``total`` unseen cards."""
     if total <= 0 or bad <= 0:
         return 0.0
+    return _steal_chance(total, bad, tuple(min(size + 1, total) for size in hand_sizes))
+
+
+@lru_cache(maxsize=1 << 14)
+def _steal_chance(total: int, bad: int, cards: tuple[int, ...]) -> float:
+    """:func:`steal_chance` for opponents about to hold ``cards``, ``bad`` of
+    ``total`` unseen cards stealers (few distinct cases recur in playouts)."""
     safe = 1.0
-    for s, player in enumerate(game.players):
-        if s == seat:
-            continue
-        for i in range(min(player.hand_size + 1, total)):  # no stealer among them
+    for held in cards:
+        for i in range(held):  # no stealer among them
             safe *= max(total - bad - i, 0) / (total - i)
     return 1.0 - safe
 
@@ -115,7 +137,7 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
     hand = me.hand
     goal = game.floors_to_win
     height = [len(p.floors) for p in players]
-    others = [s for s in range(len(players)) if s != seat]
+    others = _OTHERS[len(players)][seat]
     best: list[Action] = []
     best_worth = 0.0
 
@@ -135,21 +157,28 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         if not them.floors or them.top_has_dog():
             continue
         top = them.floors[-1]
-        for value in sorted({FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value}):
+        low, high = FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value
+        if low > high:
+            low, high = high, low
+        for value in (low,) if low == high else (low, high):
             card = _NUMBERS[value - 1]
             if held(card):
-                offer(1000.0 if wins else 100.0 + 5 * height[target], Steal(seat, card, target))
-    builds = _builds(hand, seat)
+                offer(1000.0 if wins else 100.0 + 5 * height[target], steal(seat, card, target))
+    # a build is worth at most _BUILD_WORTH short of a win: after a steal, none is offered
+    builds = _builds(hand, seat) if wins or best_worth <= _BUILD_WORTH else []
     if builds:
         size = hand.total()
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
             or held(Card.DOG) or height[seat] + pairs_held(hand) >= goal
-        unseen = unseen_counts(game, seat) if not full and knobs.risk_p >= 0 else None
-        cards = tuple(sorted(hand.elements(), key=lambda c: c.value))
-        for build in builds:
-            if full or (unseen is not None
-                        and steal_chance(game, seat, build, unseen) <= knobs.risk_p):
-                offer(1000.0 if wins else 80.0 + spread_after(cards, build) / 10, build)
+        if full:
+            for build in builds:
+                offer(1000.0 if wins else 80.0 + spread_after(hand, build) / 10, build)
+        elif knobs.risk_p >= 0:
+            unseen = unseen_counts(game, seat)
+            total, sizes = unseen.total(), _hand_sizes(game, seat)
+            for build in builds:
+                if _chance(stealers(build, unseen), total, sizes) <= knobs.risk_p:
+                    offer(80.0 + spread_after(hand, build) / 10, build)
     if best_worth >= 1000.0:
         return rng.choice(best)
     if held(Card.SUPER_THIEF):
@@ -168,21 +197,24 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         elif mine - 1 >= 0 and mine - 1 not in me.dogs:
             offer(5.0, Dog(seat, mine - 1))
 
-    def attack(worth: float, action: Action) -> None:
-        if isinstance(action, (Jackhammer, WreckingBall)) and \
-                height[action.target] < knobs.hammer_min:
-            return
-        if isinstance(action, Milkshake) and height[action.target] < knobs.milk_min:
-            return
-        offer(worth, action)
+    if knobs.hammer_min or knobs.milk_min:
+        def attack(worth: float, action: Action) -> None:
+            if isinstance(action, (Jackhammer, WreckingBall)) and \
+                    height[action.target] < knobs.hammer_min:
+                return
+            if isinstance(action, Milkshake) and height[action.target] < knobs.milk_min:
+                return
+            offer(worth, action)
 
-    _offer_attacks(game, seat, others, height, attack)
+        _offer_attacks(game, seat, others, height, attack)
+    else:
+        _offer_attacks(game, seat, others, height, offer)
     if knobs.bone_any and held(Card.BONE):
         for target in others:
             if players[target].floors and players[target].top_has_dog():
                 threat = height[target] - height[seat] / 2
                 offer(35.0 + 10 * threat, Bone(seat, target, height[target] - 1))
-    return rng.choice(best) if best else End(seat)
+    return rng.choice(best) if best else _ENDS[seat]
 
 
 __all__ = ["GREEDY", "GREEDY_PLUS", "Knobs", "plus_play", "steal_chance", "stealers",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from fivetowers.games.protocol import Result, Term
@@ -55,7 +56,7 @@ class Player:
 
     @property
     def hand_size(self) -> int:
-        return self.hand.total()
+        return sum(self.hand.values())  # Counter.total(), a call less (asked at every play)
 
     def hand_cards(self) -> list[Card]:
         """The hand in canonical card order (a multiset has no other)."""
@@ -384,9 +385,10 @@ class Game:
             self._end_turn(seat)
             return
         if isinstance(action, Build):
-            me.hand.subtract(action.cards)
-            me.hand += Counter()  # drop zero counts
-            me.floors.append(_build_floor(*action.cards))
+            a, b = action.cards
+            self._play(me, a)
+            self._play(me, b)
+            me.floors.append(_build_floor(a, b))
         elif isinstance(action, Steal):
             self._play(me, action.card)
             them = self.players[action.target]
@@ -604,8 +606,10 @@ def _match(floor: Floor, number: int) -> Piece | None:
     return None
 
 
+@lru_cache(maxsize=None)
 def _build_floor(a: Card, b: Card) -> Floor:
-    """The floor two cards make, in the order given; a wild takes 9 − the other."""
+    """The floor two cards make, in the order given; a wild takes 9 − the other
+    (made once: floors are values, and the bots' playouts build thousands)."""
     if a is Card.WILD:
         assert b.number is not None
         return Floor(Piece(FLOOR_SUM - b.number, wild=True), Piece(b.number))
