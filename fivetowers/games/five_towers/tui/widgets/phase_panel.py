@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import OptionList, Static
 
 from fivetowers.games.five_towers.rules import PlayerView
@@ -10,6 +12,7 @@ from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 from fivetowers.games.five_towers.tui.widgets.bid_panel import bid_text
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel, build_text
 from fivetowers.i18n import _
+from fivetowers.ui.shared_lines import shared_lines
 
 
 class PhasePanel(BuildPanel):
@@ -91,3 +94,9 @@ class PhasePanel(BuildPanel):
         if lines != self.shown_height:
             self.shown_height = lines
             self.styles.height = lines + 2
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The box itself (its border and title): the same for every viewer,
+        # and drawn again whenever the words inside it change (the rows a
+        # change repaints are drawn for every widget on them).
+        return shared_lines(self, ("phase-box", self.shown_title), crop, super().render_lines)
