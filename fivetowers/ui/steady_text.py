@@ -14,15 +14,32 @@ from textual.visual import VisualType
 from textual.widgets import Static
 
 
+def kept_height(widget: Static, lines: int) -> int:
+    """The height ``lines`` of text get in ``widget`` once its min-height and
+    max-height (in cells) have their say: a widget that keeps room for its
+    longest text (min-height) does not change height when its text does."""
+    styles = widget.styles
+    gutter = widget.gutter.height if styles.box_sizing == "border-box" else 0
+    low, high = styles.min_height, styles.max_height
+    if low is not None and low.is_cells:
+        lines = max(lines, int(low.value) - gutter)
+    if high is not None and high.is_cells:
+        lines = min(lines, int(high.value) - gutter)
+    return lines
+
+
 def update_steady(widget: Static, content: VisualType) -> int:
     """Show ``content`` in ``widget``; lay the screen out again only if its
     height may change: the text's height (measured as Textual measures an
-    auto height) is neither the height the widget has now nor the one it
-    had at the last update, or it cannot be measured (not laid out yet).
+    auto height, within the widget's min and max height) is neither the
+    height the widget has now nor the one it had at the last update, or it
+    cannot be measured (not laid out yet).
     Returns the measured height (-1: not measured)."""
     widget.update(content, layout=False)
     width = widget.content_region.width
     lines = widget.visual.get_height(widget.styles, width) if width > 0 else -1  # type: ignore[arg-type]
+    if lines >= 0:
+        lines = kept_height(widget, lines)
     shown: tuple[int, int] = widget.__dict__.get("_steady_shown", (-1, -1))
     if lines < 0 or (lines != widget.content_region.height and (lines, width) != shown):
         widget.refresh(layout=True)

@@ -12,7 +12,7 @@ from fivetowers.games.five_towers.solver import exhaustive_hint
 from fivetowers.games.five_towers.tui.app import FiveTowersApp, create_app
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
-from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
+from fivetowers.games.five_towers.tui.widgets.phase_panel import PhasePanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from tests.tui.helpers import settle
@@ -56,7 +56,7 @@ async def build_by_keyboard(pilot: Pilot[None], client: LocalClient) -> None:
         await pilot.press("a", "enter")
         return
     await pilot.press(*[str(i + 1) for i in take], "enter")
-    panel = screen.query_one(BuildPanel)
+    panel = screen.query_one(PhasePanel)
     while not session.done:
         pick = next(i for i, o in enumerate(panel.options) if o.completable)
         await pilot.press(str(pick + 1))
@@ -237,7 +237,7 @@ async def test_a_failing_bot_is_shown_not_hidden() -> None:
 
 
 async def test_a_refused_bid_says_why_in_the_bidding_panel() -> None:
-    from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
+    from fivetowers.games.five_towers.tui.widgets.phase_panel import PhasePanel
     from tests.tui.helpers import app_for, passive_client
 
     client = passive_client(Variant.BASE, seed=4)
@@ -246,12 +246,12 @@ async def test_a_refused_bid_says_why_in_the_bidding_panel() -> None:
         await settle(pilot)
         await pilot.press("7")  # more than the display's five cards
         await settle(pilot)
-        text = str(app.screen.query_one(BidPanel).render())
+        text = str(app.screen.query_one(PhasePanel).shown)
         assert "✗ bid not buildable" in text and "cannot bid 7" in text
         assert client.table.game.high_bid == 0  # still the bot's opening 0
         await pilot.press("0")  # not a raise
         await settle(pilot)
-        assert "must raise" in str(app.screen.query_one(BidPanel).render())
+        assert "must raise" in str(app.screen.query_one(PhasePanel).shown)
 
 
 async def test_a_store_that_cannot_save_is_shown_whole_at_80_columns() -> None:
@@ -315,7 +315,7 @@ async def test_a_build_placed_with_the_arrow_keys() -> None:
                 await pilot.press("a", "enter")  # not this round: the hint's plan
                 continue
             await pilot.press(*[str(i + 1) for i in take], "enter")
-            panel = screen.query_one(BuildPanel)
+            panel = screen.query_one(PhasePanel)
             steps = screen.query_one("#steps", OptionList)
             placed = moved = 0
             while not session.done:

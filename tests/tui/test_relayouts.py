@@ -9,10 +9,14 @@ from typing import Any
 
 from textual.widgets import OptionList
 
-from fivetowers.games.five_towers.rules import Bid, Pass, Phase, Variant
+from fivetowers.games.five_towers.client import LocalClient
+from fivetowers.games.five_towers.rules import Bid, Game, Pass, Phase, Position, Variant
+from fivetowers.games.five_towers.solver import exhaustive_hint
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
+from fivetowers.tables.seats import Seat
+from fivetowers.tables.table import Table
 
 from tests.tui.helpers import app_for, held_hints_client, passive_client, settle
 
@@ -91,3 +95,60 @@ async def test_a_redraw_with_the_same_choices_keeps_the_build_list() -> None:
         assert rebuilt == []
         assert [str(steps.get_option_at_index(i).prompt)
                 for i in range(steps.option_count)] == shown
+
+
+def spy_screen_layouts(screen: Any) -> list[bool]:
+    """Every full layout of ``screen`` from now on (each places every widget)."""
+    done: list[bool] = []
+    layout = screen._refresh_layout
+
+    def spied(*args: Any, **kwargs: Any) -> Any:
+        done.append(True)
+        return layout(*args, **kwargs)
+    screen._refresh_layout = spied
+    return done
+
+
+async def test_phase_changes_and_hints_lay_out_nothing_for_a_watching_player() -> None:
+    """Ann bids, Cy wins and builds, a new round starts, and each position's
+    hint comes: Bo's screen (the one watching) repaints its panels and is
+    never laid out again; its right-hand column keeps its geometry."""
+    names = ["Ann", "Bo", "Cy"]
+    game = Game(names, Variant.BASE, seed=3)
+    table = Table(game, [Seat(name) for name in names], bot_delay=0)
+    client = LocalClient(table, [1], exhaustive_hint)
+    app = app_for(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        column = [screen.query_one(f"#{name}") for name in ("phase", "hints", "log")]
+        where = [w.region for w in column]
+        layouts = spy_screen_layouts(screen)
+        seen: list[Phase] = []
+        builds = 0
+        for _ in range(40):
+            if builds == 2:
+                break
+            view = table.game.view(None)
+            mover = view.to_move
+            assert mover is not None
+            seen.append(view.phase)
+            hint = exhaustive_hint(Position.from_view(table.game.view(mover)))
+            legal = table.game.view(mover)
+            if view.phase is Phase.BUILD:
+                await table.submit(mover, hint.plans[view.high_bid or 0].to_build(mover))
+                builds += 1
+            elif mover == 2 and [b for b in legal.legal_bids if 0 < b <= hint.max_bid]:
+                # Cy outbids the others with a bid it can build.
+                bid = max(b for b in legal.legal_bids if b <= hint.max_bid)
+                await table.submit(mover, Bid(mover, bid))
+            else:
+                await table.submit(mover, Pass(mover) if legal.may_pass else Bid(mover, 0))
+            await settle(pilot)
+            assert "thinking" not in str(screen.query_one(HintPanel).content)  # it came
+        assert builds == 2 and Phase.BID in seen
+        assert table.game.phase is Phase.BID  # the third round's bidding
+        assert "Your highest safe bid" in str(screen.query_one(HintPanel).content)
+        assert layouts == []
+        assert [w.region for w in column] == where

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from fivetowers.games.five_towers.rules import Card, Game, Variant
 from fivetowers.games.five_towers.rules.towers import can_place
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
-from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
+from fivetowers.games.five_towers.tui.widgets.phase_panel import PhasePanel
 from tests.tui.helpers import (
     NAMES, app_for, finished_client, midgame_client, passive_client, settle, until,
 )
@@ -69,7 +69,7 @@ def test_build_with_a_refused_placement(snap_compare, variant: Variant,
     app = app_for(client)
 
     async def option(pilot: Pilot[None], card: Card | None) -> str:
-        panel = pilot.app.screen.query_one(BuildPanel)
+        panel = pilot.app.screen.query_one(PhasePanel)
         await until(pilot, lambda: any(o.step.card == card for o in panel.options))
         return str(next(i + 1 for i, o in enumerate(panel.options) if o.step.card == card))
 

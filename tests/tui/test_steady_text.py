@@ -53,3 +53,37 @@ async def test_a_layout_only_when_the_height_changes() -> None:
         await pilot.pause()
         assert panel.layouts == 0  # the same height: a repaint
         assert "Best: 2" in str(panel.render())
+
+
+class Roomy(App[None]):
+    CSS = ("#hints { height: auto; min-height: 5; max-height: 7; border: round white; }"
+           " #threats { height: auto; min-height: 3; max-height: 3; padding: 0 1; }")
+
+    def compose(self) -> ComposeResult:
+        yield Watched("On your turn: the best plan.", id="hints")
+        yield Watched("", id="threats")
+
+
+async def test_text_within_the_room_kept_lays_nothing_out() -> None:
+    """A widget that keeps room for its longest text (min-height, max-height;
+    GoTown's hints and threats): a text of one line, then of three, then
+    one again (a turn's start and end, a hint's arrival) is a repaint."""
+    app = Roomy()
+    async with app.run_test(size=(40, 20)) as pilot:
+        await pilot.pause()
+        hints, threats = app.query_one("#hints", Watched), app.query_one("#threats", Watched)
+        update_steady(hints, Text("On your turn: the best plan."))
+        update_steady(threats, Text("Threats: none yet."))
+        await pilot.pause()
+        hints.layouts = threats.layouts = 0
+        where = hints.region, threats.region
+        for text in ("thinking…", "Best: 3 floors\nPlan: build\nStrong bot: steal",
+                     "On your turn: the best plan.", "Best: 1 floor\nStrong bot: end"):
+            update_steady(hints, Text(text))
+            # Threats: one line, three, five (past its max-height: cut).
+            update_steady(threats, Text("\n".join(text.split("\n") * 2 if "\n" in text
+                                                   else [text])))
+            await pilot.pause()
+        assert hints.layouts == threats.layouts == 0
+        assert (hints.region, threats.region) == where
+        assert "Strong bot: end" in str(hints.render())

@@ -20,7 +20,7 @@ from fivetowers.games.five_towers.tui.app import FiveTowersApp
 from fivetowers.games.five_towers.tui.screens.end import EndScreen
 from fivetowers.games.five_towers.tui.screens.help import HelpScreen
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
-from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
+from fivetowers.games.five_towers.tui.widgets.phase_panel import PhasePanel
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
@@ -97,7 +97,7 @@ def test_building_in_vietnamese(snap_compare) -> None:  # type: ignore[no-untype
     app = vietnamese(client)
 
     async def option(pilot: Pilot[None], card: Card | None) -> str:
-        panel = pilot.app.screen.query_one(BuildPanel)
+        panel = pilot.app.screen.query_one(PhasePanel)
         return str(next(i + 1 for i, o in enumerate(panel.options) if o.step.card == card))
 
     async def run_before(pilot: Pilot[None]) -> None:

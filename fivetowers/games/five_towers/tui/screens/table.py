@@ -24,11 +24,10 @@ from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 from fivetowers.games.five_towers.tui.log_lines import log_lines
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPicked
-from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
-from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
+from fivetowers.games.five_towers.tui.widgets.phase_panel import PhasePanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.five_towers.tui.words import refusal_words
@@ -78,8 +77,7 @@ class TableScreen(LiveTableScreen[TableClient]):
                 yield TowerBoard(large=True, id="mine")
                 yield VerticalScroll(id="opponents")
             with Vertical(id="right"):
-                yield BidPanel(id="bids")
-                yield BuildPanel()
+                yield PhasePanel()
                 yield HintPanel(id="hints")
                 yield GameLog()
         yield KeyBar()
@@ -93,9 +91,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         grid.styles.grid_size_columns = min(count, 2)
         await opponents.mount(grid)
         await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))
-        self.query_one(BidPanel).border_title = _("Bidding")
-        self.query_one(BidPanel).make_room(count + 1)
-        self.query_one(BuildPanel).border_title = _("Building")
+        self.query_one(PhasePanel).make_room(count + 1)
         self.query_one(HintPanel).border_title = _("Hints (h) · v: in full")
 
     # -- drawing ------------------------------------------------------------
@@ -186,15 +182,14 @@ class TableScreen(LiveTableScreen[TableClient]):
                        view.to_move == other, note)
 
     def draw_panels(self, view: PlayerView, seat: int | None, names: list[str]) -> None:
-        bids = self.query_one(BidPanel)
-        build = self.query_one(BuildPanel)
-        bidding = view.phase is Phase.BID
-        bids.display = bidding
-        build.display = view.phase is Phase.BUILD
-        if bidding:
-            bids.show(view, names, seat, self.bid_notice, len(self.client.human_seats) > 1)
+        # One panel for both phases, of one height: a phase change repaints it.
+        phase = self.query_one(PhasePanel)
+        if view.phase is Phase.BID:
+            phase.show_bids(view, names, seat, self.bid_notice, len(self.client.human_seats) > 1)
         elif view.phase is Phase.BUILD and view.to_move is not None:
-            build.show(self.guide, name_text(names[view.to_move]))
+            phase.show(self.guide, name_text(names[view.to_move]))
+        else:
+            phase.show_over()
         hints = self.query_one(HintPanel)
         hints.display = self.show_hints
         if self.show_hints:
@@ -273,7 +268,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             if not self.guide.chosen:
                 self.guide.toggle(n - 1)
             else:
-                options = self.query_one(BuildPanel).options
+                options = self.query_one(PhasePanel).options
                 if 1 <= n <= len(options):
                     self.guide.pick(options[n - 1])
                 else:
@@ -309,7 +304,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             await self.refresh_table()
 
     async def on_step_picked(self, message: StepPicked) -> None:
-        options = self.query_one(BuildPanel).options
+        options = self.query_one(PhasePanel).options
         if self.guide is not None and 0 <= message.index < len(options):
             self.guide.pick(options[message.index])
             await self.refresh_table()
@@ -344,7 +339,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             guide.confirm_choice()
         elif not guide.session.done:
             index = self.query_one("#steps", OptionList).highlighted
-            options = self.query_one(BuildPanel).options
+            options = self.query_one(PhasePanel).options
             if index is not None and 0 <= index < len(options):
                 guide.pick(options[index])
         else:

@@ -42,18 +42,15 @@ class HintPanel(Static):
     """The hints for the position on the table now.
 
     A new position's hint comes a moment after the position: meanwhile the
-    panel says "thinking…" and keeps the height it had, so that the log
-    below stays put and the coming hint repaints the panel instead of laying
-    out the whole screen again (at a hosted table, twice a move per viewer).
-    The panel is laid out again only when its height must change."""
+    panel says "thinking…". The panel's height is the table screen's to set
+    (styles/app.tcss: a share of the column, whatever the hint says), so a
+    hint that comes or changes repaints the panel and lays nothing out (at a
+    hosted table, twice a move per viewer); lines past its height are cut
+    (the plans screen, v, has them all)."""
 
     shown: Text | None = None
-    shown_lines = -1
-    shown_width = -1
     shown_phase: Phase | None = None
     common = False
-    hint_lines: dict[Phase, int] = {}
-    """How tall the last hint of each phase was: room kept for the next one."""
 
     def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Hint | None,
              thinking: bool, advice: Action | None = None) -> None:
@@ -100,30 +97,15 @@ class HintPanel(Static):
                     tail.append(", " if n else "")
                     tail.append_text(name_text(names[i], ""))
                     tail.append(f" {view.max_bids[i]}")
-        if hint is None and not (view.phase is Phase.BUILD and view.high_seat != seat):
-            # Room for the coming hint: as tall as the last one of this phase.
-            room = self.hint_lines.get(view.phase, 0)
-            lines = out.plain.count("\n") + tail.plain.count("\n") + 1
-            out.append("\n" * max(room - lines, 0))
         out.append_text(tail)
         self._put(out, view.phase)
-        if hint is not None and self.shown_lines > 0:
-            self.hint_lines = {**self.hint_lines, view.phase: self.shown_lines}
 
     def _put(self, out: Text, phase: Phase) -> None:
-        """Show ``out``: a repaint, or a layout too if the panel's height changes
-        (measured as Textual measures an auto height)."""
+        """Show ``out``: a repaint of the panel, never a layout."""
         if out == self.shown:
             return
         self.shown, self.shown_phase = out, phase
         self.update(out, layout=False)
-        width = self.content_region.width
-        # As Widget.get_content_height measures it (it passes the styles too).
-        lines = self.visual.get_height(self.styles, width) if width > 0 else -1  # type: ignore[arg-type]
-        # A new width (a resize) measures every text again: lay out to be sure.
-        if lines != self.shown_lines or lines < 0 or width != self.shown_width:
-            self.refresh(layout=True)
-        self.shown_lines, self.shown_width = lines, width
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Spectators, and every player but the builder while one builds, see

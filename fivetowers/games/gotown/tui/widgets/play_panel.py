@@ -53,6 +53,9 @@ class PlayPanel(Vertical):
         if notice:
             out.append("\n" if out.plain else "")
             out.append(("✗ " if bad else "") + notice, style="bold red" if bad else "italic")
+        # While choosing, the choices follow the words (no room kept for
+        # the turn's longer words: styles/gotown.tcss).
+        self.set_class(bool(choices), "-choosing")
         if out != self.shown:
             self.shown = out
             update_steady(self.query_one("#play-text", Static), out)
