@@ -1,0 +1,114 @@
+"""Play GoTown's strong bot with a fixed number of deals a decision against
+greedy bots: how the strong bot's search design was chosen, in figures that
+do not depend on the machine's load (the clock plays no part).
+
+    python scripts/gotown_search_arena.py --deals 60 --games 400 --seed 1
+    python scripts/gotown_search_arena.py --deals 60 --design rounds=4,sure=1.0
+    python scripts/gotown_search_arena.py --deals 30 --players 4 --games 200
+
+The games, their seeds, seats and the bots' random numbers are those of
+``fivetowers tournament --game gotown --bots strong,greedy`` with the same
+seed; only the strong bot is built here, as ``StrongBot(simulations=DEALS)``
+with its :class:`~fivetowers.games.gotown.strong.Search` at the table's
+size changed by ``--design`` (``field=value,...``). Prints the win rate with
+its 95% Wilson interval, and the mean deals and playouts a searched decision
+made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import random
+import sys
+import time
+from dataclasses import fields, replace
+
+from fivetowers.games.gotown.bots import GreedyBot
+from fivetowers.games.gotown.rules import Action, Game, IllegalPlay, PlayerView
+from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, TABLE_SEARCH, Search, StrongBot
+from fivetowers.games.gotown.tournament import MAX_ACTIONS
+from fivetowers.games.tournament import lineup, play_all, play_out, wilson
+
+Job = tuple[int, int, int, int, Search]  # seed, index, players, deals, design
+
+
+def design_from(text: str, base: Search) -> Search:
+    """``base`` with the fields named in ``text`` (``rounds=4,sure=1.0``) changed."""
+    names = {f.name for f in fields(Search)}
+    design = base
+    for part in filter(None, text.split(",")):
+        key, _, value = part.partition("=")
+        if key not in names:
+            raise SystemExit(f"unknown design field {key!r}: expected one of "
+                             f"{', '.join(sorted(names))}")
+        kind = type(getattr(base, key))
+        design = replace(design, **{key: kind(ast.literal_eval(value))})
+    return design
+
+
+class Counting(StrongBot):
+    """The strong bot, counting the deals and playouts of its searches."""
+
+    searched = 0
+    deals_made = 0
+    playouts_made = 0
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        self.deals = self.playouts = 0
+        action = super().choose(view, rng)
+        if self.deals > 1:
+            self.searched += 1
+            self.deals_made += self.deals
+            self.playouts_made += self.playouts
+        return action
+
+
+def play(job: Job) -> tuple[bool, int, int, int]:
+    """Game ``index``: whether the strong bot won, and its search counts."""
+    seed, index, players, deals, design = job
+    seats = lineup(("strong", "greedy"), players, index)
+    game_seed = seed * 1_000_003 + index  # as the tournament seeds its games
+    game = Game([f"{name}-{s}" for s, name in enumerate(seats)], 5, seed=game_seed)
+    strong = Counting(simulations=deals, heads_up=design, table=design) \
+        if players == 2 else Counting(simulations=deals, table=design)
+    bots = [strong if name == "strong" else GreedyBot() for name in seats]
+    play_out(game, lambda: game.over, seats, bots, game_seed, index, refused=IllegalPlay,
+             max_actions=MAX_ACTIONS)
+    won = any(seats[w] == "strong" for w in game.winners)
+    return won, strong.searched, strong.deals_made, strong.playouts_made
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=30)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game's index (to extend a run: --first 200)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--design", default="", help="Search fields to change")
+    args = parser.parse_args()
+    base = HEADS_UP_SEARCH if args.players == 2 else TABLE_SEARCH
+    design = design_from(args.design, base)
+    jobs = [(args.seed, i, args.players, args.deals, design) for i in range(args.first, args.first + args.games)]
+    wins = searched = deals = playouts = 0
+    start = time.process_time()
+    wall = time.perf_counter()
+    for won, s, d, p in play_all(play, jobs, args.workers):
+        wins += won
+        searched, deals, playouts = searched + s, deals + d, playouts + p
+    low, high = wilson(wins, args.games)
+    per = max(searched, 1)
+    print(f"deals {args.deals} {args.design or 'default'} ({design}) players {args.players} "
+          f"seed {args.seed} games {args.first}-{args.first + args.games - 1}: strong won {wins}/{args.games} = {wins / args.games:.1%} "
+          f"[{low:.1%}-{high:.1%}]; searched decisions {searched / args.games:.1f} a game, "
+          f"{deals / per:.1f} deals and {playouts / per:.1f} playouts each; "
+          f"{time.perf_counter() - wall:.0f} s wall (busy shared machine), "
+          f"parent CPU {time.process_time() - start:.1f} s")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
