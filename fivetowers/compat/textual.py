@@ -424,6 +424,22 @@ class RowsMeasuredOnce(DataTable[Any]):
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         _measure_rows_shared(self, new_rows, self.listing, super()._update_dimensions)
 
+    def measure_now(self) -> None:
+        """Measure the rows added so far now, not when the table next idles.
+
+        A DataTable measures new rows (``_new_rows``) in its Idle handler,
+        which runs after its screen's first layout: a lobby's first frame
+        showed an empty list, and measuring sized the table again, so every
+        start was laid out and drawn twice (the first frame's bytes sent for
+        nothing). Measured before the first layout, the first frame is the
+        whole lobby. The same work as on Idle, done once either way.
+        """
+        if self._require_update_dimensions:
+            self._require_update_dimensions = False
+            new_rows = self._new_rows.copy()
+            self._new_rows.clear()
+            self._update_dimensions(new_rows)
+
 
 def _measure_rows_shared(table: DataTable[Any], new_rows: Iterable[RowKey], rows: Hashable,
                          measure: Callable[[Iterable[RowKey]], None]) -> None:
@@ -522,12 +538,42 @@ class SettledScreen(Screen[Any]):
     size a screen already has: not reported upstream yet.
     """
 
+    _first_size: Size | None = None
+    """The size of a first layout put off until the App draws (see _refresh_layout)."""
+
     def _screen_resized(self, size: Size) -> None:
         compositor = self._compositor
         if compositor.root is self and compositor.size == size and self._layout_required:
             self.check_idle()  # the update that lays out comes when the screen idles
             return
         super()._screen_resized(size)
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        # A first screen is shown while the App mounts, inside Textual's
+        # batch_update: its ScreenResume laid it out and rendered a whole
+        # frame that App._display then dropped (nothing is drawn in a batch),
+        # and the screen's own mount asked for the layout that is drawn. The
+        # first layout waits for that one instead: once laid out, once drawn.
+        if size is not None and self._compositor.root is None and self.app._batch_count:
+            self._first_size = size
+            self.refresh(layout=True)
+            return
+        if size is None and self._first_size is not None:
+            size = self._first_size  # the screen has no size of its own yet
+        self._first_size = None
+        first = (self._compositor.root is None and not scroll and self.is_current
+                 and not self.app._batch_count)
+        if first:
+            # The first layout lays out and draws every widget: what was asked
+            # for before it needs no layout and frame of its own.
+            self._layout_required = False
+            self._dirty_widgets.clear()
+        super()._refresh_layout(size, scroll)
+        if first:
+            # It drew them after sizing them; the repaint each asked for as it
+            # was sized would draw the whole frame again (same bytes).
+            for widget in self._compositor.widgets:
+                widget._repaint_required = False
 
 def covered_default_screen() -> CoveredScreen:
     """An App's default screen (empty, as Textual's) that is not laid out while covered."""
@@ -801,12 +847,15 @@ WORKAROUNDS = (
               "Footer takes a description formatter"),
     _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
               "DataTable exposes its pending layout and hover cursor"),
-    _recorded("RowsMeasuredOnce", ("_update_dimensions", "_label_column"),
+    _recorded("RowsMeasuredOnce", ("_update_dimensions", "_label_column",
+                                   "_require_update_dimensions", "_new_rows"),
               "DataTable takes known column widths (or caches measures)"),
     _recorded("CoveredScreen", ("Screen._refresh_layout", "App._background_screens"),
               "Textual lays out only the screens that can be seen"),
     _recorded("SettledScreen", ("Screen._screen_resized", "Screen._compositor",
-                                "Screen._layout_required"),
+                                "Screen._layout_required", "Screen._refresh_layout",
+                                "Screen._dirty_widgets", "Widget._repaint_required",
+                                "App._batch_count"),
               "Textual skips a Resize to the size a screen already has"),
     _recorded("write_to_terminal", ("_driver",),
               "Textual can set the terminal title (or write to its driver) publicly"),

@@ -23,7 +23,7 @@ from fivetowers.server import hosted as hosted_module
 from fivetowers.server.hosted import HostedApp
 from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.lobby.app import LobbyApp
-from fivetowers.lobby.lobby_screen import LobbyScreen
+from fivetowers.lobby.lobby_screen import LobbyScreen, TableList
 from fivetowers.lobby.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
@@ -415,3 +415,38 @@ async def test_viewers_of_the_same_list_measure_its_rows_once(
         else:
             assert rows_measured == 3  # its own list: each code measured
     assert widths[2][1] > widths[0][1]  # "(yours)" made cy's name column wider
+
+
+async def test_a_lobby_start_draws_one_frame_and_it_shows_the_whole_list(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual._compositor import Compositor
+    from fivetowers.compat.dirty_lines import render_dirty_lines_only
+
+    render_dirty_lines_only()  # as every hosted App has it: wrapped below, not after
+    frames: list[tuple[str, str]] = []
+    full, partial = Compositor.render_full_update, Compositor.render_partial_update
+
+    def drawn(kind: str, render: Any) -> Any:
+        def counted(self: Compositor, *args: Any, **kwargs: Any) -> Any:
+            update = render(self, *args, **kwargs)
+            if isinstance(self.root, LobbyScreen) and update is not None:
+                table = self.root.query_one(TableList)
+                frames.append((kind, "".join(strip.text for strip in table.render_lines(
+                    Region(0, 0, table.size.width, table.size.height)))))
+            return update
+        return counted
+
+    monkeypatch.setattr(Compositor, "render_full_update", drawn("full", full))
+    monkeypatch.setattr(Compositor, "render_partial_update", drawn("partial", partial))
+    async with lobby_shown() as (app, pilot):
+        await asyncio.sleep(0.2)
+        await pilot.pause()
+        # Not a frame drawn while the App mounts (Textual drops it), then
+        # another for the rows measured, then one more for the widgets sized.
+        assert [kind for kind, _ in frames] == ["full"]
+        assert "TB002" in frames[0][1]  # its rows measured before it was drawn
+        table = app.screen.query_one(TableList)
+        await pilot.press("down")  # later changes are drawn as ever
+        await pilot.pause()
+        assert table.cursor_coordinate.row == 1
+        assert [kind for kind, _ in frames][1:] == ["partial"]
