@@ -534,17 +534,28 @@ class SettledScreen(Screen[Any]):
     next update). This screen's private ``_screen_resized`` leaves it to that
     update when its compositor was last laid out at that size and a layout
     is pending (``_layout_required``: the update lays out and draws); any
-    other Resize is Textual's. Retire it when Textual skips a Resize to the
-    size a screen already has: not reported upstream yet.
+    other Resize is Textual's. Its first layout (``_refresh_layout``) waits
+    until the App can draw, and is the only one: the layout and repaints
+    each widget's first sizing asks for find and draw what it did, so they
+    are dropped, unless a scrollbar came or went with them. A lobby start is
+    now one layout and one frame. Retire it when Textual skips a Resize to
+    the size a screen already has and a layout its own sizing asked for:
+    not reported upstream yet.
     """
 
     _first_size: Size | None = None
     """The size of a first layout put off until the App draws (see _refresh_layout)."""
 
+    _settled_at: Size | None = None
+    """The size the first layout settled at: its own Resize to it needs nothing."""
+
     def _screen_resized(self, size: Size) -> None:
         compositor = self._compositor
+        settled, self._settled_at = self._settled_at, None
         if compositor.root is self and compositor.size == size and self._layout_required:
             self.check_idle()  # the update that lays out comes when the screen idles
+            return
+        if compositor.root is self and compositor.size == size == settled:
             return
         super()._screen_resized(size)
 
@@ -568,12 +579,26 @@ class SettledScreen(Screen[Any]):
             # for before it needs no layout and frame of its own.
             self._layout_required = False
             self._dirty_widgets.clear()
+        bars = _scrollbars(self) if first else {}
         super()._refresh_layout(size, scroll)
         if first:
             # It drew them after sizing them; the repaint each asked for as it
-            # was sized would draw the whole frame again (same bytes).
+            # was sized would draw the whole frame again (same bytes). Each
+            # one's first virtual size asked for a layout too, which finds
+            # what this one found, unless a scrollbar came or went with it.
+            settled = bars == _scrollbars(self)
             for widget in self._compositor.widgets:
                 widget._repaint_required = False
+                if settled:
+                    widget._layout_required = False
+            if settled:
+                self._settled_at = self._compositor.size
+
+def _scrollbars(screen: Screen[Any]) -> dict[Widget, tuple[bool, bool]]:
+    """Which scrollbars each widget of ``screen`` shows."""
+    return {widget: (widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar)
+            for widget in screen.walk_children(Widget, with_self=True)}
+
 
 def covered_default_screen() -> CoveredScreen:
     """An App's default screen (empty, as Textual's) that is not laid out while covered."""
@@ -855,6 +880,7 @@ WORKAROUNDS = (
     _recorded("SettledScreen", ("Screen._screen_resized", "Screen._compositor",
                                 "Screen._layout_required", "Screen._refresh_layout",
                                 "Screen._dirty_widgets", "Widget._repaint_required",
+                                "Widget._layout_required",
                                 "App._batch_count"),
               "Textual skips a Resize to the size a screen already has"),
     _recorded("write_to_terminal", ("_driver",),

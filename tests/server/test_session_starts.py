@@ -124,7 +124,7 @@ async def lobby_shown() -> AsyncIterator[tuple[LobbyApp, Any]]:
         yield app, pilot
 
 
-async def test_a_lobby_start_is_laid_out_twice_not_four_times(
+async def test_a_lobby_start_is_laid_out_once_not_four_times(
         monkeypatch: pytest.MonkeyPatch) -> None:
     layouts: list[Any] = []
     upstream = TextualScreen._refresh_layout
@@ -138,13 +138,14 @@ async def test_a_lobby_start_is_laid_out_twice_not_four_times(
     async with lobby_shown() as (app, pilot):
         await asyncio.sleep(0.2)
         await pilot.pause()
-        # Textual laid it out again for each Resize the screen sent itself.
-        assert len(layouts) == 2
+        # Textual laid it out again for each Resize the screen sent itself,
+        # and once more for each widget's first virtual size.
+        assert len(layouts) == 1
         table = app.screen.query_one(DataTable)
         assert table.region.height == 4 and table.row_count == 3
         await pilot.resize_terminal(100, 30)  # a real resize is laid out as ever
         await pilot.pause()
-        assert len(layouts) > 2 and app.screen.size == (100, 30)
+        assert len(layouts) > 1 and app.screen.size == (100, 30)
 
 
 def test_a_themes_css_variables_are_made_once_for_every_session(
@@ -450,3 +451,32 @@ async def test_a_lobby_start_draws_one_frame_and_it_shows_the_whole_list(
         await pilot.pause()
         assert table.cursor_coordinate.row == 1
         assert [kind for kind, _ in frames][1:] == ["partial"]
+
+
+async def test_a_scrollbar_that_comes_with_the_first_layout_is_laid_out_and_drawn() -> None:
+    from textual.containers import VerticalScroll
+    from fivetowers.compat.textual import SettledScreen
+
+    class Long(SettledScreen):
+        def compose(self) -> ComposeResult:
+            with VerticalScroll(id="long"):
+                for n in range(30):
+                    yield Static(f"line {n}")
+
+    class LongApp(HostedApp):
+        def on_mount(self) -> None:
+            self.push_screen(Long())
+            super().on_mount()
+
+    app = LongApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        await asyncio.sleep(0.1)
+        await pilot.pause()
+        scroller = app.screen.query_one("#long")
+        # The first layout made the scrollbar appear: laid out again for it,
+        # the lines are one column narrower and the bar is drawn.
+        assert scroller.show_vertical_scrollbar
+        assert app.screen.query_one(Static).size.width == 40 - scroller.scrollbar_size_vertical
+        drawn = "".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "line 0" in drawn
