@@ -45,7 +45,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``SettledScreen``: a screen not laid out and drawn again for a Resize to
   the size it is laid out at (``Screen._screen_resized``), whose first layout
   waits until the App can draw it and is drawn once (``Screen._refresh_layout``,
-  ``App._batch_count``, ``Screen._dirty_widgets``, ``Widget._repaint_required``).
+  ``App._batch_count``, ``Screen._dirty_widgets``, ``Widget._repaint_required``,
+  ``Widget._layout_required``).
 - ``write_to_terminal``: the window title, through the App's driver
   (``_driver``), as Textual writes its bell.
 - ``InOrderInput``: an Input that applies keys arriving in one read in

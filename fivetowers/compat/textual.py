@@ -429,10 +429,10 @@ class RowsMeasuredOnce(DataTable[Any]):
 
         A DataTable measures new rows (``_new_rows``) in its Idle handler,
         which runs after its screen's first layout: a lobby's first frame
-        showed an empty list, and measuring sized the table again, so every
-        start was laid out and drawn twice (the first frame's bytes sent for
-        nothing). Measured before the first layout, the first frame is the
-        whole lobby. The same work as on Idle, done once either way.
+        showed an empty list, and measuring sized the table again (one more
+        layout and frame per start). Measured before the first layout, the
+        first frame is the whole lobby. The same work as on Idle, done once
+        either way.
         """
         if self._require_update_dimensions:
             self._require_update_dimensions = False
@@ -593,6 +593,7 @@ class SettledScreen(Screen[Any]):
                     widget._layout_required = False
             if settled:
                 self._settled_at = self._compositor.size
+
 
 def _scrollbars(screen: Screen[Any]) -> dict[Widget, tuple[bool, bool]]:
     """Which scrollbars each widget of ``screen`` shows."""
