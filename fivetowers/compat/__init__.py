@@ -36,13 +36,17 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   (``_app``, ``_loop``, ``_mouse``, ``_size``).
 - ``data_table_draw_state``: a DataTable's pending layout and hover cursor.
 - ``RowsMeasuredOnce``: a DataTable's rows measured once for all Apps
-  showing the same rows (``_update_dimensions``, ``_label_column``).
+  showing the same rows (``_update_dimensions``, ``_label_column``), and
+  before the first frame (``_require_update_dimensions``, ``_new_rows``).
 - ``translate_footer_keys``: the Footer's keys (``textual.widgets._footer``)
   with their descriptions in the session's language.
 - ``CoveredScreen``: a screen not laid out while an opaque one covers it
   (``Screen._refresh_layout``; Textual lays out the screen under the top one).
 - ``SettledScreen``: a screen not laid out and drawn again for a Resize to
-  the size it is laid out at (``Screen._screen_resized``).
+  the size it is laid out at (``Screen._screen_resized``), whose first layout
+  waits until the App can draw it and is drawn once (``Screen._refresh_layout``,
+  ``App._batch_count``, ``Screen._dirty_widgets``, ``Widget._repaint_required``,
+  ``Widget._layout_required``).
 - ``write_to_terminal``: the window title, through the App's driver
   (``_driver``), as Textual writes its bell.
 - ``InOrderInput``: an Input that applies keys arriving in one read in

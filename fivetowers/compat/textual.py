@@ -424,6 +424,22 @@ class RowsMeasuredOnce(DataTable[Any]):
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         _measure_rows_shared(self, new_rows, self.listing, super()._update_dimensions)
 
+    def measure_now(self) -> None:
+        """Measure the rows added so far now, not when the table next idles.
+
+        A DataTable measures new rows (``_new_rows``) in its Idle handler,
+        which runs after its screen's first layout: a lobby's first frame
+        showed an empty list, and measuring sized the table again (one more
+        layout and frame per start). Measured before the first layout, the
+        first frame is the whole lobby. The same work as on Idle, done once
+        either way.
+        """
+        if self._require_update_dimensions:
+            self._require_update_dimensions = False
+            new_rows = self._new_rows.copy()
+            self._new_rows.clear()
+            self._update_dimensions(new_rows)
+
 
 def _measure_rows_shared(table: DataTable[Any], new_rows: Iterable[RowKey], rows: Hashable,
                          measure: Callable[[Iterable[RowKey]], None]) -> None:
@@ -518,16 +534,72 @@ class SettledScreen(Screen[Any]):
     next update). This screen's private ``_screen_resized`` leaves it to that
     update when its compositor was last laid out at that size and a layout
     is pending (``_layout_required``: the update lays out and draws); any
-    other Resize is Textual's. Retire it when Textual skips a Resize to the
-    size a screen already has: not reported upstream yet.
+    other Resize is Textual's. Its first layout (``_refresh_layout``) waits
+    until the App can draw, and is the only one: the layout and repaints
+    each widget's first sizing asks for find and draw what it did, so they
+    are dropped, unless a scrollbar came or went with them. A lobby start is
+    now one layout and one frame. Retire it when Textual skips a Resize to
+    the size a screen already has and a layout its own sizing asked for:
+    not reported upstream yet.
     """
+
+    _first_size: Size | None = None
+    """The size of a first layout put off until the App draws (see _refresh_layout)."""
+
+    _settled_at: Size | None = None
+    """The size the first layout settled at: its own Resize to it needs nothing."""
 
     def _screen_resized(self, size: Size) -> None:
         compositor = self._compositor
+        settled, self._settled_at = self._settled_at, None
         if compositor.root is self and compositor.size == size and self._layout_required:
             self.check_idle()  # the update that lays out comes when the screen idles
             return
+        if compositor.root is self and compositor.size == size == settled:
+            return
         super()._screen_resized(size)
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        # A first screen is shown while the App mounts, inside Textual's
+        # batch_update: its ScreenResume laid it out and rendered a whole
+        # frame that App._display then dropped (nothing is drawn in a batch),
+        # and the screen's own mount asked for the layout that is drawn. The
+        # first layout waits for that one instead: once laid out, once drawn.
+        if size is not None and self._compositor.root is None and self.app._batch_count:
+            self._first_size = size
+            self.refresh(layout=True)
+            return
+        if size is None and self._first_size is not None:
+            size = self._first_size  # the screen has no size of its own yet
+        self._first_size = None
+        first = (self._compositor.root is None and not scroll and self.is_current
+                 and not self.app._batch_count)
+        if first:
+            # The first layout lays out and draws every widget: what was asked
+            # for before it needs no layout and frame of its own.
+            self._layout_required = False
+            self._dirty_widgets.clear()
+        bars = _scrollbars(self) if first else {}
+        super()._refresh_layout(size, scroll)
+        if first:
+            # It drew them after sizing them; the repaint each asked for as it
+            # was sized would draw the whole frame again (same bytes). Each
+            # one's first virtual size asked for a layout too, which finds
+            # what this one found, unless a scrollbar came or went with it.
+            settled = bars == _scrollbars(self)
+            for widget in self._compositor.widgets:
+                widget._repaint_required = False
+                if settled:
+                    widget._layout_required = False
+            if settled:
+                self._settled_at = self._compositor.size
+
+
+def _scrollbars(screen: Screen[Any]) -> dict[Widget, tuple[bool, bool]]:
+    """Which scrollbars each widget of ``screen`` shows."""
+    return {widget: (widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar)
+            for widget in screen.walk_children(Widget, with_self=True)}
+
 
 def covered_default_screen() -> CoveredScreen:
     """An App's default screen (empty, as Textual's) that is not laid out while covered."""
@@ -801,12 +873,16 @@ WORKAROUNDS = (
               "Footer takes a description formatter"),
     _recorded("data_table_draw_state", ("_require_update_dimensions", "_show_hover_cursor"),
               "DataTable exposes its pending layout and hover cursor"),
-    _recorded("RowsMeasuredOnce", ("_update_dimensions", "_label_column"),
+    _recorded("RowsMeasuredOnce", ("_update_dimensions", "_label_column",
+                                   "_require_update_dimensions", "_new_rows"),
               "DataTable takes known column widths (or caches measures)"),
     _recorded("CoveredScreen", ("Screen._refresh_layout", "App._background_screens"),
               "Textual lays out only the screens that can be seen"),
     _recorded("SettledScreen", ("Screen._screen_resized", "Screen._compositor",
-                                "Screen._layout_required"),
+                                "Screen._layout_required", "Screen._refresh_layout",
+                                "Screen._dirty_widgets", "Widget._repaint_required",
+                                "Widget._layout_required",
+                                "App._batch_count"),
               "Textual skips a Resize to the size a screen already has"),
     _recorded("write_to_terminal", ("_driver",),
               "Textual can set the terminal title (or write to its driver) publicly"),

@@ -167,6 +167,7 @@ class LobbyScreen(SettledScreen):
             rows.append(row)
             table.add_row(row[0], Text(row[1]), *row[2:], key=hosted.code)
         table.listing = tuple(rows)
+        table.measure_now()  # the first frame shows the rows (see measure_now)
         if selected is not None and selected in {str(k.value) for k in table.rows}:
             table.move_cursor(row=table.get_row_index(selected))
         self.query_one("#lobby-empty", SharedStatic).update(

@@ -23,7 +23,7 @@ from fivetowers.server import hosted as hosted_module
 from fivetowers.server.hosted import HostedApp
 from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.lobby.app import LobbyApp
-from fivetowers.lobby.lobby_screen import LobbyScreen
+from fivetowers.lobby.lobby_screen import LobbyScreen, TableList
 from fivetowers.lobby.new_table_screen import NewTableScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
@@ -124,7 +124,7 @@ async def lobby_shown() -> AsyncIterator[tuple[LobbyApp, Any]]:
         yield app, pilot
 
 
-async def test_a_lobby_start_is_laid_out_twice_not_four_times(
+async def test_a_lobby_start_is_laid_out_once_not_four_times(
         monkeypatch: pytest.MonkeyPatch) -> None:
     layouts: list[Any] = []
     upstream = TextualScreen._refresh_layout
@@ -138,13 +138,14 @@ async def test_a_lobby_start_is_laid_out_twice_not_four_times(
     async with lobby_shown() as (app, pilot):
         await asyncio.sleep(0.2)
         await pilot.pause()
-        # Textual laid it out again for each Resize the screen sent itself.
-        assert len(layouts) == 2
+        # Textual laid it out again for each Resize the screen sent itself,
+        # and once more for each widget's first virtual size.
+        assert len(layouts) == 1
         table = app.screen.query_one(DataTable)
         assert table.region.height == 4 and table.row_count == 3
         await pilot.resize_terminal(100, 30)  # a real resize is laid out as ever
         await pilot.pause()
-        assert len(layouts) > 2 and app.screen.size == (100, 30)
+        assert len(layouts) > 1 and app.screen.size == (100, 30)
 
 
 def test_a_themes_css_variables_are_made_once_for_every_session(
@@ -415,3 +416,67 @@ async def test_viewers_of_the_same_list_measure_its_rows_once(
         else:
             assert rows_measured == 3  # its own list: each code measured
     assert widths[2][1] > widths[0][1]  # "(yours)" made cy's name column wider
+
+
+async def test_a_lobby_start_draws_one_frame_and_it_shows_the_whole_list(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual._compositor import Compositor
+    from fivetowers.compat.dirty_lines import render_dirty_lines_only
+
+    render_dirty_lines_only()  # as every hosted App has it: wrapped below, not after
+    frames: list[tuple[str, str]] = []
+    full, partial = Compositor.render_full_update, Compositor.render_partial_update
+
+    def drawn(kind: str, render: Any) -> Any:
+        def counted(self: Compositor, *args: Any, **kwargs: Any) -> Any:
+            update = render(self, *args, **kwargs)
+            if isinstance(self.root, LobbyScreen) and update is not None:
+                table = self.root.query_one(TableList)
+                frames.append((kind, "".join(strip.text for strip in table.render_lines(
+                    Region(0, 0, table.size.width, table.size.height)))))
+            return update
+        return counted
+
+    monkeypatch.setattr(Compositor, "render_full_update", drawn("full", full))
+    monkeypatch.setattr(Compositor, "render_partial_update", drawn("partial", partial))
+    async with lobby_shown() as (app, pilot):
+        await asyncio.sleep(0.2)
+        await pilot.pause()
+        # Not a frame drawn while the App mounts (Textual drops it), then
+        # another for the rows measured, then one more for the widgets sized.
+        assert [kind for kind, _ in frames] == ["full"]
+        assert "TB002" in frames[0][1]  # its rows measured before it was drawn
+        table = app.screen.query_one(TableList)
+        await pilot.press("down")  # later changes are drawn as ever
+        await pilot.pause()
+        assert table.cursor_coordinate.row == 1
+        assert [kind for kind, _ in frames][1:] == ["partial"]
+
+
+async def test_a_scrollbar_that_comes_with_the_first_layout_is_laid_out_and_drawn() -> None:
+    from textual.containers import VerticalScroll
+    from fivetowers.compat.textual import SettledScreen
+
+    class Long(SettledScreen):
+        def compose(self) -> ComposeResult:
+            with VerticalScroll(id="long"):
+                for n in range(30):
+                    yield Static(f"line {n}")
+
+    class LongApp(HostedApp):
+        def on_mount(self) -> None:
+            self.push_screen(Long())
+            super().on_mount()
+
+    app = LongApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        await asyncio.sleep(0.1)
+        await pilot.pause()
+        scroller = app.screen.query_one("#long")
+        # The first layout made the scrollbar appear: laid out again for it,
+        # the lines are one column narrower and the bar is drawn.
+        assert scroller.show_vertical_scrollbar
+        assert app.screen.query_one(Static).size.width == 40 - scroller.scrollbar_size_vertical
+        drawn = "".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "line 0" in drawn
