@@ -64,13 +64,18 @@ def test_a_process_of_many_names_itself_in_its_ssh_version_and_log() -> None:
     assert process_of(None) is None and process_of("SSH-2.0-OpenSSH_9.6") is None
     out = io.StringIO()
     logger = logging.getLogger("fivetowers")
+    asyncssh_logger = logging.getLogger("asyncssh")
     handlers = list(logger.handlers)
+    # configure_logging is the server's, for its whole process: what it sets
+    # is put back, or later tests in this worker (caplog) hear no log lines.
+    kept = (logger.level, logger.propagate, asyncssh_logger.level)
     try:
         configure_logging(out, 3)
         logging.getLogger("fivetowers.server").info("serving")
     finally:
         for handler in logger.handlers[len(handlers):]:
             logger.removeHandler(handler)
-            logging.getLogger("asyncssh").removeHandler(handler)
+            asyncssh_logger.removeHandler(handler)
+        logger.level, logger.propagate, asyncssh_logger.level = kept
     assert " process 3 INFO serving" in out.getvalue()
 
