@@ -191,6 +191,7 @@ def _search(games: int, seed: int) -> tuple[int, int, float]:
     """(deals, playouts, CPU seconds) of the strong bot's search, 4 deals at
     each of its decisions in ``games`` heads-up games against greedy."""
     bot, rng = StrongBot(), random.Random(seed)
+    design = bot.design(2)
     deals = playouts = 0
     spent = 0.0
     for i in range(games):
@@ -203,11 +204,11 @@ def _search(games: int, seed: int) -> tuple[int, int, float]:
             if seat == i % 2 and len(view.legal) > 1:
                 start = time.process_time()
                 dealer = Dealer(view)
-                plays = bot.candidates(view, plus_play(dealer.deal(rng), random.Random(0)))
+                plays = bot.candidates(view, bot.default(view, dealer, rng), design)
                 for _ in range(4):
                     deal, playout_seed = dealer.deal(rng), rng.randrange(1 << 30)
                     for play in plays:
-                        bot._playout(deal, play, seat, random.Random(playout_seed))
+                        bot._playout(deal, play, seat, random.Random(playout_seed), design)
                     playouts += len(plays)
                     deals += 1
                 spent += time.process_time() - start

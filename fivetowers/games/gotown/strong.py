@@ -154,7 +154,6 @@ class StrongBot:
                  table: Search = TABLE_SEARCH) -> None:
         self.time_per_move = time_per_move
         self.heads_up, self.table = heads_up, table
-        self._search = table  # the design of the decision in progress
         self.search = search  # False: greedy+'s play alone (measurements)
         self.simulations = simulations  # deals per decision instead of the clock (tests)
         self.rollout = GreedyBot(plan=False)
@@ -183,10 +182,10 @@ class StrongBot:
         greedy = self.default(view, dealer, rng)
         if not self.search:
             return greedy
-        design = self._search = self.heads_up if len(view.seats) == 2 else self.table
+        design = self.design(len(view.seats))
         if isinstance(greedy, (Steal, Thief, SuperThief)) and not design.steals:
             return greedy
-        plays = self.candidates(view, greedy)
+        plays = self.candidates(view, greedy, design)
         if len(plays) == 1:
             return greedy
         # paired differences from the default play (common random numbers)
@@ -203,9 +202,9 @@ class StrongBot:
                 return greedy
             deal = dealer.deal(rng)
             seed = rng.randrange(1 << 30)
-            base = self._playout(deal, plays[0], me, random.Random(seed))
+            base = self._playout(deal, plays[0], me, random.Random(seed), design)
             for i in searched:
-                diff = self._playout(deal, plays[i], me, random.Random(seed)) - base
+                diff = self._playout(deal, plays[i], me, random.Random(seed), design) - base
                 sums[i] += diff
                 squares[i] += diff * diff
             rounds += 1
@@ -243,11 +242,14 @@ class StrongBot:
             return play
         return self.prior.choose(view, random.Random(0))  # never seen; a safe net
 
-    def candidates(self, view: PlayerView, greedy: Action) -> list[Action]:
+    def design(self, players: int) -> Search:
+        """How the bot searches at a table of ``players``."""
+        return self.heads_up if players == 2 else self.table
+
+    def candidates(self, view: PlayerView, greedy: Action, design: Search) -> list[Action]:
         """The plays worth searching: greedy+'s first, then ending the
         turn, the best build (to build now or keep the pair), then the
-        greedy bot's next best, up to :data:`WIDTH` in all
-        (:data:`HEADS_UP_WIDTH` at a table of two)."""
+        greedy bot's next best, up to the ``design``'s width in all."""
         worth = {a: self.rollout.worth(view, a) for a in view.legal}
         ranked = sorted(view.legal, key=lambda a: -worth[a])
         plays = [greedy]
@@ -255,19 +257,20 @@ class StrongBot:
             if extra is not None and extra not in plays:
                 plays.append(extra)
         for action in ranked:
-            if len(plays) >= self._search.width:
+            if len(plays) >= design.width:
                 break
             if worth[action] > 0 and action not in plays:
                 plays.append(action)
         return plays
 
-    def _playout(self, deal: Game, action: Action, me: int, rng: random.Random) -> float:
+    def _playout(self, deal: Game, action: Action, me: int, rng: random.Random,
+                 design: Search) -> float:
         game = deal.clone()
         game.apply(action)
-        horizon = deal.turn + self._search.rounds * game.player_count
+        horizon = deal.turn + design.rounds * game.player_count
         while not game.over and game.turn < horizon:
             game.apply_trusted(plus_play(game, rng))
-        return score(game, me, self._search)
+        return score(game, me, design)
 
 
 def _lead(total: float, squares: float, deals: int, margin: float, sure: float) -> float | None:
