@@ -60,17 +60,11 @@ def bid_text(view: PlayerView, names: list[str], acting: int | None,
 
 
 class BidPanel(Static):
-    """Tall enough for a whole round of bids from the start (``room`` lines), so
-    a new bid repaints the panel without moving the log below it."""
+    """The bids of a round on their own (the replay screen's; the table's
+    bids are in its :class:`PhasePanel`)."""
 
     shown: Text | None = None
     shown_lines = 0
-    room = 0
-
-    def make_room(self, seats: int) -> None:
-        # The title line, a line per seat, whose turn and your choices; plus borders.
-        self.room = seats + 2
-        self.styles.min_height = self.room + 2
 
     def show(self, view: PlayerView, names: list[str], acting: int | None,
              notice: str, hot_seat: bool = False) -> None:
@@ -80,7 +74,6 @@ class BidPanel(Static):
             # name wraps, a refusal is added): otherwise it is a repaint.
             width = self.content_region.width
             lines = len(out.wrap(self.app.console, width)) if width else -1
-            lines = max(lines, self.room)
             self.shown, relayout, self.shown_lines = out, lines != self.shown_lines, lines
             self.update(out, layout=relayout)
 

@@ -49,7 +49,6 @@ class HintPanel(Static):
     (the plans screen, v, has them all)."""
 
     shown: Text | None = None
-    shown_phase: Phase | None = None
     common = False
 
     def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Hint | None,
@@ -62,7 +61,7 @@ class HintPanel(Static):
         self.common = seat is None or view.phase is Phase.OVER or (
             view.phase is Phase.BUILD and view.high_seat != seat)
         if seat is None or view.phase is Phase.OVER:
-            self._put(Text(_("no hints now")), view.phase)
+            self._put(Text(_("no hints now")))
             return
         if view.phase is Phase.BUILD and view.high_seat != seat:
             out.append(_("no hints while") + " ", style="dim italic")
@@ -98,13 +97,13 @@ class HintPanel(Static):
                     tail.append_text(name_text(names[i], ""))
                     tail.append(f" {view.max_bids[i]}")
         out.append_text(tail)
-        self._put(out, view.phase)
+        self._put(out)
 
-    def _put(self, out: Text, phase: Phase) -> None:
+    def _put(self, out: Text) -> None:
         """Show ``out``: a repaint of the panel, never a layout."""
         if out == self.shown:
             return
-        self.shown, self.shown_phase = out, phase
+        self.shown = out
         self.update(out, layout=False)
 
     def render_lines(self, crop: Region) -> list[Strip]:

@@ -10,7 +10,7 @@ from textual.widgets import OptionList, Static
 from fivetowers.games.five_towers.rules import PlayerView
 from fivetowers.games.five_towers.tui.build_guide import BuildGuide
 from fivetowers.games.five_towers.tui.widgets.bid_panel import bid_text
-from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel, build_text
+from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines
 
@@ -48,12 +48,11 @@ class PhasePanel(BuildPanel):
 
     def show(self, guide: BuildGuide | None, builder: Text) -> None:
         self._title(_("Building"))
-        self.options = guide.options() if guide is not None and guide.chosen else []
-        self._put(build_text(guide, builder))
-        self.show_steps()
+        super().show(guide, builder)
 
     def show_over(self) -> None:
         """The game is over: no bids or builds left (the end screen has it all)."""
+        self._title("")
         self.options = []
         self._put(Text(_("game over"), style="bold"))
         self.show_steps()
