@@ -230,9 +230,11 @@ def divide_without_cycles() -> bool:
     global _divide_uncycled
     if _divide_uncycled:
         return True
-    if Strip.divide is not UPSTREAM_DIVIDE or \
-            list(inspect.signature(UPSTREAM_DIVIDE).parameters) != ["self", "cuts"]:
-        log.warning("Textual's Strip.divide changed: drawn lines stay reference cycles")
+    changed = "Textual's Strip.divide changed: drawn lines stay reference cycles"
+    if Strip.divide is not UPSTREAM_DIVIDE:
+        log.warning(changed)
+        return False
+    if not _takes(UPSTREAM_DIVIDE, ["self", "cuts"], changed):
         return False
     Strip.divide = _divide  # type: ignore[method-assign]
     _divide_uncycled = True
@@ -825,7 +827,6 @@ def upstream_style_apply() -> Callable[..., None]:
 
 # -- which pseudo-classes change a widget's look ---------------------------------
 
-_ORDER_PSEUDO = frozenset({"first-of-type", "last-of-type", "first-child", "last-child", "empty"})
 _ODD_EVEN_PSEUDO = frozenset({"odd", "even"})
 
 
@@ -843,7 +844,7 @@ def look_pseudo_classes(widget: Widget) -> frozenset[str]:
     """
     classes = frozenset(widget.get_pseudo_classes())
     if not widget._has_order_style:
-        classes -= _ORDER_PSEUDO
+        classes -= _ORDERED_PSEUDO_CLASSES
     if not widget._has_odd_or_even:
         classes -= _ODD_EVEN_PSEUDO
     return classes
