@@ -376,8 +376,8 @@ class PgSharing:
 
     async def _announce(self, payload: str, after: asyncio.Task[None] | None) -> None:
         # In the order told (the store's lock made them one at a time
-        # anyway, in any order): a yes to a rematch, then leaving the game
-        # for it, must not reach the driver as leaving without a yes.
+        # anyway, in any order): chat lines, seats and presences reach the
+        # other servers as they were said here.
         if after is not None:
             await asyncio.wait({after})
         try:

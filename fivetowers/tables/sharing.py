@@ -171,16 +171,18 @@ class SharedTables(Protocol):
 def news_json(news: News) -> dict[str, Any]:
     """``news`` as a JSON object (the bus carries text)."""
     if isinstance(news, Said):
-        return {"said": [news.name, news.text, news.code]}
+        # The release before reads exactly [name, text] and the forming
+        # table's 8 fields: what it would not know is sent only when there is.
+        return {"said": [news.name, news.text] + ([news.code] if news.code else [])}
     if isinstance(news, Presence):
         return {"presence": [news.identity, news.name, news.here, news.watching]}
     if isinstance(news, SeatStates):
         return {"seats": [list(news.connected), list(news.standing_in),
                           list(news.stand_in_in)]}
     if isinstance(news, Forming):
-        return {"forming": [news.code, news.name, news.kind, [list(o) for o in news.options],
-                            news.private, news.created, [list(s) for s in news.seats],
-                            news.open, news.rematch, list(news.pending)]}
+        told = [news.code, news.name, news.kind, [list(o) for o in news.options],
+                news.private, news.created, [list(s) for s in news.seats], news.open]
+        return {"forming": told + ([True, list(news.pending)] if news.rematch else [])}
     if isinstance(news, Seating):
         return {"seating": [news.code, news.identity, news.name, news.here]}
     if isinstance(news, Again):

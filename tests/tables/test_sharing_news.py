@@ -21,3 +21,11 @@ def test_the_release_before_s_chat_and_forming_tables_are_understood() -> None:
                                 False, 1.0, [["ann", None, "SHA256:ann"]], True]})
     assert isinstance(told, Forming) and not told.rematch and told.pending == ()
     assert news_of({"again": ["only the identity"]}) is None  # malformed: ignored
+
+
+def test_the_release_before_understands_chat_and_forming_tables_that_are_no_rematch() -> None:
+    """It unpacks exactly [name, text] and a forming table's 8 fields."""
+    plain = Forming("ABCDE", "Duel", "fivetowers", (("variant", "base"),), False, 1.0,
+                    (("ann", None, "SHA256:ann"),), True)
+    assert news_json(Said("ann", "hi")) == {"said": ["ann", "hi"]}
+    assert len(news_json(plain)["forming"]) == 8 and news_of(news_json(plain)) == plain
