@@ -62,13 +62,13 @@ class Stall:
         """The loop callbacks sampled in turn: (about how long each ran, ms,
         its samples' stacks). One long callback is one run; many short ones
         queued behind each other are many runs."""
-        runs: list[tuple[float, list[Sample]]] = []
+        runs: list[list[Sample]] = []
         for sample in self.samples:
-            if runs and runs[-1][1][-1].callback == sample.callback:
-                runs[-1][1].append(sample)
+            if runs and runs[-1][-1].callback == sample.callback:
+                runs[-1].append(sample)
             else:
-                runs.append((0.0, [sample]))
-        return [((s[-1].at - s[0].at) * 1000 + every_ms, [x.frames for x in s]) for _, s in runs]
+                runs.append([sample])
+        return [((s[-1].at - s[0].at) * 1000 + every_ms, [x.frames for x in s]) for s in runs]
 
 
 def _name(frame: FrameType) -> str:
@@ -125,8 +125,12 @@ def culprit_of(samples: list[list[Frame]]) -> str:
     return f"{deepest} > {below[0][1]}" if below else deepest
 
 
-def longest_run(stall: Stall, every_ms: float) -> tuple[float, list[list[Frame]]]:
-    runs = stall.runs(every_ms)
+def longest_run(stall: Stall, every_ms: float,
+                runs: list[tuple[float, list[list[Frame]]]] | None = None
+                ) -> tuple[float, list[list[Frame]]]:
+    """The longest of the stall's ``runs`` (default: worked out here)."""
+    if runs is None:
+        runs = stall.runs(every_ms)
     return max(runs, key=lambda run: run[0]) if runs else (0.0, [])
 
 
@@ -216,7 +220,7 @@ class StallWatch:
     def report(self, stall: Stall) -> None:
         every = self.sample_every * 1000
         runs = stall.runs(every)
-        ms, samples = longest_run(stall, every)
+        ms, samples = longest_run(stall, every, runs)
         trunk, branches = fold(samples)
         lines = [f"loop stall {stall.ms:.0f} ms at {stall.started:.3f} (gc {stall.gc_ms:.0f} ms,"
                  f" {len(stall.samples)} samples, {len(runs)} callbacks, the longest"

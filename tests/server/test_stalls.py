@@ -67,3 +67,15 @@ def test_a_stall_tells_one_long_callback_from_many_short_ones() -> None:
     runs = stall.runs(every_ms=10.0)
     assert [round(ms) for ms, _ in runs] == [10, 30, 10]
     assert culprit(stall) == "render"  # the longest callback's, not the first's
+
+
+def test_a_report_lists_as_other_callbacks_only_those_that_were_not_the_longest() -> None:
+    layout = [("f:1", "run"), ("f:2", "layout")]
+    render = [("f:1", "run"), ("f:3", "render")]
+    stall = Stall(0.0, ms=200.0, samples=[Sample(0.00, 1, layout), Sample(0.01, 1, layout),
+                                          Sample(0.02, 1, layout), Sample(0.03, 2, render)])
+    out = io.StringIO()
+    StallWatch(threshold_ms=100, sample_ms=10, out=out).report(stall)
+    report = out.getvalue()
+    assert "the longest ~30 ms" in report
+    assert "other callbacks: 1x render" in report and "layout" not in report.split("other")[1]
