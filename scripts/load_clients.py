@@ -79,12 +79,12 @@ class Action:
     measured: bool
     kind: str = ""
     at: dict[str, int] = field(default_factory=dict)
+    """Each viewer's output offset when the key was pressed (for LOADTEST_MISSES)."""
     own: tuple[bytes, ...] = ()
-    elsewhere: float = 0.0
-    """When the last screen on another process than the actor's showed it."""
     """Markers only the actor's screen counts ("You bid 2": the bidding panel
     speaks to its own seat in the second person)."""
-    """Each viewer's output offset when the key was pressed (for LOADTEST_MISSES)."""
+    elsewhere: float = 0.0
+    """When the last screen on another process than the actor's showed it."""
 
 
 @dataclass
@@ -126,9 +126,8 @@ class Results:
         actor = action.actor
         if len({viewer.process for viewer in actor.table}) > 1:
             self.crossing.append(now - action.t0)
-            if any(v.process != actor.process for v in actor.table):
-                late = any(v.process != actor.process for v in action.waiting)  # missed
-                self.elsewhere.append((now if late else action.elsewhere) - action.t0)
+            late = any(v.process != actor.process for v in action.waiting)  # missed
+            self.elsewhere.append((now if late else action.elsewhere) - action.t0)
         self.pressed_at.append(action.t0)
         self.who.append(f"{action.kind} by {action.actor.name}{note}")
 

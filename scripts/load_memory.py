@@ -41,6 +41,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from load_proc import rss_kib as rss_kib_of
+
 
 class _MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in (
@@ -59,10 +61,8 @@ LIBC = _libc()
 
 
 def rss_kib() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    """This process's RSS, KiB."""
+    return rss_kib_of(os.getpid())
 
 
 def malloc_figures() -> dict[str, int]:
