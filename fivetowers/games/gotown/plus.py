@@ -39,10 +39,10 @@ from functools import lru_cache
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.playout import _builds, _offer_attacks, steal
 from fivetowers.games.gotown.rules import (
-    COUNTS, Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
+    Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
     SuperThief, Thief, WreckingBall,
 )
-from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_seen, floor_card
+from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_unseen, floor_card
 from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
@@ -82,10 +82,8 @@ GREEDY = Knobs(refill_build=0, bone_any=False, risk_p=-1.0)
 def unseen_counts(game: Game, seat: int) -> Counter[Card]:
     """How many of each card ``seat`` cannot see: the other hands and the draw
     pile (the dogs, milkshakes and donut truck on the table are seen)."""
-    seen = cards_seen(game.players, game.discard, game.truck_on_table).get
-    held = game.players[seat].hand.get
-    return Counter({card: n - gone for card, n in COUNTS.items()
-                    if (gone := seen(card, 0) + held(card, 0)) < n})
+    return cards_unseen(game.players, game.discard, game.truck_on_table,
+                        game.players[seat].hand)
 
 
 def stealers(build: Build, unseen: Counter[Card]) -> int:

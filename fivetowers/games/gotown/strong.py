@@ -69,9 +69,9 @@ from dataclasses import dataclass
 from fivetowers.games.gotown.bots import GreedyBot, pairs_held
 from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import (
-    Action, Build, Card, End, Game, PlayerView, Steal, SuperThief, Thief, full_deck,
+    Action, Build, Card, End, Game, PlayerView, Steal, SuperThief, Thief,
 )
-from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
+from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_unseen, floor_card
 from fivetowers.games.gotown.rules.view import SeatView
 
 
@@ -336,13 +336,7 @@ class Dealer:
         assert view.seat is not None
         self.view = view
         self.unlikely = played_at_once(view, faced)
-        unseen = Counter(full_deck()) - Counter(view.hand) - Counter(view.discard)
-        for public in view.seats:
-            for floor in public.floors:
-                unseen -= Counter(floor.cards())
-            unseen -= Counter({Card.DOG: len(public.dogs), Card.MILKSHAKE: public.milkshakes})
-        if view.truck_on_table:
-            unseen -= Counter({Card.DONUT_TRUCK: 1})
+        unseen = cards_unseen(view.seats, view.discard, view.truck_on_table, Counter(view.hand))
         self.unseen = sorted(unseen.elements(), key=lambda c: c.value)
         self.in_hands = sum(s.hand_size for i, s in enumerate(view.seats) if i != view.seat)
         game = Game([s.name for s in view.seats], view.floors_to_win, seed=0)

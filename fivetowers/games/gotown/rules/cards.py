@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from dataclasses import dataclass
-from typing import AbstractSet, Iterable, Protocol, Sequence
+from typing import AbstractSet, Iterable, Mapping, Protocol, Sequence
 
 from fivetowers.games.gotown.rules.errors import CardError, shown
 
@@ -194,3 +194,13 @@ def cards_seen(seats: Iterable[OnTable], discard: Iterable[Card],
     if truck_on_table:
         seen[Card.DONUT_TRUCK] += 1
     return seen
+
+
+def cards_unseen(seats: Iterable[OnTable], discard: Iterable[Card], truck_on_table: bool,
+                 hand: Mapping[Card, int]) -> Counter[Card]:
+    """How many of each card the holder of ``hand`` cannot see: the other
+    hands and the draw pile."""
+    seen = cards_seen(seats, discard, truck_on_table).get
+    held = hand.get
+    return Counter({card: n - gone for card, n in COUNTS.items()
+                    if (gone := seen(card, 0) + held(card, 0)) < n})

@@ -7,17 +7,15 @@ from __future__ import annotations
 from collections import Counter
 
 from fivetowers.games.gotown.chronicle import floor_text
-from fivetowers.games.gotown.rules import COUNTS, Card, PlayerView, floor_card
-from fivetowers.games.gotown.rules.cards import cards_seen
+from fivetowers.games.gotown.rules import Card, PlayerView, floor_card
+from fivetowers.games.gotown.rules.cards import cards_unseen
 from fivetowers.games.gotown.tui.choices import opponents
 from fivetowers.i18n import _, ngettext
 
 
 def unseen(view: PlayerView) -> Counter[Card]:
     """How many of each card the viewer cannot see (other hands and the draw pile)."""
-    seen = cards_seen(view.seats, view.discard, view.truck_on_table)
-    seen.update(view.hand)
-    return Counter({c: n - seen[c] for c, n in COUNTS.items() if n > seen[c]})
+    return cards_unseen(view.seats, view.discard, view.truck_on_table, Counter(view.hand))
 
 
 def threats(view: PlayerView) -> str:
