@@ -1,14 +1,14 @@
-"""The strong bot's playout policy: the greedy bot without its plan, read
-straight off the true state of a dealt game.
+"""What the playout policies read straight off the true state of a dealt
+game: the builds a hand allows, the steals and the attacks on offer.
 
 :class:`~fivetowers.games.gotown.bots.GreedyBot` decides from a
 :class:`PlayerView` and ranks every candidate play; a playout makes tens of
-thousands of plays per second, and building a view and scoring every
-candidate for each was most of its cost. :func:`greedy_play` reaches the
-same play (the greedy bot's worth of each kind of play, ties drawn at
-random) from the players' hands and towers, and only for the cards held.
-The strong bot's decisions themselves still go through the view and the
-validator; only its imagined continuations use this.
+thousands of plays per second, so greedy+ (:mod:`~fivetowers.games.gotown.plus`,
+the strong bot's playout policy for every seat) builds on these helpers,
+which look only at the cards held. :func:`greedy_play` is greedy+ with its
+rules off: the greedy bot's play without its plan. The strong bot's
+decisions themselves still go through the view and the validator; only its
+imagined continuations use this.
 """
 
 from __future__ import annotations
