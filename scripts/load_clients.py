@@ -45,6 +45,16 @@ RETRY_AFTER = 3.0
 """Seconds without an answer before a key is pressed again."""
 MISSED_AFTER = 10.0
 """An action no screen showed within this is counted as missed."""
+END_SCREEN = b"look at the table"
+"""The end screen's key line (both games: "n play again  b look at the table"):
+every screen at the table shows it once the game is over, so it also shows
+the key that ended the game, whose log line the end screen covers at once."""
+NOT_STARTED = (b"not started yet", b"There is no table")
+"""The lobby's answer to a spectator's ``join`` while the rematch forms."""
+REJOIN_AFTER = 2.0
+"""Seconds a spectator waits before joining the next game (or trying again)."""
+SETTLED = 1.5
+"""Seconds after a spectator's first output without a refusal: it watches."""
 
 
 MISS_LOG = os.environ.get("LOADTEST_MISSES", "")
@@ -153,6 +163,13 @@ class Viewer:
         self.history = bytearray()
         self.received = asyncio.Event()
         """Set by the first output (the session is up)."""
+        self.present = True
+        """Its screen shows the table: actions wait for it (a spectator
+        between two games is not)."""
+        self.end_at = -1
+        """Where in the output the last end screen showed (-1: none yet)."""
+        self.turned_away_at = -1
+        """Where the lobby last refused it the table (a rematch not started)."""
         self.woken = asyncio.Event()
         """Set by any output: a player looks at its screen again."""
 
@@ -178,7 +195,13 @@ class Viewer:
                         self.results.shown(action, now)
                 if not action.waiting:
                     self.results.open.discard(action)
-        self.scan(scan, self.total - len(self.tail))
+        base = self.total - len(self.tail)
+        if (found := scan.rfind(END_SCREEN)) >= 0:
+            self.end_at = base + found
+        for refusal in NOT_STARTED:
+            if (found := scan.rfind(refusal)) >= 0:
+                self.turned_away_at = max(self.turned_away_at, base + found)
+        self.scan(scan, base)
         if MISS_LOG:
             self.history += data
             del self.history[:-HISTORY]
@@ -190,11 +213,27 @@ class Viewer:
     def scan(self, data: bytes, base: int) -> None:
         """What a player reads on its screen: nothing for a spectator."""
 
+    def leave(self) -> None:
+        """Its session ends: no action waits for its screen any more."""
+        self.present = False
+        for action in list(self.pending):
+            action.waiting.discard(self)
+            if not action.waiting:
+                if action.measured:
+                    self.results.shown(action, time.monotonic())
+                self.results.close(action)
+        self.pending.clear()
+
 
 class Player(Viewer):
     def __init__(self, name: str, results: Results, pace: float, play: str,
-                 raise_chance: float) -> None:
+                 raise_chance: float, rematch: bool = False) -> None:
         super().__init__(name, results)
+        self.rematch = rematch
+        self.again_at = -1
+        """Where the output was when I last said yes to a rematch."""
+        self.games = 0
+        """Games I finished (said yes to the next one after)."""
         self.pace = pace
         self.play = play
         self.raise_chance = raise_chance
@@ -258,7 +297,8 @@ class Player(Viewer):
 
     def markers(self, key: bytes) -> tuple[tuple[bytes, ...], str]:
         me = self.name.encode()
-        ended = (b"round %d:" % (self.round + 1),) + ROUND_OVER if self.round else ()
+        ended = ((b"round %d:" % (self.round + 1),) + ROUND_OVER if self.round else ()) \
+            + (END_SCREEN,)
         if key == b"a\r":
             return (me + b": build", me + b": tear", me + b": pay") + ended, "build"
         # The log line, or the bidding panel's: when an automatic pass follows
@@ -280,9 +320,10 @@ class Player(Viewer):
         markers, kind = self.markers(key)
         now = time.monotonic()
         measured = now >= self.results.since
-        action = Action(markers, now, self, set(self.table), measured, kind,
-                        {v.name: v.total for v in self.table}, self.own_markers(key))
-        for viewer in self.table:
+        screens = self.screens()
+        action = Action(markers, now, self, screens, measured, kind,
+                        {v.name: v.total for v in screens}, self.own_markers(key))
+        for viewer in screens:
             viewer.expect(action)
         self.results.open.add(action)
         if measured:
@@ -291,6 +332,28 @@ class Player(Viewer):
         self.key_at, self.key_time = self.total, now
         self.last_key, self.resent = key, 0
         process.stdin.write(key)
+
+    def screens(self) -> set[Viewer]:
+        """The screens at my table now (a spectator between games is not)."""
+        return {viewer for viewer in self.table if viewer.present}
+
+    def over(self) -> bool:
+        """My end screen came since I last said yes to a rematch."""
+        return self.rematch and self.end_at > self.again_at
+
+    async def play_again(self, process: Any, stop: asyncio.Event) -> None:
+        """Read the scores a moment, then ``n``: yes to the rematch (unmeasured:
+        the new game's first screens are what the next keys wait for)."""
+        await asyncio.sleep(self.pace * self.rng.uniform(0.8, 1.2))
+        if stop.is_set():
+            return
+        self.again_at = self.total
+        self.games += 1
+        if self.mine is not None and self in self.mine.waiting:
+            self.withdraw()  # its end screen came instead (a lost race): not counted
+            self.results.retries -= 1
+        self.mine = None
+        process.stdin.write(b"n")
 
     def withdraw(self) -> None:
         """My last key did nothing (refused, or the hint was not ready)."""
@@ -308,6 +371,9 @@ class Player(Viewer):
             except asyncio.TimeoutError:
                 pass
             self.woken.clear()
+            if self.over():
+                await self.play_again(process, stop)
+                continue
             turn = self.my_turn()
             mine = self.mine
             if mine is not None and self in mine.waiting:  # my key is not on my screen yet
@@ -354,20 +420,58 @@ async def pump(process: Any, viewer: Viewer, stop: asyncio.Event) -> None:
         viewer.on_output(data, time.monotonic())
 
 
-async def run_viewer(port: int, code: str, viewer: Viewer, stop: asyncio.Event) -> None:
-    """A player (or spectator: the table has no free seat) at table ``code``."""
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    async with await connect(port, viewer.name, key) as conn:
-        viewer.process = process_of(conn.get_extra_info("server_version"))
-        process = await conn.create_process(f"join {code}", term_type=TERM[0],
-                                            term_size=TERM[1], encoding=None)
-        tasks = [asyncio.create_task(pump(process, viewer, stop))]
-        if isinstance(viewer, Player):
-            tasks.append(asyncio.create_task(viewer.play_table(process, stop)))
-        await stop.wait()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+async def run_viewer(port: int, code: str, viewer: Viewer, stop: asyncio.Event,
+                     rejoin: bool = False) -> None:
+    """A player (or spectator: the table has no free seat) at table ``code``.
+
+    With ``rejoin`` a spectator leaves when the game is over (its session
+    ends) and joins the table's next game as a new session (a new key: a
+    new visitor to the server), again and again until ``stop``."""
+    sessions = 0
+    while not stop.is_set() and sessions < 10_000:
+        sessions += 1
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with await connect(port, viewer.name, key) as conn:
+            viewer.process = process_of(conn.get_extra_info("server_version"))
+            joined = viewer.total
+            process = await conn.create_process(f"join {code}", term_type=TERM[0],
+                                                term_size=TERM[1], encoding=None)
+            tasks = [asyncio.create_task(pump(process, viewer, stop))]
+            if isinstance(viewer, Player):
+                tasks.append(asyncio.create_task(viewer.play_table(process, stop)))
+            if not rejoin or isinstance(viewer, Player):
+                await stop.wait()
+            else:
+                await watch_one_game(viewer, joined, stop)
+            viewer.leave()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if not rejoin:
+            return
+        try:
+            await asyncio.wait_for(stop.wait(), REJOIN_AFTER)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def watch_one_game(viewer: Viewer, joined: int, stop: asyncio.Event) -> None:
+    """A spectator's session: until its end screen, or the lobby's refusal
+    (the rematch has not started yet: it tries again in a moment)."""
+    settled: float | None = None
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(viewer.woken.wait(), 0.25)
+        except asyncio.TimeoutError:
+            pass
+        viewer.woken.clear()
+        if viewer.turned_away_at > joined or viewer.end_at > joined:
+            return
+        if viewer.total > joined and not viewer.present:
+            if settled is None:
+                settled = time.monotonic()
+            elif time.monotonic() - settled >= SETTLED:
+                viewer.present = True  # at the table: the next keys wait for it
 
 
 # -- flooders -----------------------------------------------------------------

@@ -20,7 +20,7 @@ import re
 import time
 from typing import Any
 
-from load_clients import RETRY_AFTER, Action, Player, Results
+from load_clients import END_SCREEN, RETRY_AFTER, Action, Player, Results
 
 YOUR_TURN = b"YOUR TURN"
 OTHERS = (b" is playing", b"game over")
@@ -33,8 +33,8 @@ PICK_TIMEOUT = 3.0
 
 
 class GoTownPlayer(Player):
-    def __init__(self, name: str, results: Results, pace: float) -> None:
-        super().__init__(name, results, pace, "gotown", 0.0)
+    def __init__(self, name: str, results: Results, pace: float, rematch: bool = False) -> None:
+        super().__init__(name, results, pace, "gotown", 0.0, rematch)
         self.your_at = self.others_at = -1
         self.legal_at = self.refused_at = self.nothing_at = -1
         self.picked_at = -1
@@ -72,18 +72,19 @@ class GoTownPlayer(Player):
     def markers_of(self, kind: str) -> tuple[bytes, ...]:
         me = self.name.encode()
         if kind == "end":
-            return (me + b" ends the turn", b"game over")
+            return (me + b" ends the turn", b"game over", END_SCREEN)
         # Each play's log line starts with the player's name and the verb;
-        # a win ends the game.
+        # a win ends the game (and the end screen covers the log at once).
         return (me + b" builds", me + b" steals", me + b" puts a dog", me + b"'s ",
-                me + b" gives", me + b" plays", b"game over")
+                me + b" gives", me + b" plays", b"game over", END_SCREEN)
 
     def press_measured(self, process: Any, key: bytes, kind: str) -> None:
         now = time.monotonic()
         measured = now >= self.results.since
-        action = Action(self.markers_of(kind), now, self, set(self.table), measured,
-                        f"gotown-{kind}", {v.name: v.total for v in self.table})
-        for viewer in self.table:
+        screens = self.screens()
+        action = Action(self.markers_of(kind), now, self, screens, measured,
+                        f"gotown-{kind}", {v.name: v.total for v in screens})
+        for viewer in screens:
             viewer.expect(action)
         self.results.open.add(action)
         if measured:
@@ -102,6 +103,10 @@ class GoTownPlayer(Player):
             except asyncio.TimeoutError:
                 pass
             self.woken.clear()
+            if self.over():
+                await self.play_again(process, stop)
+                self.picked_at = -1
+                continue
             mine = self.mine
             if mine is not None and self in mine.waiting:  # not on my screen yet
                 if time.monotonic() - self.key_time > RETRY_AFTER and self.resent < 3:

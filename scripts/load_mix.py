@@ -4,7 +4,8 @@ Two presets. ``realistic`` (the default) is the game as players get it: hints
 on, a strong bot at every table with the lobby's own pacing, humans who build
 with the hint's plan when they win a bid, a spectator at every other table,
 tables of 2 to 5 seats, every other table (of up to 4 seats) a GoTown table
-whose humans play a card's first legal play, else end the turn. ``bids-only`` is the old, cheap mix the README's first
+whose humans play a card's first legal play, else end the turn, game after
+game (a rematch at every table). ``bids-only`` is the old, cheap mix the README's first
 figures came from: hints off, no bot, five humans a table who only bid 0 or
 pass (nobody ever builds), nobody watching.
 """
@@ -43,6 +44,10 @@ class Mix:
     gotown: float = 0.0
     """Tables of GoTown among those of at most 4 seats (GoTown's most): 0.5
     is every other table, counted like spectators; the others are 5 Towers."""
+    rematch: bool = False
+    """Tables play game after game: at the end screen every player says yes
+    to a rematch (``n``) and every spectator leaves, then joins the next game
+    as a new session. Off: each table plays one game, then sits at its end."""
 
     def describe(self) -> str:
         sizes = "/".join(map(str, self.sizes))
@@ -58,15 +63,17 @@ class Mix:
         gotown = "" if not self.gotown else (
             f", GoTown at {'every other' if self.gotown == 0.5 else f'{self.gotown:.0%} of'} "
             "table of up to 4 seats (a card's first legal play, else e)")
+        again = ("game after game (n for a rematch; spectators leave and join the next)"
+                 if self.rematch else "one game a table")
         return (f"mix {self.name}: hints {'on' if self.hints else 'off'}, {bots}"
                 f"{f' ({pace})' if self.bots else ''}, tables of {sizes} seats, "
-                f"{watching}, {play}{gotown}, "
+                f"{watching}, {play}{gotown}, {again}, "
                 f"{'moves kept in a store' if self.store else 'no store'}")
 
 
 PRESETS = {
     "realistic": Mix("realistic", hints=True, bots=1, bot="strong", sizes=(4, 3, 5, 2),
-                     spectators=0.5, play="build", gotown=0.5),
+                     spectators=0.5, play="build", gotown=0.5, rematch=True),
     "bids-only": Mix("bids-only", hints=False, bots=0, bot="strong", sizes=(5,),
                      spectators=0.0, play="bids"),
 }

@@ -16,6 +16,11 @@ a strong bot at each table with the lobby's pacing, humans who build with
 the hint's plan, a spectator at every other table, tables of 2-5 seats,
 every other table (of up to 4 seats) GoTown (scripts/load_gotown.py).
 ``--mix bids-only`` is the old cheap mix (hints off, no bots, bid 0/pass).
+Realistic tables play game after game (``--no-rematch``: one game each): at
+the end screen every player says yes to a rematch (``n``), every spectator's
+session ends and a new one joins the next game. The report then gives the
+games finished, the server's RSS minute by minute and its growth after
+every table finished its first game (the warm-up of "memory stays flat").
 
 For every key a player presses after the warm-up it measures
 
@@ -86,6 +91,7 @@ import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -326,9 +332,11 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         for table in plan.tables:  # every table's first player first, and so on
             viewers: list[Viewer] = []
             for _ in range(table.humans):
-                viewers.append(GoTownPlayer(f"ld{n:03d}", results, pace) if table.game == "gotown"
-                               else Player(f"ld{n:03d}", results, pace, plan.mix.play,
-                                           plan.mix.raise_chance))
+                viewers.append(
+                    GoTownPlayer(f"ld{n:03d}", results, pace, plan.mix.rematch)
+                    if table.game == "gotown" else
+                    Player(f"ld{n:03d}", results, pace, plan.mix.play, plan.mix.raise_chance,
+                           plan.mix.rematch))
                 n += 1
             tables.append(viewers)
         for seat_no in range(max(t.humans for t in plan.tables)):
@@ -348,7 +356,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
                 viewers.append(watcher)
                 watchers.append(watcher)
                 tasks.append(asyncio.create_task(
-                    run_viewer(servers.port, table.code, watcher, stop)))
+                    run_viewer(servers.port, table.code, watcher, stop, plan.mix.rematch)))
                 await asyncio.sleep(0.02)
         for viewers in tables:
             for viewer in viewers:
@@ -369,9 +377,14 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         cpu0, wcpu0, mine0 = servers.cpu(), servers.workers_cpu(), time.process_time()
         points: list[tuple[float, float, float]] = []
         peak = idle
+        first_games: float | None = None
+        """When every table had finished its first game (seconds into the
+        measurement): the warm-up of the growth after the first game."""
         while (now := time.monotonic()) - t0 < seconds and servers.running:
             s = servers.sample()
             points.append((now - t0, s.server_kib / 1024, s.workers_kib / 1024))
+            if first_games is None and games_done(tables) >= 1:
+                first_games = now - t0
             if s.server_kib > peak.server_kib:
                 peak = s
             results.sweep(now)
@@ -408,6 +421,10 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     # Whether it slows down: caches that fill (the renders the screens share,
     # Textual's per-widget ones) grow early; a leak grows all along.
     late_growth = slope_per_minute([(t, v) for t, v, _ in points if t >= elapsed / 2])
+    # Warm-up as the issue means it: every table has played a game (its
+    # caches met every kind of screen); what grows after that grows with play.
+    after_first = [(t, v) for t, v, _ in points if first_games is not None and t >= first_games]
+    first_growth = slope_per_minute(after_first) if len(after_first) >= 5 else float("nan")
     wgrowth = slope_per_minute([(t, w) for t, _, w in points])
     every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
     print(plan.mix.describe())
@@ -455,6 +472,17 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
           f"{GOAL_GROWTH_MIB_MIN:g}, {ratio(growth, GOAL_GROWTH_MIB_MIN)}; in the "
           f"measurement's second half {late_growth:.1f}), "
           f"workers {wgrowth:.1f} MiB/min")
+    if plan.mix.rematch:
+        games = [table_games(viewers) for viewers in tables]
+        print(f"games finished: {sum(games)} at {len(games)} tables (each table: "
+              f"{min(games, default=0)} to {max(games, default=0)}); every table had finished "
+              "its first game " + (f"{first_games:.0f}s into the measurement" if first_games
+                                   is not None else "only after the measurement (or never)"))
+        print(f"RSS growth after every table's first game: server {first_growth:.1f} MiB/min "
+              f"(goal {GOAL_GROWTH_MIB_MIN:g}, {ratio(first_growth, GOAL_GROWTH_MIB_MIN)}; "
+              f"{len(after_first)} samples)")
+    print("server RSS by minute (MiB, the last sample of each): " + ", ".join(
+        f"{minute}: {mib:.1f}" for minute, mib in by_minute(points)))
     print(f"CPU (share of one core): server {cpu:.0%}, workers {wcpu:.0%}, "
           f"this load client {client_cpu:.0%}")
     print_pool(pool)
@@ -478,6 +506,9 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "every_p50_ms": every50, "every_p99_ms": every99,
         "mib_per_session": per_session, "growth_mib_min": growth,
         "late_growth_mib_min": late_growth,
+        "first_games_s": first_games, "growth_after_first_game_mib_min": first_growth,
+        "games": sum(table_games(viewers) for viewers in tables),
+        "rss_by_minute": by_minute(points),
         "left_mib": left.server_kib / 1024, "idle_mib": idle.server_kib / 1024,
         "workers": end.workers, "workers_mib": end.workers_kib / 1024,
         "server_cpu": cpu, "workers_cpu": wcpu, "client_cpu": client_cpu,
@@ -489,6 +520,24 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     }
     print("RESULT " + json.dumps(figures), flush=True)
     return figures
+
+
+def table_games(viewers: list[Any]) -> int:
+    """Games a table finished: the most any of its players said yes after."""
+    return max((getattr(v, "games", 0) for v in viewers), default=0)
+
+
+def games_done(tables: list[list[Any]]) -> int:
+    """Games every table has finished (the fewest of any table)."""
+    return min((table_games(viewers) for viewers in tables), default=0)
+
+
+def by_minute(points: list[tuple[float, float, float]]) -> list[tuple[int, float]]:
+    """The server's RSS (MiB) at the last sample of each minute of the measurement."""
+    last: dict[int, float] = {}
+    for t, mib, _ in points:
+        last[int(t // 60)] = mib
+    return sorted(last.items())
 
 
 def pool_report(data_dir: Path, since: float, until: float) -> dict[str, object]:
@@ -598,6 +647,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                              "(realistic: 0.5, every other table)")
     parser.add_argument("--raise-chance", type=float, default=None,
                         help="how often a non-starting human raises (build play)")
+    parser.add_argument("--rematch", action=argparse.BooleanOptionalAction, default=None,
+                        help="tables play game after game: players say yes to a rematch, "
+                             "spectators leave and join the next game (realistic: on)")
     parser.add_argument("--flooders", type=int, default=0,
                         help="extra clients that flood input while measuring (default 0)")
     parser.add_argument("--arrivals", type=int, default=0,
@@ -657,7 +709,7 @@ def main(argv: list[str] | None = None) -> int:
                              bot_delay=args.bot_delay, sizes=sizes, spectators=args.spectators,
                              play=args.play, raise_chance=args.raise_chance,
                              store=None if args.store is None else store != "none",
-                             gotown=args.gotown)
+                             gotown=args.gotown, rematch=args.rematch)
         if not 1 <= args.sessions <= 1000 or not 0 <= args.flooders <= 100 \
                 or not 0 <= args.arrivals <= 1000 or not 0 < args.seconds <= 3600:
             raise MixError("--sessions 1-1000, --flooders 0-100, --arrivals 0-1000, "
