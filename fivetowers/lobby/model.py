@@ -768,6 +768,11 @@ class Lobby:
         return None
 
     def _start(self, hosted: HostedTable) -> None:
+        if hosted.answer_timer is not None:
+            # A rematch whose last yes came: its timer (absence_bot_after
+            # away) held the table, its game and its record until it fired.
+            hosted.answer_timer.cancel()
+            hosted.answer_timer = None
         names = [s.name for s in hosted.seats]
         game = hosted.kind.new_match(names, hosted.options, seed=self._rng.randrange(1 << 31))
         if self.writer is not None:
