@@ -43,6 +43,7 @@ import contextvars
 import json
 import logging
 import secrets
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Coroutine, Mapping
 
@@ -257,11 +258,17 @@ class Driving:
 
     def __init__(self, store: PgStore) -> None:
         self.store = store
-        self.tables: dict[int, Table[Match]] = {}
+        self.tables: weakref.WeakValueDictionary[int, Table[Match]] = \
+            weakref.WeakValueDictionary()
+        """Weakly: the lobby holds a table while it is played or looked at; a
+        finished one it let go of is not driven any more (every game a server
+        drove stayed in memory, game after game)."""
         self.chat: dict[int, list[RemoteChat]] = {}
         self._tasks: set[asyncio.Task[bool]] = set()
 
     def drive(self, table_id: int, table: Table[Match]) -> None:
+        for gone in [i for i in self.chat if i not in self.tables]:
+            del self.chat[gone]  # the chat heard at tables let go of
         self.tables[table_id] = table
         self.chat.setdefault(table_id, [])
 
@@ -271,20 +278,22 @@ class Driving:
 
     def heard(self, payload: str) -> None:
         if payload == RECONNECTED:  # whatever the bus missed is in the store
-            for table_id, table in self.tables.items():
+            for table_id, table in list(self.tables.items()):
                 self._adopting(table_id, table)
             return
         chat = chat_of(payload)
-        if chat is not None and chat[0] in self.tables:
-            self.chat[chat[0]].append(chat[1])
-            self.tables[chat[0]].seats_changed()  # every screen reads the table again
+        if chat is not None:
+            driven = self.tables.get(chat[0])
+            if driven is not None:
+                self.chat[chat[0]].append(chat[1])
+                driven.seats_changed()  # every screen reads the table again
             return
         move = move_of(payload)
-        if move is None or move[0] not in self.tables:
+        moved = self.tables.get(move[0]) if move is not None else None
+        if move is None or moved is None:
             return
-        table = self.tables[move[0]]
-        if move[1] >= table.game.action_count():  # not our own, already applied
-            self._adopting(move[0], table)
+        if move[1] >= moved.game.action_count():  # not our own, already applied
+            self._adopting(move[0], moved)
 
     def _adopting(self, table_id: int, table: Table[Match]) -> None:
         task = asyncio.get_running_loop().create_task(self._adopt(table_id, table))
