@@ -380,11 +380,15 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         first_games: float | None = None
         """When every table had finished its first game (seconds into the
         measurement): the warm-up of the growth after the first game."""
+        first_game: float | None = None
+        """When the first table finished a game (seconds into the measurement)."""
         while (now := time.monotonic()) - t0 < seconds and servers.running:
             s = servers.sample()
             points.append((now - t0, s.server_kib / 1024, s.workers_kib / 1024))
             if first_games is None and games_done(tables) >= 1:
                 first_games = now - t0
+            if first_game is None and any(table_games(viewers) for viewers in tables):
+                first_game = now - t0
             if s.server_kib > peak.server_kib:
                 peak = s
             results.sweep(now)
@@ -425,6 +429,8 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     # caches met every kind of screen); what grows after that grows with play.
     after_first = [(t, v) for t, v, _ in points if first_games is not None and t >= first_games]
     first_growth = slope_per_minute(after_first) if len(after_first) >= 5 else float("nan")
+    after_one = [(t, v) for t, v, _ in points if first_game is not None and t >= first_game]
+    one_growth = slope_per_minute(after_one) if len(after_one) >= 5 else float("nan")
     wgrowth = slope_per_minute([(t, w) for t, _, w in points])
     every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
     print(plan.mix.describe())
@@ -480,7 +486,9 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
                                    is not None else "only after the measurement (or never)"))
         print(f"RSS growth after every table's first game: server {first_growth:.1f} MiB/min "
               f"(goal {GOAL_GROWTH_MIB_MIN:g}, {ratio(first_growth, GOAL_GROWTH_MIB_MIN)}; "
-              f"{len(after_first)} samples)")
+              f"{len(after_first)} samples); after the first game anywhere ("
+              + (f"{first_game:.0f}s" if first_game is not None else "none")
+              + f"): {one_growth:.1f} MiB/min")
     print("server RSS by minute (MiB, the last sample of each): " + ", ".join(
         f"{minute}: {mib:.1f}" for minute, mib in by_minute(points)))
     print(f"CPU (share of one core): server {cpu:.0%}, workers {wcpu:.0%}, "
@@ -507,6 +515,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "mib_per_session": per_session, "growth_mib_min": growth,
         "late_growth_mib_min": late_growth,
         "first_games_s": first_games, "growth_after_first_game_mib_min": first_growth,
+        "first_game_s": first_game, "growth_after_a_first_game_mib_min": one_growth,
         "games": sum(table_games(viewers) for viewers in tables),
         "rss_by_minute": by_minute(points),
         "left_mib": left.server_kib / 1024, "idle_mib": idle.server_kib / 1024,
