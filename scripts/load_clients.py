@@ -173,6 +173,15 @@ class Viewer:
         self.woken = asyncio.Event()
         """Set by any output: a player looks at its screen again."""
 
+    async def glance(self) -> None:
+        """Until new output, or a quarter second (for the retry timers): no
+        polling, so hundreds of screens cost this process little."""
+        try:
+            await asyncio.wait_for(self.woken.wait(), 0.25)
+        except asyncio.TimeoutError:
+            pass
+        self.woken.clear()
+
     def expect(self, action: Action) -> None:
         self.pending.add(action)
         self.tail = b""  # bytes from before the key never count for it
@@ -364,13 +373,7 @@ class Player(Viewer):
 
     async def play_table(self, process: Any, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            # Wake on output, or now and then for the retry timers: no polling,
-            # so hundreds of players cost this process little.
-            try:
-                await asyncio.wait_for(self.woken.wait(), 0.25)
-            except asyncio.TimeoutError:
-                pass
-            self.woken.clear()
+            await self.glance()
             if self.over():
                 await self.play_again(process, stop)
                 continue
@@ -460,11 +463,7 @@ async def watch_one_game(viewer: Viewer, joined: int, stop: asyncio.Event) -> No
     (the rematch has not started yet: it tries again in a moment)."""
     settled: float | None = None
     while not stop.is_set():
-        try:
-            await asyncio.wait_for(viewer.woken.wait(), 0.25)
-        except asyncio.TimeoutError:
-            pass
-        viewer.woken.clear()
+        await viewer.glance()
         if viewer.turned_away_at > joined or viewer.end_at > joined:
             return
         if viewer.total > joined and not viewer.present:

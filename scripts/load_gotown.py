@@ -98,11 +98,7 @@ class GoTownPlayer(Player):
 
     async def play_table(self, process: Any, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            try:
-                await asyncio.wait_for(self.woken.wait(), 0.25)
-            except asyncio.TimeoutError:
-                pass
-            self.woken.clear()
+            await self.glance()
             if self.over():
                 await self.play_again(process, stop)
                 self.picked_at = -1

@@ -28,6 +28,19 @@ class Keys:
         self.pressed.append(data)
 
 
+def _seated() -> tuple[Results, Player, Viewer, Keys, asyncio.Event, asyncio.Task[None]]:
+    """A player who says yes to rematches, a spectator, the player's keys
+    and its play (stopped by the event)."""
+    results = Results(since=0.0)
+    player = Player("ld000", results, 0.0, "bids", 0.0, rematch=True)
+    watcher = Viewer("ld001", results)
+    player.table = watcher.table = [player, watcher]
+    keys = Keys()
+    stop = asyncio.Event()
+    task = asyncio.create_task(player.play_table(type("Process", (), {"stdin": keys})(), stop))
+    return results, player, watcher, keys, stop, task
+
+
 async def _pressed(keys: Keys, count: int) -> None:
     for _ in range(200):
         if len(keys.pressed) >= count:
@@ -43,14 +56,7 @@ def test_the_realistic_mix_plays_game_after_game_and_bids_only_one_game() -> Non
 
 def test_a_player_says_yes_to_the_rematch_once_per_end_screen() -> None:
     async def check() -> None:
-        results = Results(since=0.0)
-        player = Player("ld000", results, 0.0, "bids", 0.0, rematch=True)
-        watcher = Viewer("ld001", results)
-        player.table = watcher.table = [player, watcher]
-        keys = Keys()
-        process = type("Process", (), {"stdin": keys})()
-        stop = asyncio.Event()
-        task = asyncio.create_task(player.play_table(process, stop))
+        results, player, watcher, keys, stop, task = _seated()
         player.on_output(BID_TURN + b"(you start: no pass)", 0.1)
         await _pressed(keys, 1)
         assert keys.pressed == [b"0"]
@@ -91,13 +97,7 @@ def test_without_rematch_a_player_stays_at_the_end_screen() -> None:
 
 def test_a_spectator_that_left_holds_up_no_key() -> None:
     async def check() -> None:
-        results = Results(since=0.0)
-        player = Player("ld000", results, 0.0, "bids", 0.0, rematch=True)
-        watcher = Viewer("ld001", results)
-        player.table = watcher.table = [player, watcher]
-        keys = Keys()
-        stop = asyncio.Event()
-        task = asyncio.create_task(player.play_table(type("P", (), {"stdin": keys})(), stop))
+        results, player, watcher, keys, stop, task = _seated()
         player.on_output(BID_TURN + b"(you start: no pass)", 0.1)
         await _pressed(keys, 1)
         [bid] = results.open
