@@ -23,6 +23,12 @@ at 100 sessions; the renders the screens share are freed without one, see
 ``ui/shared_lines.py``). With 100 sessions that one collection takes about
 a second, so it is kept rare.
 
+A screen a session leaves (a table's screen when its game is over, its end
+screen when the rematch starts) is garbage like an ended session's App, and
+as much of it: once frozen it waits for a reclaim too. Game after game at a
+table where nobody leaves, nothing else asked for one, and every finished
+game's screens stayed. So two screens left count as one ended session.
+
 A settle freezes at most once a ``freeze_every`` (a minute); the settles in
 between collect all that is not frozen. A freeze keeps for good what is
 garbage a moment later (the lines a screen shows until the next move, a
@@ -51,6 +57,10 @@ from typing import Callable
 
 log = logging.getLogger("fivetowers.server")
 
+SCREEN_LEFT = 0.5
+"""A screen left counts as this much of an ended session: a table screen is
+most of an App; a dialog, little."""
+
 
 class QuietCollector:
     def __init__(self, every: float = 5.0, reclaim_after: float = 1800.0,
@@ -70,8 +80,8 @@ class QuietCollector:
         """Seconds between reclaims at the most."""
         self.reclaim_sessions = reclaim_sessions
         """This many ended sessions are collected a minute after the last reclaim."""
-        self.ended = 0
-        """Sessions ended since the last reclaim."""
+        self.ended = 0.0
+        """Sessions ended since the last reclaim (a screen left: a half)."""
         self.last_reclaim = time.monotonic()
         self.frozen = False
         """Whether anything is frozen (since the last reclaim)."""
@@ -124,14 +134,16 @@ class QuietCollector:
         self.empty_collected = False
         self.settle(freeze=True)
 
+    def screen_left(self, live: int) -> None:
+        """A session left a screen for good (it is garbage); ``live`` sessions run."""
+        self.ended += SCREEN_LEFT
+        self._reclaim_if_due(live)
+
     def session_ended(self, live: int) -> None:
         """A session ended; ``live`` are still running."""
         self.empty_collected = False
         self.ended += 1
-        now = time.monotonic()
-        if live == 0 or (self.ended >= max(self.reclaim_sessions, live // 2)
-                         and now - self.last_reclaim >= 60):
-            self.reclaim()
+        self._reclaim_if_due(live)
         if live == 0:
             # Not left to the next settle: that may be the first start of a
             # crowd arriving, which would wait for a walk of the whole process.
@@ -140,11 +152,17 @@ class QuietCollector:
             except RuntimeError:  # no event loop: the next settle does it
                 pass
 
+    def _reclaim_if_due(self, live: int) -> None:
+        now = time.monotonic()
+        if live == 0 or (self.ended >= max(self.reclaim_sessions, live // 2)
+                         and now - self.last_reclaim >= 60):
+            self.reclaim()
+
     def reclaim(self) -> None:
         """Everything frozen is collectable again (the next settle or the
         interpreter's own next full collection frees what is garbage)."""
         gc.unfreeze()
         self.frozen = self.walked = False
         self.last_freeze = -float("inf")  # the next settle walks it all once
-        self.ended = 0
+        self.ended = 0.0
         self.last_reclaim = time.monotonic()

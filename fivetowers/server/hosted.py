@@ -30,6 +30,7 @@ import weakref
 from typing import Any, Callable, Iterable
 
 from textual.app import SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -74,6 +75,24 @@ class HostedApp(LeanScreensApp):
         self.on_started: Callable[[], None] | None = None
         """Called once, when the first screen is drawn (the server settles
         its garbage collection then, see collector.py)."""
+        self.on_screen_left: Callable[[], None] | None = None
+        """Called when a screen is left for good (popped or switched away,
+        not installed): its widgets are garbage the server's collector counts."""
+
+    def pop_screen(self) -> AwaitComplete:
+        self._leaving()
+        return super().pop_screen()
+
+    def switch_screen(self, screen: Screen[Any] | str) -> AwaitComplete:
+        if self.screen_stack and screen is not self.screen_stack[-1]:
+            self._leaving()
+        return super().switch_screen(screen)
+
+    def _leaving(self) -> None:
+        left = self.on_screen_left
+        if left is not None and len(self.screen_stack) > 1 \
+                and not self.is_screen_installed(self.screen_stack[-1]):
+            left()
 
     async def run_async(self, *args: Any, **kwargs: Any) -> None:
         turn = _start_turn()

@@ -327,6 +327,9 @@ class GameServer:
     def app_started(self) -> None:
         self.collector.app_started()
 
+    def screen_left(self) -> None:
+        self.collector.screen_left(len(self.sessions))
+
     async def _watch_idle(self) -> None:
         limit = self.config.idle_timeout
         loop = asyncio.get_running_loop()

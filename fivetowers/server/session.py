@@ -86,6 +86,8 @@ class SessionHost(Protocol):
 
     def app_started(self) -> None: ...
 
+    def screen_left(self) -> None: ...
+
     def flooded(self, address: str) -> float:
         """A session was ended for flooding input: seconds its address must wait."""
         ...
@@ -240,6 +242,7 @@ class Session:
         errors = prepare_app(app, terminal, visitor, self.host.stdout, self.host.stderr)
         if isinstance(app, HostedApp):
             app.on_started = self.host.app_started
+            app.on_screen_left = self.host.screen_left
         log.info("session of %s (%s, %s) starts at %dx%d", self.name, self.address,
                  self.identity, *size)
         try:

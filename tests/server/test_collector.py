@@ -149,3 +149,44 @@ def test_a_settle_freezes_again_once_its_interval_passed() -> None:
     del kept
     collector.settle()
     assert ref() is not None  # frozen: settles do not walk the frozen heap
+
+
+def test_screens_left_reclaim_like_ended_sessions() -> None:
+    # Game after game at a table nobody leaves: the screens of the finished
+    # games are the garbage, two of them as much as an ended session.
+    collector = QuietCollector(reclaim_sessions=10)
+    collector.settle()
+    collector.last_reclaim -= 120
+    for _ in range(19):
+        collector.screen_left(live=20)
+    assert collector.frozen  # 9.5 of max(10, 20 // 2)
+    collector.screen_left(live=20)
+    assert not collector.frozen and collector.ended == 0
+
+
+async def test_a_hosted_app_tells_each_screen_it_leaves_for_good() -> None:
+    from textual.screen import Screen
+
+    from fivetowers.server.hosted import HostedApp
+
+    left: list[str] = []
+
+    class Shown(Screen[None]):
+        pass
+
+    class App(HostedApp):
+        def on_mount(self) -> None:
+            self.push_screen(Shown(name="table"))
+
+    app = App()
+    app.on_screen_left = lambda: left.append(app.screen.name or "")
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await app.switch_screen(Shown(name="end"))  # the game is over: the table left
+        app.install_screen(Shown(name="kept"), "kept")
+        await app.push_screen("kept")
+        await app.pop_screen()  # installed: kept, not garbage
+        await app.switch_screen(app.screen)  # the same screen: nothing left
+        await app.push_screen(Shown(name="dialog"))
+        await app.pop_screen()
+        assert left == ["table", "dialog"]
