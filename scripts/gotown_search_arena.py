@@ -5,6 +5,8 @@ do not depend on the machine's load (the clock plays no part).
     python scripts/gotown_search_arena.py --deals 60 --games 400 --seed 1
     python scripts/gotown_search_arena.py --deals 60 --design rounds=4,sure=1.0
     python scripts/gotown_search_arena.py --deals 30 --players 4 --games 200
+    python scripts/gotown_search_arena.py --design stealer=0.5 --wins-to b.txt
+    python scripts/gotown_search_arena.py --paired a.txt b.txt
 
 The games, their seeds, seats and the bots' random numbers are those of
 ``fivetowers tournament --game gotown --bots strong,greedy`` with the same
@@ -12,7 +14,9 @@ seed; only the strong bot is built here, as ``StrongBot(simulations=DEALS)``
 with its :class:`~fivetowers.games.gotown.strong.Search` at the table's
 size changed by ``--design`` (``field=value,...``). Prints the win rate with
 its 95% Wilson interval, and the mean deals and playouts a searched decision
-made.
+made. Two designs agree on most games, so ``--wins-to`` keeps each game's
+outcome and ``--paired`` compares two such files on their common games: the
+games only one design won, and the sign test's p on those.
 """
 
 from __future__ import annotations
