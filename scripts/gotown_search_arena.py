@@ -5,6 +5,8 @@ do not depend on the machine's load (the clock plays no part).
     python scripts/gotown_search_arena.py --deals 60 --games 400 --seed 1
     python scripts/gotown_search_arena.py --deals 60 --design rounds=4,sure=1.0
     python scripts/gotown_search_arena.py --deals 30 --players 4 --games 200
+    python scripts/gotown_search_arena.py --design stealer=0.5 --wins-to b.txt
+    python scripts/gotown_search_arena.py --paired a.txt b.txt
 
 The games, their seeds, seats and the bots' random numbers are those of
 ``fivetowers tournament --game gotown --bots strong,greedy`` with the same
@@ -12,13 +14,16 @@ seed; only the strong bot is built here, as ``StrongBot(simulations=DEALS)``
 with its :class:`~fivetowers.games.gotown.strong.Search` at the table's
 size changed by ``--design`` (``field=value,...``). Prints the win rate with
 its 95% Wilson interval, and the mean deals and playouts a searched decision
-made.
+made. Two designs agree on most games, so ``--wins-to`` keeps each game's
+outcome and ``--paired`` compares two such files on their common games: the
+games only one design won, and the sign test's p on those.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import math
 import random
 import sys
 import time
@@ -64,8 +69,8 @@ class Counting(StrongBot):
         return action
 
 
-def play(job: Job) -> tuple[bool, int, int, int]:
-    """Game ``index``: whether the strong bot won, and its search counts."""
+def play(job: Job) -> tuple[int, bool, int, int, int]:
+    """Game ``index``: its index, whether the strong bot won, and its search counts."""
     seed, index, players, deals, design = job
     seats = lineup(("strong", "greedy"), players, index)
     game_seed = seed * 1_000_003 + index  # as the tournament seeds its games
@@ -76,7 +81,7 @@ def play(job: Job) -> tuple[bool, int, int, int]:
     play_out(game, lambda: game.over, seats, bots, game_seed, index, refused=IllegalPlay,
              max_actions=MAX_ACTIONS)
     won = any(seats[w] == "strong" for w in game.winners)
-    return won, strong.searched, strong.deals_made, strong.playouts_made
+    return index, won, strong.searched, strong.deals_made, strong.playouts_made
 
 
 def main() -> None:
@@ -89,15 +94,25 @@ def main() -> None:
                         help="the first game's index (to extend a run: --first 200)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--design", default="", help="Search fields to change")
+    parser.add_argument("--wins-to", metavar="FILE",
+                        help="write each game's index and 1/0 (strong won) to FILE, one a line, "
+                             "to pair two designs game by game (--paired)")
+    parser.add_argument("--paired", nargs=2, metavar=("A", "B"),
+                        help="compare two --wins-to files on their common games and exit")
     args = parser.parse_args()
+    if args.paired:
+        print(paired(*(read_wins(path) for path in args.paired)))
+        return
     base = HEADS_UP_SEARCH if args.players == 2 else TABLE_SEARCH
     design = design_from(args.design, base)
     jobs = [(args.seed, i, args.players, args.deals, design) for i in range(args.first, args.first + args.games)]
     wins = searched = deals = playouts = 0
     start = time.process_time()
     wall = time.perf_counter()
-    for won, s, d, p in play_all(play, jobs, args.workers):
+    outcomes: list[tuple[int, bool]] = []
+    for index, won, s, d, p in play_all(play, jobs, args.workers):
         wins += won
+        outcomes.append((index, won))
         searched, deals, playouts = searched + s, deals + d, playouts + p
     low, high = wilson(wins, args.games)
     per = max(searched, 1)
@@ -108,6 +123,33 @@ def main() -> None:
           f"{time.perf_counter() - wall:.0f} s wall (busy shared machine), "
           f"parent CPU {time.process_time() - start:.1f} s")
     sys.stdout.flush()
+    if args.wins_to:
+        with open(args.wins_to, "w", encoding="utf-8") as out:
+            out.writelines(f"{index} {int(won)}\n" for index, won in outcomes)
+
+
+def read_wins(path: str) -> dict[int, bool]:
+    """A ``--wins-to`` file: game index to whether the strong bot won."""
+    wins: dict[int, bool] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            index, won = line.split()
+            wins[int(index)] = won == "1"
+    return wins
+
+
+def paired(a: dict[int, bool], b: dict[int, bool]) -> str:
+    """Two designs on the same games: their win rates, the games only one of
+    them won, and the two-sided sign test's p on those (exact binomial)."""
+    common = sorted(a.keys() & b.keys())
+    if not common:
+        return "no games in common"
+    only_a = sum(a[i] and not b[i] for i in common)
+    only_b = sum(b[i] and not a[i] for i in common)
+    n = only_a + only_b
+    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1)) / 2 ** n if n else 1.0
+    return (f"{len(common)} games: A won {sum(a[i] for i in common)}, B {sum(b[i] for i in common)}; "
+            f"only A {only_a}, only B {only_b}; sign test p = {min(1.0, 2 * tail):.3f}")
 
 
 if __name__ == "__main__":

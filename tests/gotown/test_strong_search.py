@@ -3,14 +3,19 @@ say, and the arena that measures them builds them from the command line."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from collections import Counter
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from fivetowers.games.gotown.rules import Card, Game, Steal
-from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, Search, StrongBot, score
+from fivetowers.games.gotown.rules import Build, Card, Dog, Game, Steal
+from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, Dealer, Search, StrongBot, finish_turn, score
 
+from tests.conftest import ROOT
 from tests.gotown.arrange import table
 
 PAIR = ([["1", "8", "2", "3", "4"], ["3", "4", "6", "6", "7"]], [[["3", "6"]], []])
@@ -71,20 +76,89 @@ def test_the_score_counts_cards_in_hand_when_the_design_does() -> None:
     assert counting == pytest.approx(0.5 + 0.4 * (0.1 * 4 - 0.1 * 1) / 5)
 
 
-def test_the_arena_builds_a_design_from_its_option() -> None:
-    import importlib.util
-    from tests.conftest import ROOT
-
+def _arena() -> Any:
+    """scripts/gotown_search_arena.py as a module."""
     spec = importlib.util.spec_from_file_location(
         "gotown_search_arena", ROOT / "scripts" / "gotown_search_arena.py")
     assert spec is not None and spec.loader is not None
     arena = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(arena)
+    return arena
+
+
+def test_the_arena_builds_a_design_from_its_option() -> None:
+    arena = _arena()
     design = arena.design_from("rounds=4,sure=1.0,steals=True", HEADS_UP_SEARCH)
     assert isinstance(design, Search)
     assert (design.rounds, design.sure, design.steals) == (4, 1.0, True)
     assert design.width == HEADS_UP_SEARCH.width
     with pytest.raises(SystemExit, match="unknown design field"):
         arena.design_from("depth=3", HEADS_UP_SEARCH)
-    won, searched, deals, _ = arena.play((1, 0, 2, 2, replace(HEADS_UP_SEARCH, min_deals=0)))
+    index, won, searched, deals, _ = arena.play((1, 0, 2, 2, replace(HEADS_UP_SEARCH, min_deals=0)))
+    assert index == 0
     assert isinstance(won, bool) and searched > 0 and deals == 2 * searched
+
+
+def test_the_score_counts_a_steal_ready_when_the_design_does() -> None:
+    """A 6 in hand takes the 3 of an open top (3, 6): with ``stealer`` that
+    hand counts part of a floor more; a dog on that top takes it away."""
+    game = table([["6", "1"], ["5"]], towers=[[["2", "7"]], [["3", "6"]]])
+    ready = replace(HEADS_UP_SEARCH, stealer=0.5)
+    assert score(game, 0, HEADS_UP_SEARCH) == pytest.approx(0.5)
+    assert score(game, 0, ready) == pytest.approx(0.5 + 0.4 * 0.5 / 5)
+    assert score(game, 1, ready) == pytest.approx(0.5 - 0.4 * 0.5 / 5)
+    game.players[1].dogs = {0}
+    assert score(game, 0, ready) == pytest.approx(0.5 - 0.4 * HEADS_UP_SEARCH.protected / 5)
+
+
+HOLD = ([["jackhammer", "1", "8", "4", "dog"], ["3", "4", "6"]], [[["3", "6"]], [["2", "7"]]])
+
+
+def test_holding_back_plays_the_rest_of_the_turn_without_greedy_plus_cards() -> None:
+    """Greedy+ builds 1+8 here; the plan held back keeps the pair for a later
+    turn and starts with what greedy+ plays without it (the dog), and its
+    playout does keep the pair: at the end of this turn the tower has one
+    floor and the pair is still in hand."""
+    hands, towers = HOLD
+    view = table(hands, towers=towers, draw=["2"] * 5).view(0)
+    bot = StrongBot(heads_up=replace(HEADS_UP_SEARCH, min_deals=0, hold=True))
+    dealer = Dealer(view)
+    greedy = bot.default(view, dealer, random.Random(0))
+    assert greedy == Build(0, (Card.ONE, Card.EIGHT))
+    plan = bot.held_back(greedy, dealer)
+    assert plan == (Dog(0, 0), Counter({Card.ONE: 1, Card.EIGHT: 1}))
+    deal = dealer.deal(random.Random(3))
+    game = deal.clone()
+    game.apply(Dog(0, 0))
+    finish_turn(game, 0, plan[1], random.Random(4))
+    assert game.to_move == 1 and len(game.players[0].floors) == 1
+    assert game.players[0].hand[Card.ONE] == game.players[0].hand[Card.EIGHT] == 1
+    game = deal.clone()
+    game.apply(Dog(0, 0))
+    finish_turn(game, 0, Counter(), random.Random(4))
+    assert len(game.players[0].floors) == 2  # greedy+ alone builds it
+    assert deal.players[0].hand == Counter(view.hand)  # the deal itself untouched
+
+
+def test_the_held_back_plan_is_searched_in_third_place_when_the_design_says_so() -> None:
+    hands, towers = HOLD
+    view = table(hands, towers=towers, draw=["2"] * 5).view(0)
+    plain = StrongBot(simulations=4, heads_up=replace(HEADS_UP_SEARCH, min_deals=0))
+    holding = StrongBot(simulations=4, heads_up=replace(HEADS_UP_SEARCH, min_deals=0,
+                                                        hold=True, width=4))
+    assert holding.choose(view, random.Random(0)) in view.legal
+    plain.choose(view, random.Random(0))
+    assert holding.playouts == plain.playouts + 4  # one plan more on each of 4 deals
+
+
+def test_the_arena_pairs_two_designs_game_by_game(tmp_path: Path) -> None:
+    arena = _arena()
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("0 1\n1 1\n2 0\n3 1\n", encoding="utf-8")
+    b.write_text("0 1\n1 0\n2 0\n4 1\n", encoding="utf-8")
+    assert arena.read_wins(str(a)) == {0: True, 1: True, 2: False, 3: True}
+    text = arena.paired(arena.read_wins(str(a)), arena.read_wins(str(b)))
+    assert text == "3 games: A won 2, B 1; only A 1, only B 0; sign test p = 1.000"
+    eight = {i: True for i in range(8)}
+    none = {i: False for i in range(8)}
+    assert arena.paired(eight, none).endswith("only A 8, only B 0; sign test p = 0.008")
