@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from fivetowers.server.collector import QuietCollector
+from fivetowers.server.collector import YOUNG_WHILE_STARTING, QuietCollector
 
 
 class Node:
@@ -149,3 +149,34 @@ def test_a_settle_freezes_again_once_its_interval_passed() -> None:
     del kept
     collector.settle()
     assert ref() is not None  # frozen: settles do not walk the frozen heap
+
+
+def test_young_collections_wait_while_apps_start_and_come_back_after() -> None:
+    """What a start allocates lives as long as its session: walked by young
+    collections during the start it would be walked three times, not once."""
+    collector = QuietCollector()
+    thresholds = gc.get_threshold()
+    young: list[int] = []
+
+    def heard(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] < 2:
+            young.append(info["generation"])
+
+    gc.callbacks.append(heard)
+    try:
+        collector.start_began()
+        collector.start_began()  # two Apps start at once
+        made = [Node() for _ in range(20 * thresholds[0])]  # a start's objects
+        assert young == []
+        collector.start_ended()
+        assert gc.get_threshold()[0] >= YOUNG_WHILE_STARTING  # the other still starts
+        collector.start_ended()
+        assert gc.get_threshold() == thresholds and collector.starting == 0
+        more = [Node() for _ in range(20 * thresholds[0])]
+        assert young  # the interpreter's own schedule again
+        collector.start_ended()  # an extra end changes nothing
+        assert gc.get_threshold() == thresholds and collector.starting == 0
+    finally:
+        gc.callbacks.remove(heard)
+        gc.set_threshold(*thresholds)
+    del made, more

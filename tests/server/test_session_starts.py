@@ -4,6 +4,7 @@ list share its rendered lines, and Apps take turns to start."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
@@ -20,6 +21,7 @@ from textual.widgets._footer import FooterKey
 
 from fivetowers.games import game_kind
 from fivetowers.server import hosted as hosted_module
+from fivetowers.server.collector import YOUNG_WHILE_STARTING
 from fivetowers.server.hosted import HostedApp
 from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.lobby.app import LobbyApp
@@ -267,6 +269,45 @@ async def test_a_session_s_first_screen_settles_the_garbage_collection(
         assert server.collector.frozen
         screen.press(b"q")
         assert await screen.wait_closed() == 0
+
+
+async def test_a_start_holds_young_collections_until_its_first_screen(
+        start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    thresholds = gc.get_threshold()
+    seen: list[tuple[int, ...]] = []
+
+    class Watched(HostedApp):
+        def on_mount(self) -> None:
+            seen.append(gc.get_threshold())  # mid-start
+            super().on_mount()
+
+        def compose(self) -> ComposeResult:
+            yield Static("drawn")
+
+    server = await start_server(lambda visitor: Watched())
+    async with await connect(server, client_key, username="ines") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_for("drawn")
+        await screen.wait_until(lambda: server.collector.starting == 0, "start ended")
+        assert seen and seen[0][0] >= YOUNG_WHILE_STARTING
+        assert gc.get_threshold() == thresholds  # back once the first screen is drawn
+        screen.process.close()
+
+
+async def test_a_start_gone_before_its_first_screen_gives_young_collections_back(
+        start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    thresholds = gc.get_threshold()
+
+    class Gone(HostedApp):
+        def first_frame_drawn(self) -> None:  # as if it never drew
+            self.exit()
+
+    server = await start_server(lambda visitor: Gone())
+    async with await connect(server, client_key, username="jo") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_closed()
+    assert server.collector.starting == 0
+    assert gc.get_threshold() == thresholds
 
 
 async def test_no_tooltip_and_no_toast_rack_until_a_notification_then_toasts_show() -> None:
