@@ -252,6 +252,43 @@ async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
         assert screen in restyled
 
 
+async def test_the_table_list_is_styled_focused_once_not_again_when_focus_comes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    restyled: list[object] = []
+    original = LobbyApp.update_styles
+
+    def update_styles(self: LobbyApp, node: Any, animate: bool = True) -> None:
+        restyled.append(node)
+        original(self, node, animate)
+
+    monkeypatch.setattr(LobbyApp, "update_styles", update_styles)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(TableList)
+        assert app.screen.focused is table and table.has_focus
+        assert table not in restyled  # auto focus found it styled focused already
+        assert table.has_pseudo_class("focus")
+        app.screen.set_focus(None)  # and it still looks unfocused when it is
+        await pilot.pause()
+        assert not table.has_focus and table in restyled
+
+
+async def test_the_table_list_does_not_look_focused_when_auto_focus_leaves_it() -> None:
+    class NoAutoFocus(LobbyScreen):
+        AUTO_FOCUS = ""
+
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = NoAutoFocus()
+        await app.push_screen(screen)
+        await pilot.pause()
+        table = screen.query_one(TableList)
+        assert screen.focused is None
+        assert not table.has_focus and not table.has_pseudo_class("focus")
+
+
 async def test_a_session_s_first_screen_settles_the_garbage_collection(
         start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
     server = await start_server()
