@@ -24,9 +24,10 @@ from fivetowers.server import hosted as hosted_module
 from fivetowers.server.collector import YOUNG_WHILE_STARTING
 from fivetowers.server.hosted import HostedApp
 from fivetowers.lobby.model import HostedTable, Lobby
-from fivetowers.lobby.app import LobbyApp
+from fivetowers.lobby.app import LobbyApp, lobby_factory
 from fivetowers.lobby.lobby_screen import LobbyScreen, TableList
 from fivetowers.lobby.new_table_screen import NewTableScreen
+from fivetowers.server.driver import SSHDriver
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.compat.textual import data_table_draw_state
@@ -345,6 +346,28 @@ async def test_a_start_gone_before_its_first_screen_gives_young_collections_back
         await screen.wait_closed()
     assert server.collector.starting == 0
     assert gc.get_threshold() == thresholds
+
+
+async def test_what_a_start_writes_before_its_first_frame_goes_out_with_it(
+        start_server: StartServer, client_key: asyncssh.SSHKey,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[str] = []
+    original = SSHDriver._send
+
+    def send(self: SSHDriver, data: str) -> None:
+        sent.append(data)
+        original(self, data)
+
+    monkeypatch.setattr(SSHDriver, "_send", send)
+    server = await start_server(lobby_factory(_lobby()))
+    async with await connect(server, client_key, username="kim") as conn:
+        screen = await Screen.open(conn, 80, 24)
+        await screen.wait_for("TB002")
+        assert sent[0].startswith("\x1b[?1049h")  # the switch to the App's screen, at once
+        # Then one write (one SSH packet): the screens' pointer shapes and the frame.
+        assert "\x1b]22;" in sent[1] and "TB002" in sent[1]
+        screen.press(b"q")
+        await screen.wait_closed()
 
 
 async def test_no_tooltip_and_no_toast_rack_until_a_notification_then_toasts_show() -> None:
