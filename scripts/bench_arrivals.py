@@ -21,6 +21,14 @@ would show here as a stall every session already playing sees).
 Client keys are made before timing. The clients run in this process on the
 same machine: their CPU is printed too (they do a key exchange each as well).
 
+Below each burst, ``where the wait went``: each arrival's time split at the
+server's marks (its clock and the clients' are the same monotonic clock):
+TCP accepted, logged in, session opened, start turn taken (the gate of
+``server/hosted.py``), first screen drawn (marked once its bytes are
+written), then seen whole by the client;
+p50/p99 of each part, and how many took their turn out of the order they
+asked for it.
+
 ``--profile FILE`` writes the server's cProfile stats of the arrivals
 (``--profile-clock cpu``: timed by the process's CPU clock, kernel time of
 its sends included, so that what the busy machine's other processes take
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
 import re
 import signal
@@ -42,7 +51,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -92,6 +101,93 @@ class StallMeter:
         return worst, collecting, generations
 
 
+class Timeline:
+    """The server's marks of each arrival's start, by the client's port."""
+
+    MARKS = ("accepted", "logged in", "session", "turn", "first screen")
+
+    def __init__(self) -> None:
+        self.marks: dict[int, dict[str, float]] = {}
+        self.ports: dict[asyncio.Task[Any], int] = {}
+
+    def mark(self, port: int, what: str) -> None:
+        self.marks.setdefault(port, {})[what] = time.monotonic()
+
+    def watch(self, server: Any) -> None:
+        from fivetowers.server import hosted
+        from fivetowers.server.session import Session
+
+        timeline = self
+
+        def port_of(thing: Any) -> int:
+            return int((thing.get_extra_info("peername") or ("", 0))[1])
+
+        def wrap(name: str, what: str, of: Any) -> None:
+            original = getattr(server, name)
+
+            def marked(*args: Any, **kwargs: Any) -> Any:
+                port = port_of(of(args))
+                timeline.mark(port, what)
+                task = asyncio.current_task()
+                if name == "handle_session" and task is not None:
+                    timeline.ports[task] = port
+                return original(*args, **kwargs)
+            setattr(server, name, marked)
+
+        wrap("admit_connection", "accepted", lambda args: args[0])
+        wrap("login_completed", "logged in", lambda args: args[0])
+        wrap("handle_session", "session", lambda args: args[0])
+
+        class TimedTurns(asyncio.Semaphore):
+            async def acquire(self) -> Literal[True]:
+                taken = await super().acquire()
+                task = asyncio.current_task()
+                if task in timeline.ports:
+                    timeline.mark(timeline.ports[task], "turn")
+                return taken
+
+        hosted._turns[asyncio.get_running_loop()] = TimedTurns(hosted.STARTING)
+        first_screen = Session._first_screen
+
+        def drawn(session: Session) -> None:
+            timeline.mark(port_of(session.process), "first screen")
+            first_screen(session)
+        Session._first_screen = drawn  # type: ignore[method-assign,assignment]
+
+    def take(self) -> str:
+        marks, self.marks = self.marks, {}
+        self.ports.clear()
+        return json.dumps({str(port): each for port, each in marks.items()})
+
+
+def where_the_wait_went(marks: dict[str, dict[str, float]],
+                        seen: dict[int, tuple[float, float]]) -> str:
+    """Per part of an arrival's wait, p50/p99 in ms; turns taken out of order."""
+    parts: dict[str, list[float]] = {}
+    names = ("connect", *Timeline.MARKS[1:], "to the client")
+    asked, taken = [], []
+    for port, (t0, done) in seen.items():
+        each = marks.get(str(port), {})
+        if any(mark not in each for mark in Timeline.MARKS):
+            continue
+        times = [t0] + [each[mark] for mark in Timeline.MARKS] + [done]
+        for name, (a, b) in zip(names, zip(times, times[1:])):
+            parts.setdefault(name, []).append(b - a)
+        asked.append((each["session"], port))
+        taken.append((each["turn"], port))
+    order = [port for _, port in sorted(asked)]
+    turns = [port for _, port in sorted(taken)]
+    out_of_order = sum(1 for a, b in zip(order, turns) if a != b)
+    labels = {"connect": "to TCP accepted", "logged in": "to logged in",
+              "session": "to session opened", "turn": "App made and waiting for a start turn",
+              "first screen": "start to first screen",
+              "to the client": "to seen whole (sent just before the mark)"}
+    return ("  where the wait went (p50 / p99 ms): " + ", ".join(
+        f"{labels[name]} {pct(values, 0.5) * 1000:.0f} / {pct(values, 0.99) * 1000:.0f}"
+        for name, values in parts.items())
+        + f"; turns taken out of the asking order: {out_of_order} of {len(order)}")
+
+
 async def serve(tables: int, data_dir: Path, profile: str | None,
                 profile_clock: str = "wall") -> None:
     from fivetowers.games import game_kind
@@ -112,6 +208,8 @@ async def serve(tables: int, data_dir: Path, profile: str | None,
                           idle_timeout=3600)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
+    timeline = Timeline()
+    timeline.watch(server)
     meter = StallMeter()
     ticker = asyncio.create_task(meter.run())
     profiler: Any = None
@@ -132,6 +230,8 @@ async def serve(tables: int, data_dir: Path, profile: str | None,
         for line in lines:
             if line == b"stall":
                 print("{:.4f} {:.4f} {}".format(*meter.take()), flush=True)
+            elif line == b"timeline":
+                print(timeline.take(), flush=True)
             elif line == b"profile on" and profiler is not None:
                 profiler.enable()
             elif line == b"profile off" and profiler is not None:
@@ -176,6 +276,9 @@ class Arrival:
         if last_code is not None:
             self.markers.append(last_code.encode())
         self.conn: Any = None
+        self.port = 0
+        """The client's own port: the server's marks of it are keyed on it."""
+        self.t0 = self.done = 0.0
 
     def full(self, raw: bytes) -> bool:
         at = raw.find(ALT_SCREEN)
@@ -187,10 +290,11 @@ class Arrival:
     async def arrive(self, port: int) -> float:
         import asyncssh
 
-        t0 = time.monotonic()
+        self.t0 = t0 = time.monotonic()
         self.conn = await asyncssh.connect("127.0.0.1", port, username=self.name,
                                            known_hosts=None, client_keys=[self.key],
                                            agent_path=None, **self.options)
+        self.port = int(self.conn.get_extra_info("sockname")[1])
         process = await self.conn.create_process(term_type="xterm-256color",
                                                  term_size=(80, 24), encoding=None)
         raw = b""
@@ -200,7 +304,8 @@ class Arrival:
                 raise RuntimeError(f"{self.name}: the server closed before the lobby")
             raw += data
             if self.full(raw):
-                return time.monotonic() - t0
+                self.done = time.monotonic()
+                return self.done - t0
 
     def leave(self) -> None:
         if self.conn is not None:
@@ -228,6 +333,9 @@ async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: in
     await server.stdin.drain()
     stall_text, collecting_text, generations = (await server.stdout.readline()).decode().split()
     stall, collecting = float(stall_text), float(collecting_text)
+    server.stdin.write(b"timeline\n")
+    await server.stdin.drain()
+    marks = json.loads(await server.stdout.readline())
     print(f"{n:3d} arriving: first full lobby p50 {pct(waits, 0.5) * 1000:6.0f} ms  "
           f"p99 {pct(waits, 0.99) * 1000:6.0f} ms  max {max(waits) * 1000:6.0f} ms  "
           f"(goal p99 <= 1500 ms: {pct(waits, 0.99) / 1.5:.2f}x)  "
@@ -237,6 +345,7 @@ async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: in
           f"garbage collection (CPU) {collecting / n * 1000:4.1f} ms/session "
           f"(generations 0,1,2: collections:ms {generations})  "
           f"clients' CPU {(mine1 - mine0) / n * 1000:4.0f} ms/session", flush=True)
+    print(where_the_wait_went(marks, {a.port: (a.t0, a.done) for a in arrivals}), flush=True)
     for a in arrivals:
         a.leave()
     await asyncio.sleep(3.0)  # the server closes them (and collects) before the next wave
