@@ -147,12 +147,14 @@ class Timeline:
                 return taken
 
         hosted._turns[asyncio.get_running_loop()] = TimedTurns(hosted.STARTING)
-        first_screen = Session._first_screen
+        first_screen = getattr(Session, "_first_screen", None)
+        if first_screen is None:  # a server from before it (compared with --arrivals)
+            return
 
         def drawn(session: Session) -> None:
             timeline.mark(port_of(session.process), "first screen")
             first_screen(session)
-        Session._first_screen = drawn  # type: ignore[method-assign,assignment]
+        setattr(Session, "_first_screen", drawn)
 
     def take(self) -> str:
         marks, self.marks = self.marks, {}
