@@ -231,8 +231,8 @@ async def test_a_start_that_never_draws_holds_the_others_only_so_long(
     await asyncio.wait_for(task, 10)
 
 
-async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def _restyles(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The nodes LobbyApps style again from now on (not mounting's first styling)."""
     restyled: list[object] = []
     original = LobbyApp.update_styles
 
@@ -241,6 +241,12 @@ async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
         original(self, node, animate)
 
     monkeypatch.setattr(LobbyApp, "update_styles", update_styles)
+    return restyled
+
+
+async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    restyled = _restyles(monkeypatch)
     app = LobbyApp(_lobby(), _visitor("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -255,14 +261,7 @@ async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
 
 async def test_the_table_list_is_styled_focused_once_not_again_when_focus_comes(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    restyled: list[object] = []
-    original = LobbyApp.update_styles
-
-    def update_styles(self: LobbyApp, node: Any, animate: bool = True) -> None:
-        restyled.append(node)
-        original(self, node, animate)
-
-    monkeypatch.setattr(LobbyApp, "update_styles", update_styles)
+    restyled = _restyles(monkeypatch)
     app = LobbyApp(_lobby(), _visitor("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
