@@ -28,10 +28,12 @@ While Apps start, the interpreter's young collections are held off
 live as long as its session, and with the default threshold (700) every one
 of them was walked by a young collection, then again by a middle one,
 before the settle at its first frame walked it a third time (50 arrivals:
-some 225 young collections, a third of the collector's time in the burst).
+some 200 young and 3 middle collections, half the collector's CPU in the burst).
 With them held off, the settle is the one walk of what the start made; the
 start's garbage (some 500 objects) waits for it, a few hundred kilobytes
-at the most while the crowd arrives.
+at the most while the crowd arrives. A start that never draws holds them
+off until its session ends; the settles every few seconds, and a young
+collection once ``YOUNG_WHILE_STARTING`` objects were made, still run.
 
 A settle freezes at most once a ``freeze_every`` (a minute); the settles in
 between collect all that is not frozen. A freeze keeps for good what is
