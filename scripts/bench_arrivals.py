@@ -10,7 +10,9 @@ switch to the alternate screen, shows the whole lobby: the title with the
 player's name, the last table's code, the help line and the footer's last
 key ("leave"). It prints p50/p99/max of that time, the server's CPU per
 session start (from its /proc stat: SSH handshake, session, App, first
-frames, divided by N) and how much of it was garbage collection, the
+frames, divided by N) and how much of it was garbage collection (the
+collecting thread's CPU time, so the busy machine's other processes are
+not counted in it), the
 server's RSS with the N sessions on their lobby (and its growth per
 session), and the longest the server's event loop went without
 running a 10 ms ticker during the arrivals (a start that does not yield
@@ -19,7 +21,18 @@ would show here as a stall every session already playing sees).
 Client keys are made before timing. The clients run in this process on the
 same machine: their CPU is printed too (they do a key exchange each as well).
 
-``--profile FILE`` writes the server's cProfile stats of the arrivals;
+Below each burst, ``where the wait went``: each arrival's time split at the
+server's marks (its clock and the clients' are the same monotonic clock):
+TCP accepted, logged in, session opened, start turn taken (the gate of
+``server/hosted.py``), first screen drawn (marked once its bytes are
+written), then seen whole by the client;
+p50/p99 of each part, and how many took their turn out of the order they
+asked for it.
+
+``--profile FILE`` writes the server's cProfile stats of the arrivals
+(``--profile-clock cpu``: timed by the process's CPU clock, kernel time of
+its sends included, so that what the busy machine's other processes take
+is not charged to the function the server was in);
 ``--cipher NAME`` makes the clients use only that cipher (the client's
 preference decides which one a connection uses).
 """
@@ -29,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
 import re
 import signal
@@ -37,7 +51,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -63,9 +77,9 @@ class StallMeter:
 
     def _collection(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._since = time.perf_counter()
+            self._since = time.thread_time()
         else:
-            spent = time.perf_counter() - self._since
+            spent = time.thread_time() - self._since
             self.collecting += spent
             self.by_generation[info["generation"]][0] += 1
             self.by_generation[info["generation"]][1] += spent
@@ -87,7 +101,97 @@ class StallMeter:
         return worst, collecting, generations
 
 
-async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
+class Timeline:
+    """The server's marks of each arrival's start, by the client's port."""
+
+    MARKS = ("accepted", "logged in", "session", "turn", "first screen")
+
+    def __init__(self) -> None:
+        self.marks: dict[int, dict[str, float]] = {}
+        self.ports: dict[asyncio.Task[Any], int] = {}
+
+    def mark(self, port: int, what: str) -> None:
+        self.marks.setdefault(port, {})[what] = time.monotonic()
+
+    def watch(self, server: Any) -> None:
+        from fivetowers.server import hosted
+        from fivetowers.server.session import Session
+
+        timeline = self
+
+        def port_of(thing: Any) -> int:
+            return int((thing.get_extra_info("peername") or ("", 0))[1])
+
+        def wrap(name: str, what: str, of: Any) -> None:
+            original = getattr(server, name)
+
+            def marked(*args: Any, **kwargs: Any) -> Any:
+                port = port_of(of(args))
+                timeline.mark(port, what)
+                task = asyncio.current_task()
+                if name == "handle_session" and task is not None:
+                    timeline.ports[task] = port
+                return original(*args, **kwargs)
+            setattr(server, name, marked)
+
+        wrap("admit_connection", "accepted", lambda args: args[0])
+        wrap("login_completed", "logged in", lambda args: args[0])
+        wrap("handle_session", "session", lambda args: args[0])
+
+        class TimedTurns(asyncio.Semaphore):
+            async def acquire(self) -> Literal[True]:
+                taken = await super().acquire()
+                task = asyncio.current_task()
+                if task in timeline.ports:
+                    timeline.mark(timeline.ports[task], "turn")
+                return taken
+
+        hosted._turns[asyncio.get_running_loop()] = TimedTurns(hosted.STARTING)
+        first_screen = getattr(Session, "_first_screen", None)
+        if first_screen is None:  # a server from before it (compared with --arrivals)
+            return
+
+        def drawn(session: Session) -> None:
+            timeline.mark(port_of(session.process), "first screen")
+            first_screen(session)
+        setattr(Session, "_first_screen", drawn)
+
+    def take(self) -> str:
+        marks, self.marks = self.marks, {}
+        self.ports.clear()
+        return json.dumps({str(port): each for port, each in marks.items()})
+
+
+def where_the_wait_went(marks: dict[str, dict[str, float]],
+                        seen: dict[int, tuple[float, float]]) -> str:
+    """Per part of an arrival's wait, p50/p99 in ms; turns taken out of order."""
+    parts: dict[str, list[float]] = {}
+    names = ("connect", *Timeline.MARKS[1:], "to the client")
+    asked, taken = [], []
+    for port, (t0, done) in seen.items():
+        each = marks.get(str(port), {})
+        if any(mark not in each for mark in Timeline.MARKS):
+            continue
+        times = [t0] + [each[mark] for mark in Timeline.MARKS] + [done]
+        for name, (a, b) in zip(names, zip(times, times[1:])):
+            parts.setdefault(name, []).append(b - a)
+        asked.append((each["session"], port))
+        taken.append((each["turn"], port))
+    order = [port for _, port in sorted(asked)]
+    turns = [port for _, port in sorted(taken)]
+    out_of_order = sum(1 for a, b in zip(order, turns) if a != b)
+    labels = {"connect": "to TCP accepted", "logged in": "to logged in",
+              "session": "to session opened", "turn": "App made and waiting for a start turn",
+              "first screen": "start to first screen",
+              "to the client": "to seen whole (sent just before the mark)"}
+    return ("  where the wait went (p50 / p99 ms): " + ", ".join(
+        f"{labels[name]} {pct(values, 0.5) * 1000:.0f} / {pct(values, 0.99) * 1000:.0f}"
+        for name, values in parts.items())
+        + f"; turns taken out of the asking order: {out_of_order} of {len(order)}")
+
+
+async def serve(tables: int, data_dir: Path, profile: str | None,
+                profile_clock: str = "wall") -> None:
     from fivetowers.games import game_kind
     from fivetowers.lobby.model import HostedTable, Lobby
     from fivetowers.lobby.app import lobby_factory
@@ -106,12 +210,15 @@ async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
                           idle_timeout=3600)
     server = GameServer(config, lobby_factory(lobby))
     await server.start()
+    timeline = Timeline()
+    timeline.watch(server)
     meter = StallMeter()
     ticker = asyncio.create_task(meter.run())
     profiler: Any = None
     if profile:
         import cProfile
-        profiler = cProfile.Profile()
+        profiler = (cProfile.Profile(time.process_time) if profile_clock == "cpu"
+                    else cProfile.Profile())
     loop = asyncio.get_running_loop()
 
     pending = b""
@@ -125,6 +232,8 @@ async def serve(tables: int, data_dir: Path, profile: str | None) -> None:
         for line in lines:
             if line == b"stall":
                 print("{:.4f} {:.4f} {}".format(*meter.take()), flush=True)
+            elif line == b"timeline":
+                print(timeline.take(), flush=True)
             elif line == b"profile on" and profiler is not None:
                 profiler.enable()
             elif line == b"profile off" and profiler is not None:
@@ -169,6 +278,9 @@ class Arrival:
         if last_code is not None:
             self.markers.append(last_code.encode())
         self.conn: Any = None
+        self.port = 0
+        """The client's own port: the server's marks of it are keyed on it."""
+        self.t0 = self.done = 0.0
 
     def full(self, raw: bytes) -> bool:
         at = raw.find(ALT_SCREEN)
@@ -180,10 +292,11 @@ class Arrival:
     async def arrive(self, port: int) -> float:
         import asyncssh
 
-        t0 = time.monotonic()
+        self.t0 = t0 = time.monotonic()
         self.conn = await asyncssh.connect("127.0.0.1", port, username=self.name,
                                            known_hosts=None, client_keys=[self.key],
                                            agent_path=None, **self.options)
+        self.port = int(self.conn.get_extra_info("sockname")[1])
         process = await self.conn.create_process(term_type="xterm-256color",
                                                  term_size=(80, 24), encoding=None)
         raw = b""
@@ -193,7 +306,8 @@ class Arrival:
                 raise RuntimeError(f"{self.name}: the server closed before the lobby")
             raw += data
             if self.full(raw):
-                return time.monotonic() - t0
+                self.done = time.monotonic()
+                return self.done - t0
 
     def leave(self) -> None:
         if self.conn is not None:
@@ -221,29 +335,33 @@ async def wave(port: int, server: asyncio.subprocess.Process, n: int, tables: in
     await server.stdin.drain()
     stall_text, collecting_text, generations = (await server.stdout.readline()).decode().split()
     stall, collecting = float(stall_text), float(collecting_text)
+    server.stdin.write(b"timeline\n")
+    await server.stdin.drain()
+    marks = json.loads(await server.stdout.readline())
     print(f"{n:3d} arriving: first full lobby p50 {pct(waits, 0.5) * 1000:6.0f} ms  "
           f"p99 {pct(waits, 0.99) * 1000:6.0f} ms  max {max(waits) * 1000:6.0f} ms  "
           f"(goal p99 <= 1500 ms: {pct(waits, 0.99) / 1.5:.2f}x)  "
           f"server CPU {(cpu1 - cpu0) / n * 1000:5.0f} ms/session  "
           f"longest loop stall {stall * 1000:4.0f} ms  "
           f"server RSS {rss1:.0f} MiB (+{(rss1 - rss0) / n:.2f} MiB/session)  "
-          f"garbage collection {collecting / n * 1000:4.0f} ms/session "
+          f"garbage collection (CPU) {collecting / n * 1000:4.1f} ms/session "
           f"(generations 0,1,2: collections:ms {generations})  "
           f"clients' CPU {(mine1 - mine0) / n * 1000:4.0f} ms/session", flush=True)
+    print(where_the_wait_went(marks, {a.port: (a.t0, a.done) for a in arrivals}), flush=True)
     for a in arrivals:
         a.leave()
     await asyncio.sleep(3.0)  # the server closes them (and collects) before the next wave
 
 
 async def run(counts: list[int], tables: int, profile: str | None,
-              cipher: str | None) -> int:
+              cipher: str | None, profile_clock: str = "wall") -> int:
     options: dict[str, Any] = {"encryption_algs": [cipher]} if cipher else {}
     data_dir = tempfile.mkdtemp(prefix="fivetowers-arrivals-")
     env = dict(os.environ, TEXTUAL_DISABLE_KITTY_KEY="1")
     args = [sys.executable, __file__, "--serve", "--tables", str(tables),
             "--data-dir", data_dir]
     if profile:
-        args += ["--profile", profile]
+        args += ["--profile", profile, "--profile-clock", profile_clock]
     server = await asyncio.create_subprocess_exec(
         *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
     assert server.stdout is not None
@@ -267,6 +385,9 @@ def main() -> int:
     parser.add_argument("--arrivals", type=int, nargs="+", default=[1, 20, 50])
     parser.add_argument("--tables", type=int, default=10, help="forming tables listed")
     parser.add_argument("--profile", default=None, help="server cProfile stats file")
+    parser.add_argument("--profile-clock", choices=("wall", "cpu"), default="wall",
+                        help="what the profile's times are: wall clock or the "
+                             "server's CPU time")
     parser.add_argument("--cipher", default=None,
                         help="the clients' only cipher (default: asyncssh's list, "
                              "chacha20-poly1305 first, as OpenSSH's)")
@@ -274,13 +395,15 @@ def main() -> int:
     parser.add_argument("--data-dir", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(args.tables, Path(args.data_dir), args.profile))
+        asyncio.run(serve(args.tables, Path(args.data_dir), args.profile,
+                          args.profile_clock))
         return 0
     if any(n < 1 for n in args.arrivals) or args.tables < 0:
         print("bench_arrivals: --arrivals must be positive and --tables at least 0",
               file=sys.stderr)
         return 2
-    return asyncio.run(run(args.arrivals, args.tables, args.profile, args.cipher))
+    return asyncio.run(run(args.arrivals, args.tables, args.profile, args.cipher,
+                           args.profile_clock))
 
 
 if __name__ == "__main__":

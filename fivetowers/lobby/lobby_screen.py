@@ -90,7 +90,13 @@ class LobbyScreen(SettledScreen):
         title = styled_template(_("{game} lobby — you are {name}"),
                                 game=("5 Towers", "bold"), name=(app.player_name, "bold"))
         yield Static(title, id="lobby-title")
-        yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
+        tables = TableList(id="tables", cursor_type="row", zebra_stripes=True)
+        if self.app.app_focus and self.focused is None:
+            # Textual's auto focus picks the list (the first focusable widget)
+            # right after mounting styled it, and taking focus styled it and its
+            # dozen component classes again: it is styled focused from the start.
+            tables.set_reactive(TableList.has_focus, True)
+        yield tables
         yield SharedStatic("", id="lobby-empty")
         yield SharedStatic(Text.assemble(
             _("Share a table's code: others type  "),
@@ -101,6 +107,8 @@ class LobbyScreen(SettledScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
+        if table.has_focus and self.focused is not table:  # auto focus went elsewhere
+            table.has_focus = False
         table.add_columns(_("code"), _("table"), *((_("game"),) if self.games_shown else ()),
                           _("rules"), _("seats"), _("status"))
         self._listen(True)

@@ -161,6 +161,11 @@ class SSHDriver(OwnDriver):
         self._terminal = terminal
         terminal.driver = self
         self._pending: list[str] = []
+        self._drawn = False
+        """A frame was flushed: pieces written outside frames go out on the
+        next loop pass; before it they wait for the first frame (a start
+        wrote the pointer shape of two screens before it, each encrypted
+        and sent in an SSH packet of its own while a crowd waited)."""
         self._flush_handle: asyncio.Handle | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -178,9 +183,10 @@ class SSHDriver(OwnDriver):
     # -- output --------------------------------------------------------------
     def write(self, data: str) -> None:
         # Textual writes a frame in pieces and then flushes; pieces written
-        # outside a frame (a bell) go out on the next loop pass.
+        # outside a frame (a bell) go out on the next loop pass, or with the
+        # first frame before it.
         self._pending.append(data)
-        if self._flush_handle is None:
+        if self._flush_handle is None and self._drawn:
             self._flush_handle = self.loop.call_soon(self.flush)
 
     def flush(self) -> None:
@@ -189,6 +195,7 @@ class SSHDriver(OwnDriver):
             self._flush_handle = None
         if not self._pending:
             return
+        self._drawn = True
         data = "".join(self._pending)
         self._pending.clear()
         if not self._too_small:
@@ -219,6 +226,8 @@ class SSHDriver(OwnDriver):
     # -- application mode ----------------------------------------------------
     def start_application_mode(self) -> None:
         mouse = _MOUSE_ON if self.mouse else ""
+        # At once, not with the first frame: the terminal's answer to the
+        # synchronized output question may come back before that frame.
         self._send(_ALT_SCREEN_ON + mouse + _FOCUS_ON + _PASTE_ON + _ASK_SYNC_OUTPUT)
         width, height = self.terminal_size or (80, 24)
         self._resize(width, height)

@@ -324,6 +324,12 @@ class GameServer:
         self.sessions.discard(session)
         self.collector.session_ended(len(self.sessions))
 
+    def start_began(self) -> None:
+        self.collector.start_began()
+
+    def start_ended(self) -> None:
+        self.collector.start_ended()
+
     def app_started(self) -> None:
         self.collector.app_started()
 

@@ -84,6 +84,14 @@ class SessionHost(Protocol):
 
     def session_ended(self, session: Session) -> None: ...
 
+    def start_began(self) -> None:
+        """A session's App begins its start (it may wait for its turn)."""
+        ...
+
+    def start_ended(self) -> None:
+        """A start that began ended: its first screen drawn, or the App gone."""
+        ...
+
     def app_started(self) -> None: ...
 
     def screen_left(self) -> None: ...
@@ -159,6 +167,8 @@ class Session:
         """A last line for the player, written after the App has left the screen."""
         self.speech = Speech(language_from_env(_locale_env(process)))
         """What the client's locale asks for; the lobby may switch it later."""
+        self.starting = False
+        """The App began its start and has not drawn its first screen yet."""
 
     async def run(self) -> None:
         status = 1
@@ -241,13 +251,16 @@ class Session:
         app = self.app = self.host.app_factory(visitor)
         errors = prepare_app(app, terminal, visitor, self.host.stdout, self.host.stderr)
         if isinstance(app, HostedApp):
-            app.on_started = self.host.app_started
             app.on_screen_left = self.host.screen_left
+            self.starting = True
+            self.host.start_began()
+            app.on_started = self._first_screen
         log.info("session of %s (%s, %s) starts at %dx%d", self.name, self.address,
                  self.identity, *size)
         try:
             await app.run_async(size=size)
         finally:
+            self._start_ended()  # (if gone before its first screen)
             await terminal.finished()
         report = errors.getvalue().strip()
         if report:
@@ -264,6 +277,15 @@ class Session:
         if self.goodbye:
             say(process, self.goodbye(self.words))
         return app.return_code or 0
+
+    def _first_screen(self) -> None:
+        self.host.app_started()
+        self._start_ended()
+
+    def _start_ended(self) -> None:
+        if self.starting:
+            self.starting = False
+            self.host.start_ended()
 
     @property
     def words(self) -> Translator:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from fivetowers.server.collector import QuietCollector
+from fivetowers.server.collector import YOUNG_WHILE_STARTING, QuietCollector
 
 
 class Node:
@@ -190,3 +190,34 @@ async def test_a_hosted_app_tells_each_screen_it_leaves_for_good() -> None:
         await app.push_screen(Shown(name="dialog"))
         await app.pop_screen()
         assert left == ["table", "dialog"]
+
+
+def test_young_collections_wait_while_apps_start_and_come_back_after() -> None:
+    """What a start allocates lives as long as its session: walked by young
+    collections during the start it would be walked three times, not once."""
+    collector = QuietCollector()
+    thresholds = gc.get_threshold()
+    young: list[int] = []
+
+    def heard(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] < 2:
+            young.append(info["generation"])
+
+    gc.callbacks.append(heard)
+    try:
+        collector.start_began()
+        collector.start_began()  # two Apps start at once
+        made = [Node() for _ in range(20 * thresholds[0])]  # a start's objects
+        assert young == []
+        collector.start_ended()
+        assert gc.get_threshold()[0] >= YOUNG_WHILE_STARTING  # the other still starts
+        collector.start_ended()
+        assert gc.get_threshold() == thresholds and collector.starting == 0
+        more = [Node() for _ in range(20 * thresholds[0])]
+        assert young  # the interpreter's own schedule again
+        collector.start_ended()  # an extra end changes nothing
+        assert gc.get_threshold() == thresholds and collector.starting == 0
+    finally:
+        gc.callbacks.remove(heard)
+        gc.set_threshold(*thresholds)
+    del made, more

@@ -4,6 +4,7 @@ list share its rendered lines, and Apps take turns to start."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
@@ -20,11 +21,13 @@ from textual.widgets._footer import FooterKey
 
 from fivetowers.games import game_kind
 from fivetowers.server import hosted as hosted_module
+from fivetowers.server.collector import YOUNG_WHILE_STARTING
 from fivetowers.server.hosted import HostedApp
 from fivetowers.lobby.model import HostedTable, Lobby
-from fivetowers.lobby.app import LobbyApp
+from fivetowers.lobby.app import LobbyApp, lobby_factory
 from fivetowers.lobby.lobby_screen import LobbyScreen, TableList
 from fivetowers.lobby.new_table_screen import NewTableScreen
+from fivetowers.server.driver import SSHDriver
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.compat.textual import data_table_draw_state
@@ -228,8 +231,8 @@ async def test_a_start_that_never_draws_holds_the_others_only_so_long(
     await asyncio.wait_for(task, 10)
 
 
-async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def _restyles(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The nodes LobbyApps style again from now on (not mounting's first styling)."""
     restyled: list[object] = []
     original = LobbyApp.update_styles
 
@@ -238,6 +241,12 @@ async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
         original(self, node, animate)
 
     monkeypatch.setattr(LobbyApp, "update_styles", update_styles)
+    return restyled
+
+
+async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    restyled = _restyles(monkeypatch)
     app = LobbyApp(_lobby(), _visitor("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -248,6 +257,36 @@ async def test_the_lobby_is_styled_once_when_first_shown_and_again_later(
         screen.post_message(events.ScreenResume())  # shown again: styled again
         await pilot.pause()
         assert screen in restyled
+
+
+async def test_the_table_list_is_styled_focused_once_not_again_when_focus_comes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    restyled = _restyles(monkeypatch)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(TableList)
+        assert app.screen.focused is table and table.has_focus
+        assert table not in restyled  # auto focus found it styled focused already
+        assert table.has_pseudo_class("focus")
+        app.screen.set_focus(None)  # and it still looks unfocused when it is
+        await pilot.pause()
+        assert not table.has_focus and table in restyled
+
+
+async def test_the_table_list_does_not_look_focused_when_auto_focus_leaves_it() -> None:
+    class NoAutoFocus(LobbyScreen):
+        AUTO_FOCUS = ""
+
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = NoAutoFocus()
+        await app.push_screen(screen)
+        await pilot.pause()
+        table = screen.query_one(TableList)
+        assert screen.focused is None
+        assert not table.has_focus and not table.has_pseudo_class("focus")
 
 
 async def test_a_session_s_first_screen_settles_the_garbage_collection(
@@ -267,6 +306,67 @@ async def test_a_session_s_first_screen_settles_the_garbage_collection(
         assert server.collector.frozen
         screen.press(b"q")
         assert await screen.wait_closed() == 0
+
+
+async def test_a_start_holds_young_collections_until_its_first_screen(
+        start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    thresholds = gc.get_threshold()
+    seen: list[tuple[int, ...]] = []
+
+    class Watched(HostedApp):
+        def on_mount(self) -> None:
+            seen.append(gc.get_threshold())  # mid-start
+            super().on_mount()
+
+        def compose(self) -> ComposeResult:
+            yield Static("drawn")
+
+    server = await start_server(lambda visitor: Watched())
+    async with await connect(server, client_key, username="ines") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_for("drawn")
+        await screen.wait_until(lambda: server.collector.starting == 0, "start ended")
+        assert seen and seen[0][0] >= YOUNG_WHILE_STARTING
+        assert gc.get_threshold() == thresholds  # back once the first screen is drawn
+        screen.process.close()
+
+
+async def test_a_start_gone_before_its_first_screen_gives_young_collections_back(
+        start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    thresholds = gc.get_threshold()
+
+    class Gone(HostedApp):
+        def first_frame_drawn(self) -> None:  # as if it never drew
+            self.exit()
+
+    server = await start_server(lambda visitor: Gone())
+    async with await connect(server, client_key, username="jo") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_closed()
+    assert server.collector.starting == 0
+    assert gc.get_threshold() == thresholds
+
+
+async def test_what_a_start_writes_before_its_first_frame_goes_out_with_it(
+        start_server: StartServer, client_key: asyncssh.SSHKey,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[str] = []
+    original = SSHDriver._send
+
+    def send(self: SSHDriver, data: str) -> None:
+        sent.append(data)
+        original(self, data)
+
+    monkeypatch.setattr(SSHDriver, "_send", send)
+    server = await start_server(lobby_factory(_lobby()))
+    async with await connect(server, client_key, username="kim") as conn:
+        screen = await Screen.open(conn, 80, 24)
+        await screen.wait_for("TB002")
+        assert sent[0].startswith("\x1b[?1049h")  # the switch to the App's screen, at once
+        # Then one write (one SSH packet): the screens' pointer shapes and the frame.
+        assert "\x1b]22;" in sent[1] and "TB002" in sent[1]
+        screen.press(b"q")
+        await screen.wait_closed()
 
 
 async def test_no_tooltip_and_no_toast_rack_until_a_notification_then_toasts_show() -> None:
