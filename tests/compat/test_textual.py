@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
+from rich.style import Style
 from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
@@ -29,7 +30,8 @@ from fivetowers.compat.textual import (APPLY_PARAMETERS, PARSE_RULES_PARAMETERS,
                                        InOrderInput, LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        divide_without_cycles, drop_closed_watchers,
-                                       has_toast_rack, is_closing,
+                                       has_toast_rack, is_closing, lazy_strip_caches,
+                                       strip_cache,
                                        keep_process_output, release_strip_caches,
                                        share_parsed_css, share_style_matches,
                                        shared_style_matches, strip_caches_filled,
@@ -325,6 +327,50 @@ def test_a_divided_strip_is_freed_without_the_cyclic_collector() -> None:
     finally:
         gc.enable()
         gc.collect()
+
+
+def test_upstream_strips_make_seven_empty_caches() -> None:
+    """What lazy_strip_caches saves, and the shape it was written for."""
+    strip = Strip.__new__(Strip)
+    compat.UPSTREAM_STRIP_INIT(strip, [Segment("line")], 4)
+    assert all(getattr(strip, name) is not None for name in STRIP_CACHES)
+    assert compat._upstream_strip_shape() is not None, "re-check compat/textual.py: lazy_strip_caches"
+
+
+def test_a_new_strip_holds_no_caches_until_used() -> None:
+    assert lazy_strip_caches() and lazy_strip_caches()  # once, then a no-op
+    line = Strip([Segment("drawn "), Segment("line", Style(bold=True))])
+    assert all(strip_cache(line, name) is None for name in STRIP_CACHES)
+    cropped = line.crop(1, 5)
+    made = {name for name in STRIP_CACHES if strip_cache(line, name) is not None}
+    assert made == {"_crop_cache"}
+    assert line.crop(1, 5) is cropped  # cached, as upstream caches it
+    assert strip_cache(cropped, "_crop_cache") is None
+
+
+def test_lazy_caches_answer_as_upstream_and_keep_its_sizes() -> None:
+    assert lazy_strip_caches()
+    upstream = Strip.__new__(Strip)
+    compat.UPSTREAM_STRIP_INIT(upstream, [Segment("drawn "), Segment("line", Style(bold=True))])
+    lazy = Strip([Segment("drawn "), Segment("line", Style(bold=True))])
+    style = Style(italic=True)
+    for strip in (upstream, lazy):
+        for _ in range(2):  # a miss, then a hit
+            strip.adjust_cell_length(12, style)
+            strip.crop_extend(2, 14, style)
+            strip.apply_style(style)
+            strip.apply_offsets(1, 2)
+            strip.divide([3, 10])
+    assert lazy == upstream and lazy.cell_length == upstream.cell_length
+    for name in STRIP_CACHES:
+        made, upstreams = getattr(lazy, name), getattr(upstream, name)
+        assert type(made) is type(upstreams) and made._maxsize == upstreams._maxsize
+        assert list(made.keys()) == list(upstreams.keys())
+        assert [made.get(key) for key in made.keys()] == [upstreams.get(key)
+                                                          for key in upstreams.keys()]
+    # a filled lazy cache is released as an upstream one is
+    release_strip_caches([lazy])
+    assert not strip_caches_filled(lazy)
 
 
 # -- the footer's watchers, and closing nodes ----------------------------------------
@@ -677,3 +723,4 @@ async def test_a_sequence_goes_through_the_driver_as_textual_s_bell_does() -> No
     assert driver.written == ["\x1b]2;t\x1b\\"]
     async with Blank().run_test() as pilot:  # headless: written nowhere, no error
         write_to_terminal(pilot.app, "\x1b]2;t\x1b\\")
+
