@@ -954,13 +954,24 @@ def look_pseudo_classes(widget: Widget) -> frozenset[str]:
     on each node, as it styles it, whether a rule matching it tests any of
     them; only then can they change its look. Retire it when Textual says so
     publicly (or its renders are shared).
+
+    The checks of the structural ones left out are not run at all (they
+    walk the widget's siblings: a third of the key's cost), so this reads
+    ``get_pseudo_classes``' table of checks (``_PSEUDO_CLASSES``) itself.
     """
-    classes = frozenset(widget.get_pseudo_classes())
-    if not widget._has_order_style:
-        classes -= _ORDERED_PSEUDO_CLASSES
-    if not widget._has_odd_or_even:
-        classes -= _ODD_EVEN_PSEUDO
-    return classes
+    untested = _UNTESTED[widget._has_order_style, widget._has_odd_or_even]
+    return frozenset([name for name, check in widget._PSEUDO_CLASSES.items()
+                      if name not in untested and check(widget)])
+
+
+_UNTESTED: dict[tuple[bool, bool], frozenset[str]] = {
+    (True, True): frozenset(),
+    (True, False): _ODD_EVEN_PSEUDO,
+    (False, True): _ORDERED_PSEUDO_CLASSES,
+    (False, False): _ORDERED_PSEUDO_CLASSES | _ODD_EVEN_PSEUDO,
+}
+"""The structural pseudo-classes left out, by whether the widget's rules
+test the ordered ones and odd/even."""
 
 
 WORKAROUNDS = (
@@ -1009,7 +1020,8 @@ WORKAROUNDS = (
                                       "_has_focus_within", "_has_order_style",
                                       "_has_odd_or_even"),
               "Textual caches matched rules across Apps"),
-    _recorded("look_pseudo_classes", ("_has_order_style", "_has_odd_or_even"),
+    _recorded("look_pseudo_classes", ("_has_order_style", "_has_odd_or_even",
+                                      "_PSEUDO_CLASSES"),
               "Textual says which of a node's pseudo-classes its rules test"),
     _recorded("InOrderInput", ("Input._on_key", "App._on_key", "App._check_bindings"),
               "a focused widget's bindings run before its next key (keys in one read)"),

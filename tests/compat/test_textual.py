@@ -31,6 +31,7 @@ from fivetowers.compat.textual import (APPLY_PARAMETERS, PARSE_RULES_PARAMETERS,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        divide_without_cycles, drop_closed_watchers,
                                        has_toast_rack, is_closing, lazy_strip_caches,
+                                       look_pseudo_classes,
                                        strip_cache,
                                        keep_process_output, release_strip_caches,
                                        share_parsed_css, share_style_matches,
@@ -724,3 +725,42 @@ async def test_a_sequence_goes_through_the_driver_as_textual_s_bell_does() -> No
     async with Blank().run_test() as pilot:  # headless: written nowhere, no error
         write_to_terminal(pilot.app, "\x1b]2;t\x1b\\")
 
+
+# -- which pseudo-classes change a widget's look ------------------------------------
+
+class Sited(Static):
+    """A widget that counts how often its place among its siblings is asked."""
+
+    asked: list[str] = []
+    _PSEUDO_CLASSES = {
+        **Static._PSEUDO_CLASSES,
+        **{name: (lambda widget, name=name, check=check:  # type: ignore[misc]
+                  Sited.asked.append(name) or check(widget))
+           for name, check in Static._PSEUDO_CLASSES.items()
+           if name in ("first-child", "last-child", "first-of-type", "last-of-type",
+                       "empty", "odd", "even")},
+    }
+
+
+class SitedApp(App[None]):
+    CSS = "#tested:odd { color: red; }"
+
+    def compose(self) -> ComposeResult:
+        yield Sited("one", id="plain")
+        yield Sited("two", id="tested")
+
+
+async def test_the_look_key_asks_no_structural_class_no_rule_tests() -> None:
+    app = SitedApp()
+    async with app.run_test(size=(30, 6)) as pilot:
+        await pilot.pause()
+        plain, tested = app.query_one("#plain", Sited), app.query_one("#tested", Sited)
+        Sited.asked.clear()
+        assert look_pseudo_classes(plain) == frozenset(plain.get_pseudo_classes()) - {
+            "first-child", "last-child", "first-of-type", "last-of-type", "empty", "odd", "even"}
+        Sited.asked.clear()
+        look_pseudo_classes(plain)
+        assert Sited.asked == []  # no rule tests them: their checks are not run
+        classes = look_pseudo_classes(tested)
+        assert "even" in classes and "odd" not in classes  # its rule tests odd/even
+        assert set(Sited.asked) == {"odd", "even"}
