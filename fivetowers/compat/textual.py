@@ -958,10 +958,22 @@ def look_pseudo_classes(widget: Widget) -> frozenset[str]:
     The checks of the structural ones left out are not run at all (they
     walk the widget's siblings: a third of the key's cost), so this reads
     ``get_pseudo_classes``' table of checks (``_PSEUDO_CLASSES``) itself.
+    With upstream's own table, ``blur``, ``enabled`` and ``light`` are the
+    negations of ``focus``, ``disabled`` and ``dark``, checked just before
+    them: each pair is checked once (``disabled`` walks the ancestors).
     """
     untested = _UNTESTED[widget._has_order_style, widget._has_odd_or_even]
-    return frozenset([name for name, check in widget._PSEUDO_CLASSES.items()
-                      if name not in untested and check(widget)])
+    checks = widget._PSEUDO_CLASSES
+    if checks is not _WIDGET_CHECKS:
+        return frozenset([name for name, check in checks.items()
+                          if name not in untested and check(widget)])
+    found: dict[str, bool] = {}
+    for name, check in checks.items():
+        if name in untested:
+            continue
+        negated = _NEGATIONS.get(name)
+        found[name] = check(widget) if negated is None else not found[negated]
+    return frozenset([name for name, present in found.items() if present])
 
 
 _UNTESTED: dict[tuple[bool, bool], frozenset[str]] = {
@@ -972,6 +984,10 @@ _UNTESTED: dict[tuple[bool, bool], frozenset[str]] = {
 }
 """The structural pseudo-classes left out, by whether the widget's rules
 test the ordered ones and odd/even."""
+_WIDGET_CHECKS = Widget._PSEUDO_CLASSES
+"""Upstream's checks of a widget's pseudo-classes (what ``_NEGATIONS`` was read from)."""
+_NEGATIONS = {"blur": "focus", "enabled": "disabled", "light": "dark"}
+"""Pseudo-classes upstream checks as the negation of one it checks just before."""
 
 
 WORKAROUNDS = (

@@ -764,3 +764,52 @@ async def test_the_look_key_asks_no_structural_class_no_rule_tests() -> None:
         classes = look_pseudo_classes(tested)
         assert "even" in classes and "odd" not in classes  # its rule tests odd/even
         assert set(Sited.asked) == {"odd", "even"}
+
+
+def test_upstream_checks_blur_enabled_and_light_as_negations_after_their_pair() -> None:
+    """What look_pseudo_classes relies on to check each pair once."""
+    names = list(Widget._PSEUDO_CLASSES)
+    source = {name: inspect.getsource(check).strip() for name, check in
+              Widget._PSEUDO_CLASSES.items()}
+    for negated, pair in compat._NEGATIONS.items():
+        assert names.index(pair) < names.index(negated), "re-check look_pseudo_classes"
+        body = source[pair].split("lambda widget:")[1].strip().rstrip(",")
+        assert source[negated].endswith(f"lambda widget: not {body},"), source[negated]
+
+
+class Switched(App[None]):
+    CSS = "Input:disabled { color: red; }"
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="typed")
+        yield Input(id="off", disabled=True)
+
+
+async def test_the_look_key_checks_each_pair_once_and_says_what_upstream_says() -> None:
+    app = Switched()
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        for widget in (app.query_one("#typed"), app.query_one("#off")):
+            structural = {"first-child", "last-child", "first-of-type", "last-of-type",
+                          "empty", "odd", "even"}
+            assert look_pseudo_classes(widget) == frozenset(
+                widget.get_pseudo_classes()) - structural
+        app.theme = "textual-light"
+        await pilot.pause()
+        typed = app.query_one("#typed")
+        assert {"light", "focus", "enabled"} <= look_pseudo_classes(typed)
+        disabled_checks = 0
+        real = type(typed).is_disabled
+
+        class Counted(Input):
+            @property
+            def is_disabled(self) -> bool:
+                nonlocal disabled_checks
+                disabled_checks += 1
+                return bool(real.fget(self))  # type: ignore[attr-defined]
+        typed.__class__ = Counted
+        try:
+            look_pseudo_classes(typed)
+        finally:
+            typed.__class__ = Input
+        assert disabled_checks == 1  # disabled checked, enabled its negation
