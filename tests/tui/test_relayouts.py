@@ -191,3 +191,24 @@ async def test_your_towers_growing_repaint_your_board_and_lay_out_nothing() -> N
         board.show(seat_with(40), "Ann — your towers", (), True, True)  # the breakdown
         await pilot.pause()
         assert asked and board.region.height == height + 1  # laid out: one line more
+
+
+async def test_every_viewer_draws_another_players_board_at_one_width() -> None:
+    """At four seats the three other boards sit two a row, beside the
+    scrollbar (47 columns at 80x24): both columns are as wide, so a
+    player's board is one render for every viewer, whichever column it is
+    in on their screen (ui/shared_lines.py)."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    table = Table(Game(names, Variant.BASE, seed=3), [Seat(name) for name in names],
+                  bot_delay=0)
+    app = app_for(LocalClient(table, [1], exhaustive_hint))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        boards = [app.screen.query_one(f"#opp{i}", TowerBoard) for i in range(3)]
+        assert boards[0].region.y == boards[1].region.y  # two a row
+        assert {board.outer_size for board in boards} == {boards[0].outer_size}
+        assert boards[0].outer_size.width == 23  # the floor of an equal share
+        await pilot.resize_terminal(86, 24)  # 53 columns: 26 each, one left blank
+        await settle(pilot)
+        assert {board.outer_size for board in boards} == {boards[0].outer_size}
+        assert boards[0].outer_size.width == 26
