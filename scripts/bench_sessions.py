@@ -240,8 +240,14 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
                "cyclic": collected[0] / changes / per_table}
     if profiler is not None:
         import pstats
-        calls = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+        stats = pstats.Stats(profiler)
+        calls = stats.total_calls  # type: ignore[attr-defined]
         figures["calls"] = calls / changes / per_table
+        figures["layouts"] = sum(  # full layouts of a screen (each places every widget)
+            counts[1] for (path, _, name), counts in stats.stats.items()  # type: ignore[attr-defined]
+            if name == "_refresh_layout" and path.endswith("screen.py")) / changes / per_table
+        print(f"screen layouts per session per change {figures['layouts']:.3f}")
+    figures.update(drawn_lines(sessions))
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -249,6 +255,20 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
     if pool is not None:
         pool.close()
     return figures
+
+
+def drawn_lines(sessions: int) -> dict[str, float]:
+    """The drawn lines (Strips) alive per session and the bytes they and
+    their caches hold (what a session's screens keep between changes)."""
+    from textual.strip import Strip
+
+    from fivetowers.compat.textual import strip_bytes
+
+    strips = [obj for obj in gc.get_objects() if type(obj) is Strip]
+    held = sum(strip_bytes(strip) for strip in strips)
+    print(f"drawn lines alive per session {len(strips) / sessions:.0f}, holding "
+          f"{held / sessions / 1024:.0f} KiB with their caches")
+    return {"strips": len(strips) / sessions, "strip_kib": held / sessions / 1024}
 
 
 def table_screen(app: LobbyApp) -> TableScreen | None:

@@ -28,6 +28,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   ``_has_order_style``, ``_has_odd_or_even``), for the keys of shared renders.
 - ``divide_without_cycles``: ``Strip.divide`` no longer caches a Strip in
   itself, so every drawn line is freed without the cyclic collector.
+- ``lazy_strip_caches``: a ``Strip`` makes each of its seven caches when
+  first used (``Strip.__init__``, ``FIFOCache._maxsize``), not seven empty
+  ones for every line drawn.
 - ``drop_closed_watchers`` (and ``is_closing``): the footer's watchers
   (``__watchers``) of key widgets long gone.
 - ``LeanScreensApp``: screens without tooltips, and toast racks only once

@@ -12,14 +12,17 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import sys
 import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Hashable, Iterable, TextIO
 
+from rich.segment import Segment
 from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App, ScreenStackError
 from textual.binding import BindingsMap
+from textual.cache import FIFOCache
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
@@ -189,7 +192,7 @@ def release_strip_caches(lines: Iterable[Strip]) -> None:
             continue
         seen.add(id(strip))
         for name in STRIP_CACHES:
-            cache = getattr(strip, name, None)
+            cache = strip_cache(strip, name)
             if cache is None:
                 continue
             for key in list(cache.keys()):
@@ -243,7 +246,117 @@ def divide_without_cycles() -> bool:
 
 def strip_caches_filled(strip: Strip) -> bool:
     """Whether any of ``strip``'s caches holds something (for tests)."""
-    return any(getattr(strip, name) for name in STRIP_CACHES)
+    return any(strip_cache(strip, name) for name in STRIP_CACHES)
+
+
+def strip_bytes(strip: Strip) -> int:
+    """The bytes ``strip`` and its caches take, not the lines they hold (for
+    scripts/bench_sessions.py)."""
+    held = sys.getsizeof(strip)
+    for name in STRIP_CACHES:
+        cache = strip_cache(strip, name)
+        if cache is not None:
+            held += sys.getsizeof(cache) + sys.getsizeof(cache._cache)
+    return held
+
+
+UPSTREAM_STRIP_INIT: Callable[..., None] = Strip.__init__
+"""Textual's own ``Strip.__init__`` (which makes the seven caches)."""
+STRIP_FIELDS = ("_segments", "_cell_length", "_render_cache", "_link_ids", "_cell_count")
+"""Strip's slots that are no cache of other Strips, as ``__init__`` sets them."""
+_cache_slots: dict[str, Any] = {name: Strip.__dict__[name] for name in STRIP_CACHES
+                                if name in Strip.__dict__}
+"""The slots' own descriptors, which store the caches (kept when replaced)."""
+_strip_caches_lazy = False
+
+
+def strip_cache(strip: Strip, name: str) -> Any:
+    """``strip``'s cache ``name`` if it has one, without making it (None)."""
+    try:
+        return _cache_slots[name].__get__(strip, Strip)
+    except AttributeError:
+        return None
+
+
+class _LazyCache:
+    """A Strip cache's slot that makes its FIFOCache at the first use."""
+
+    __slots__ = ("slot", "size")
+
+    def __init__(self, slot: Any, size: int) -> None:
+        self.slot = slot
+        self.size = size
+
+    def __get__(self, strip: Strip | None, owner: type[Strip] | None = None) -> Any:
+        if strip is None:
+            return self
+        try:
+            return self.slot.__get__(strip, owner)
+        except AttributeError:
+            cache: FIFOCache[Any, Any] = FIFOCache(self.size)
+            self.slot.__set__(strip, cache)
+            return cache
+
+    def __set__(self, strip: Strip, value: Any) -> None:
+        self.slot.__set__(strip, value)
+
+    def __delete__(self, strip: Strip) -> None:
+        self.slot.__delete__(strip)
+
+
+def _lazy_init(self: Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
+    self._segments = list(segments)
+    self._cell_length = cell_length
+    self._render_cache = None
+    self._link_ids = None
+    self._cell_count = None
+
+
+def _upstream_strip_shape() -> dict[str, int] | None:
+    """The size of each cache upstream's ``Strip.__init__`` makes, if it
+    sets exactly the slots ``_lazy_init`` knows, as it does (else None)."""
+    strip = Strip.__new__(Strip)
+    UPSTREAM_STRIP_INIT(strip, [Segment("x")], 1)
+    lazy = Strip.__new__(Strip)
+    _lazy_init(lazy, [Segment("x")], 1)
+    set_slots = {name for name in Strip.__slots__ if hasattr(strip, name)}
+    if set_slots != set(STRIP_FIELDS) | set(STRIP_CACHES) or set(_cache_slots) != set(STRIP_CACHES):
+        return None
+    if any(getattr(strip, name) != getattr(lazy, name) for name in STRIP_FIELDS):
+        return None
+    caches = {name: getattr(strip, name) for name in STRIP_CACHES}
+    if not all(type(cache) is FIFOCache and not cache for cache in caches.values()):
+        return None
+    return {name: cache._maxsize for name, cache in caches.items()}
+
+
+def lazy_strip_caches() -> bool:
+    """Make a Strip's seven caches when first used, not when it is made;
+    True if they are.
+
+    ``Strip.__init__`` makes seven empty ``FIFOCache``s (a dict each) for
+    every line a widget renders: about 1 KiB of a drawn line's 1.1, and seven
+    Python calls, for caches most lines never use (a line is mostly drawn
+    once, then replaced). The caches' slots get a descriptor that makes the
+    FIFOCache, of upstream's size, on the first read, so every Strip method
+    behaves as upstream's; ``__init__`` sets the other slots as upstream's
+    does. Process-wide, and only if ``Strip.__init__`` is still the function
+    read here and makes exactly these caches. Retire it when Textual makes
+    Strip's caches lazily (not reported upstream yet).
+    """
+    global _strip_caches_lazy
+    if _strip_caches_lazy:
+        return True
+    changed = "Textual's Strip changed: every line makes its caches"
+    sizes = _upstream_strip_shape() if Strip.__init__ is UPSTREAM_STRIP_INIT else None
+    if sizes is None:
+        log.warning(changed)
+        return False
+    for name, size in sizes.items():
+        setattr(Strip, name, _LazyCache(_cache_slots[name], size))
+    Strip.__init__ = _lazy_init  # type: ignore[method-assign]
+    _strip_caches_lazy = True
+    return True
 
 
 # -- 5. the footer's watchers, and closing nodes --------------------------------
@@ -841,13 +954,40 @@ def look_pseudo_classes(widget: Widget) -> frozenset[str]:
     on each node, as it styles it, whether a rule matching it tests any of
     them; only then can they change its look. Retire it when Textual says so
     publicly (or its renders are shared).
+
+    The checks of the structural ones left out are not run at all (they
+    walk the widget's siblings: a third of the key's cost), so this reads
+    ``get_pseudo_classes``' table of checks (``_PSEUDO_CLASSES``) itself.
+    With upstream's own table, ``blur``, ``enabled`` and ``light`` are the
+    negations of ``focus``, ``disabled`` and ``dark``, checked just before
+    them: each pair is checked once (``disabled`` walks the ancestors).
     """
-    classes = frozenset(widget.get_pseudo_classes())
-    if not widget._has_order_style:
-        classes -= _ORDERED_PSEUDO_CLASSES
-    if not widget._has_odd_or_even:
-        classes -= _ODD_EVEN_PSEUDO
-    return classes
+    untested = _UNTESTED[widget._has_order_style, widget._has_odd_or_even]
+    checks = widget._PSEUDO_CLASSES
+    if checks is not _WIDGET_CHECKS:
+        return frozenset([name for name, check in checks.items()
+                          if name not in untested and check(widget)])
+    found: dict[str, bool] = {}
+    for name, check in checks.items():
+        if name in untested:
+            continue
+        negated = _NEGATIONS.get(name)
+        found[name] = check(widget) if negated is None else not found[negated]
+    return frozenset([name for name, present in found.items() if present])
+
+
+_UNTESTED: dict[tuple[bool, bool], frozenset[str]] = {
+    (True, True): frozenset(),
+    (True, False): _ODD_EVEN_PSEUDO,
+    (False, True): _ORDERED_PSEUDO_CLASSES,
+    (False, False): _ORDERED_PSEUDO_CLASSES | _ODD_EVEN_PSEUDO,
+}
+"""The structural pseudo-classes left out, by whether the widget's rules
+test the ordered ones and odd/even."""
+_WIDGET_CHECKS = Widget._PSEUDO_CLASSES
+"""Upstream's checks of a widget's pseudo-classes (what ``_NEGATIONS`` was read from)."""
+_NEGATIONS = {"blur": "focus", "enabled": "disabled", "light": "dark"}
+"""Pseudo-classes upstream checks as the negation of one it checks just before."""
 
 
 WORKAROUNDS = (
@@ -861,6 +1001,9 @@ WORKAROUNDS = (
               "Strip.divide stops caching the Strip itself"),
     _recorded("divide_without_cycles", ("Strip.divide", "_divide_cache"),
               "Strip.divide stops caching the Strip itself"),
+    _recorded("lazy_strip_caches", ("Strip.__init__", *STRIP_FIELDS, *STRIP_CACHES,
+                                    "FIFOCache._maxsize"),
+              "Textual makes Strip's caches lazily"),
     _recorded("drop_closed_watchers", ("__watchers", "_closing", "_closed"),
               "Textual drops a removed node's watchers (or Footer unbinds old keys)"),
     _recorded("is_closing", ("_closing", "_closed"), "MessagePump gets a public is_closing"),
@@ -893,7 +1036,8 @@ WORKAROUNDS = (
                                       "_has_focus_within", "_has_order_style",
                                       "_has_odd_or_even"),
               "Textual caches matched rules across Apps"),
-    _recorded("look_pseudo_classes", ("_has_order_style", "_has_odd_or_even"),
+    _recorded("look_pseudo_classes", ("_has_order_style", "_has_odd_or_even",
+                                      "_PSEUDO_CLASSES"),
               "Textual says which of a node's pseudo-classes its rules test"),
     _recorded("InOrderInput", ("Input._on_key", "App._on_key", "App._check_bindings"),
               "a focused widget's bindings run before its next key (keys in one read)"),

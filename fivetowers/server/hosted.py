@@ -36,8 +36,8 @@ from textual.theme import Theme
 
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.textual import (
-    LeanScreensApp, covered_default_screen, divide_without_cycles, share_parsed_css,
-    share_style_matches,
+    LeanScreensApp, covered_default_screen, divide_without_cycles, lazy_strip_caches,
+    share_parsed_css, share_style_matches,
 )
 
 STARTING = 2
@@ -68,6 +68,7 @@ class HostedApp(LeanScreensApp):
         share_parsed_css()  # the sessions' CSS parsed once for all of them
         share_style_matches()  # and which rules match each kind of widget, matched once
         divide_without_cycles()  # drawn lines freed without the cyclic collector
+        lazy_strip_caches()  # and each holds no empty caches it never uses
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
+from rich.style import Style
 from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
@@ -29,7 +30,9 @@ from fivetowers.compat.textual import (APPLY_PARAMETERS, PARSE_RULES_PARAMETERS,
                                        InOrderInput, LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        divide_without_cycles, drop_closed_watchers,
-                                       has_toast_rack, is_closing,
+                                       has_toast_rack, is_closing, lazy_strip_caches,
+                                       look_pseudo_classes,
+                                       strip_cache,
                                        keep_process_output, release_strip_caches,
                                        share_parsed_css, share_style_matches,
                                        shared_style_matches, strip_caches_filled,
@@ -325,6 +328,50 @@ def test_a_divided_strip_is_freed_without_the_cyclic_collector() -> None:
     finally:
         gc.enable()
         gc.collect()
+
+
+def test_upstream_strips_make_seven_empty_caches() -> None:
+    """What lazy_strip_caches saves, and the shape it was written for."""
+    strip = Strip.__new__(Strip)
+    compat.UPSTREAM_STRIP_INIT(strip, [Segment("line")], 4)
+    assert all(getattr(strip, name) is not None for name in STRIP_CACHES)
+    assert compat._upstream_strip_shape() is not None, "re-check compat/textual.py: lazy_strip_caches"
+
+
+def test_a_new_strip_holds_no_caches_until_used() -> None:
+    assert lazy_strip_caches() and lazy_strip_caches()  # once, then a no-op
+    line = Strip([Segment("drawn "), Segment("line", Style(bold=True))])
+    assert all(strip_cache(line, name) is None for name in STRIP_CACHES)
+    cropped = line.crop(1, 5)
+    made = {name for name in STRIP_CACHES if strip_cache(line, name) is not None}
+    assert made == {"_crop_cache"}
+    assert line.crop(1, 5) is cropped  # cached, as upstream caches it
+    assert strip_cache(cropped, "_crop_cache") is None
+
+
+def test_lazy_caches_answer_as_upstream_and_keep_its_sizes() -> None:
+    assert lazy_strip_caches()
+    upstream = Strip.__new__(Strip)
+    compat.UPSTREAM_STRIP_INIT(upstream, [Segment("drawn "), Segment("line", Style(bold=True))])
+    lazy = Strip([Segment("drawn "), Segment("line", Style(bold=True))])
+    style = Style(italic=True)
+    for strip in (upstream, lazy):
+        for _ in range(2):  # a miss, then a hit
+            strip.adjust_cell_length(12, style)
+            strip.crop_extend(2, 14, style)
+            strip.apply_style(style)
+            strip.apply_offsets(1, 2)
+            strip.divide([3, 10])
+    assert lazy == upstream and lazy.cell_length == upstream.cell_length
+    for name in STRIP_CACHES:
+        made, upstreams = getattr(lazy, name), getattr(upstream, name)
+        assert type(made) is type(upstreams) and made._maxsize == upstreams._maxsize
+        assert list(made.keys()) == list(upstreams.keys())
+        assert [made.get(key) for key in made.keys()] == [upstreams.get(key)
+                                                          for key in upstreams.keys()]
+    # a filled lazy cache is released as an upstream one is
+    release_strip_caches([lazy])
+    assert not strip_caches_filled(lazy)
 
 
 # -- the footer's watchers, and closing nodes ----------------------------------------
@@ -677,3 +724,92 @@ async def test_a_sequence_goes_through_the_driver_as_textual_s_bell_does() -> No
     assert driver.written == ["\x1b]2;t\x1b\\"]
     async with Blank().run_test() as pilot:  # headless: written nowhere, no error
         write_to_terminal(pilot.app, "\x1b]2;t\x1b\\")
+
+
+# -- which pseudo-classes change a widget's look ------------------------------------
+
+class Sited(Static):
+    """A widget that counts how often its place among its siblings is asked."""
+
+    asked: list[str] = []
+    _PSEUDO_CLASSES = {
+        **Static._PSEUDO_CLASSES,
+        **{name: (lambda widget, name=name, check=check:  # type: ignore[misc]
+                  Sited.asked.append(name) or check(widget))
+           for name, check in Static._PSEUDO_CLASSES.items()
+           if name in ("first-child", "last-child", "first-of-type", "last-of-type",
+                       "empty", "odd", "even")},
+    }
+
+
+class SitedApp(App[None]):
+    CSS = "#tested:odd { color: red; }"
+
+    def compose(self) -> ComposeResult:
+        yield Sited("one", id="plain")
+        yield Sited("two", id="tested")
+
+
+async def test_the_look_key_asks_no_structural_class_no_rule_tests() -> None:
+    app = SitedApp()
+    async with app.run_test(size=(30, 6)) as pilot:
+        await pilot.pause()
+        plain, tested = app.query_one("#plain", Sited), app.query_one("#tested", Sited)
+        Sited.asked.clear()
+        assert look_pseudo_classes(plain) == frozenset(plain.get_pseudo_classes()) - {
+            "first-child", "last-child", "first-of-type", "last-of-type", "empty", "odd", "even"}
+        Sited.asked.clear()
+        look_pseudo_classes(plain)
+        assert Sited.asked == []  # no rule tests them: their checks are not run
+        classes = look_pseudo_classes(tested)
+        assert "even" in classes and "odd" not in classes  # its rule tests odd/even
+        assert set(Sited.asked) == {"odd", "even"}
+
+
+def test_upstream_checks_blur_enabled_and_light_as_negations_after_their_pair() -> None:
+    """What look_pseudo_classes relies on to check each pair once."""
+    names = list(Widget._PSEUDO_CLASSES)
+    source = {name: inspect.getsource(check).strip() for name, check in
+              Widget._PSEUDO_CLASSES.items()}
+    for negated, pair in compat._NEGATIONS.items():
+        assert names.index(pair) < names.index(negated), "re-check look_pseudo_classes"
+        body = source[pair].split("lambda widget:")[1].strip().rstrip(",")
+        assert source[negated].endswith(f"lambda widget: not {body},"), source[negated]
+
+
+class Switched(App[None]):
+    CSS = "Input:disabled { color: red; }"
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="typed")
+        yield Input(id="off", disabled=True)
+
+
+async def test_the_look_key_checks_each_pair_once_and_says_what_upstream_says() -> None:
+    app = Switched()
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        for widget in (app.query_one("#typed"), app.query_one("#off")):
+            structural = {"first-child", "last-child", "first-of-type", "last-of-type",
+                          "empty", "odd", "even"}
+            assert look_pseudo_classes(widget) == frozenset(
+                widget.get_pseudo_classes()) - structural
+        app.theme = "textual-light"
+        await pilot.pause()
+        typed = app.query_one("#typed")
+        assert {"light", "focus", "enabled"} <= look_pseudo_classes(typed)
+        disabled_checks = 0
+        real = type(typed).is_disabled
+
+        class Counted(Input):
+            @property
+            def is_disabled(self) -> bool:
+                nonlocal disabled_checks
+                disabled_checks += 1
+                return bool(real.fget(self))  # type: ignore[attr-defined]
+        typed.__class__ = Counted
+        try:
+            look_pseudo_classes(typed)
+        finally:
+            typed.__class__ = Input
+        assert disabled_checks == 1  # disabled checked, enabled its negation

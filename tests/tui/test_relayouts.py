@@ -7,15 +7,19 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from textual.widgets import OptionList
+from textual.app import App, ComposeResult
+from textual.widgets import OptionList, Static
 
 from fivetowers.games.five_towers.client import LocalClient
-from fivetowers.games.five_towers.rules import Bid, Game, Pass, Phase, Position, Variant
+from fivetowers.games.five_towers.rules import (TYPES, Bid, Game, Pass, Phase, Position, Score,
+                                                SeatView, Variant)
 from fivetowers.games.five_towers.solver import exhaustive_hint
 from fivetowers.games.five_towers.tui.screens.table import TableScreen
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
+from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.tables.seats import Seat
+from fivetowers.ui.styles import stylesheet
 from fivetowers.tables.table import Table
 
 from tests.tui.helpers import app_for, held_hints_client, passive_client, settle
@@ -152,3 +156,59 @@ async def test_phase_changes_and_hints_lay_out_nothing_for_a_watching_player() -
         assert "Your highest safe bid" in str(screen.query_one(HintPanel).content)
         assert layouts == []
         assert [w.region for w in column] == where
+
+
+class OwnBoard(App[None]):
+    CSS = stylesheet()  # the table's: #mine's auto height
+
+    def compose(self) -> ComposeResult:
+        yield TowerBoard(large=True, id="mine")
+        yield Static("below")
+
+
+def seat_with(cards: int) -> SeatView:
+    """A seat whose first tower holds ``cards`` cards (more than a line shows)."""
+    towers = {t: (tuple(range(1, cards + 1)) if i == 0 else ()) for i, t in enumerate(TYPES)}
+    return SeatView("Ann", towers, 0, Score(cards, 0, 0, 0))
+
+
+async def test_your_towers_growing_repaint_your_board_and_lay_out_nothing() -> None:
+    """Only the breakdown and your pile change your board's height: a build
+    that adds to your towers (a tower is one line, however tall) repaints it."""
+    app = OwnBoard()
+    async with app.run_test(size=(60, 14)) as pilot:
+        board = app.query_one(TowerBoard)
+        board.show(seat_with(1), "Ann — your towers", (), False, True)
+        await pilot.pause()
+        height = board.region.height
+        asked = spy_layouts(board)
+        for cards in (2, 9, 40):  # 40: more than the line has room for
+            board.show(seat_with(cards), "Ann — your towers", (), False, True)
+            await pilot.pause()
+        assert asked == []
+        assert board.region.height == height == board.get_content_height(
+            board.region.size, app.screen.size, board.content_region.width) + 2
+        board.show(seat_with(40), "Ann — your towers", (), True, True)  # the breakdown
+        await pilot.pause()
+        assert asked and board.region.height == height + 1  # laid out: one line more
+
+
+async def test_every_viewer_draws_another_players_board_at_one_width() -> None:
+    """At four seats the three other boards sit two a row, beside the
+    scrollbar (47 columns at 80x24): both columns are as wide, so a
+    player's board is one render for every viewer, whichever column it is
+    in on their screen (ui/shared_lines.py)."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    table = Table(Game(names, Variant.BASE, seed=3), [Seat(name) for name in names],
+                  bot_delay=0)
+    app = app_for(LocalClient(table, [1], exhaustive_hint))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        boards = [app.screen.query_one(f"#opp{i}", TowerBoard) for i in range(3)]
+        assert boards[0].region.y == boards[1].region.y  # two a row
+        assert {board.outer_size for board in boards} == {boards[0].outer_size}
+        assert boards[0].outer_size.width == 23  # the floor of an equal share
+        await pilot.resize_terminal(86, 24)  # 53 columns: 26 each, one left blank
+        await settle(pilot)
+        assert {board.outer_size for board in boards} == {boards[0].outer_size}
+        assert boards[0].outer_size.width == 26

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -25,6 +25,7 @@ from fivetowers.games.five_towers.tui.widgets.bid_panel import BidPanel
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
+from fivetowers.games.five_towers.tui.widgets.opponent_grid import OpponentGrid
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.five_towers.tui.words import entry_text
@@ -79,7 +80,7 @@ class ReplayScreen(Screen[None]):
                 yield DisplayRow()
                 yield TowerBoard(large=True, id="mine")
                 with VerticalScroll(id="opponents"):
-                    grid = Grid(id="opponent-grid")
+                    grid = OpponentGrid(id="opponent-grid")
                     grid.styles.grid_size_columns = min(others, 2)  # as at the table
                     with grid:
                         for i in range(others):

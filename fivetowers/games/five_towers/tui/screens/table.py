@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import OptionList
@@ -27,6 +27,7 @@ from fivetowers.games.five_towers.tui.messages import DisplayCardClicked, StepPi
 from fivetowers.games.five_towers.tui.widgets.display_row import DisplayRow
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.five_towers.tui.widgets.hint_panel import HintPanel
+from fivetowers.games.five_towers.tui.widgets.opponent_grid import OpponentGrid
 from fivetowers.games.five_towers.tui.widgets.phase_panel import PhasePanel
 from fivetowers.games.five_towers.tui.widgets.status_bar import StatusBar
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
@@ -87,7 +88,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         count = len(self.client.view().seats) - 1
         # Two opponents a row: readable at 80 columns; with 3-4 the second row
         # scrolls into view at 80x24 (`o`, or the mouse wheel).
-        grid = Grid(id="opponent-grid")
+        grid = OpponentGrid(id="opponent-grid")
         grid.styles.grid_size_columns = min(count, 2)
         await opponents.mount(grid)
         await grid.mount_all(TowerBoard(large=False, id=f"opp{i}") for i in range(count))

@@ -53,10 +53,11 @@ class TowerBoard(Static):
         shown = (seat, title, own, show_breakdown, acting, note)
         if shown == self.shown:
             return
-        # Your own board grows with its towers, the breakdown and your pile;
-        # the compact boards are a fixed size, so they only repaint.
-        relayout = self.large and (seat.towers, own, show_breakdown) != (
-            self.seat and self.seat.towers, self.own, self.show_breakdown)
+        # Your own board grows with the breakdown and your pile (a tower is
+        # one line whatever it holds: render keeps the top that fits); the
+        # compact boards are a fixed size. A move that only changes towers
+        # repaints: a layout of the screen costs a dozen repaints.
+        relayout = self.large and (own, show_breakdown) != (self.own, self.show_breakdown)
         self.shown, self.shown_key = shown, repr(shown)
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
         self.border_title = Text(safe(title))  # a Text: names are never read as markup
