@@ -26,6 +26,10 @@ pile, the hand sizes):
   +0.33 [−0.02, +0.67] over 4000 (seed 3), +1.28 [+0.17, +2.40] over 2000
   four-player deals (seed 5: 28.0% against 26.7%, share 25%); no speed cost
   (4000 self-play games in 9.3–9.5 s of CPU either way, busy shared machine).
+  The strong bot with it as its policy, 60 deals a decision, the same 200
+  heads-up games (``scripts/gotown_search_arena.py --deals 60 --games 200
+  --seed 1``): 66.5% [59.7–72.7] against 64.5% [57.7–70.8] before, four
+  games more, within the noise of 200 games.
 
 Tried and no better than greedy (about 50%, or worse): building with 7 cards
 (40%), 9 (44%), two floors a turn once full (44%), jackhammers and wrecking
@@ -53,7 +57,9 @@ or fewer (−0.15, −0.03); a risk_p of 0.3 or 1.0 when a rival is one floor
 from winning, or 0.3 when two floors ahead (within ±0.3, few deals differ);
 the opponents' hands dealt from the unseen floor cards only (a greedy hand
 plays its action cards at once) with a risk_p of 0.1–0.3 (+0.0 to +0.4).
-The risky-build limit rarely decides: a pair's 8 stealers are mostly unseen.
+An unguarded top hit with a jackhammer before the wrecking ball (kept for a
+guarded top) gained +0.16 [+0.01, +0.32] over 8000 deals (seed 5, 41 deals
+differ): too little to be sure of, left out. The risky-build limit rarely decides: a pair's 8 stealers are mostly unseen.
 """
 
 from __future__ import annotations
