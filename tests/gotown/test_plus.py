@@ -104,3 +104,20 @@ def test_no_build_short_of_a_win_is_worth_a_steal() -> None:
     richest = Counter({card: n for card, n in COUNTS.items() if card.builds})
     worths = [80.0 + spread_after(richest, build) / 10 for build in _builds(richest, 0)]
     assert max(worths) == _BUILD_WORTH < 100.0
+
+
+def test_steals_with_the_card_that_keeps_a_pair_in_hand() -> None:
+    """[3, 6] on the opponent's top: a 3 or a 6 steals it. With 3, 3, 6 in
+    hand greedy+ spends a 3 and keeps the pair 3 + 6; the greedy rules pick
+    either card at random."""
+    game = table([["3", "3", "6", "2"], ["4"]], towers=[[], [["3", "6"]]], draw=["7"] * 5)
+    keeping = Steal(0, Card.THREE, 1)
+    assert {plus_play(game, random.Random(seed)) for seed in range(20)} == {keeping}
+    # without the rule the 6 is spent too, breaking the pair
+    assert {plus_play(game, random.Random(seed), GREEDY) for seed in range(20)} \
+        == {keeping, Steal(0, Card.SIX, 1)}
+    # with 3, 3, 6, 6, 6 a 6 is spent: two pairs stay (a 3 would leave one)
+    spare = table([["3", "3", "6", "6", "6", "2"], ["4"]], towers=[[], [["3", "6"]]],
+                  draw=["7"] * 5)
+    assert {plus_play(spare, random.Random(seed)) for seed in range(20)} \
+        == {Steal(0, Card.SIX, 1)}
