@@ -177,6 +177,9 @@ def where_the_wait_went(marks: dict[str, dict[str, float]],
             parts.setdefault(name, []).append(b - a)
         asked.append((each["session"], port))
         taken.append((each["turn"], port))
+    if not asked:
+        return ("  where the wait went: no arrival has every mark (a server from"
+                " before the first-screen mark cannot split its wait)")
     order = [port for _, port in sorted(asked)]
     turns = [port for _, port in sorted(taken)]
     out_of_order = sum(1 for a, b in zip(order, turns) if a != b)

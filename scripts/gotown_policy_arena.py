@@ -55,34 +55,38 @@ def _share(winners: tuple[int, ...], seat: int) -> float:
     return 1 / len(winners) if seat in winners else 0.0
 
 
+def opponent_label(against: str | None) -> str:
+    """What ``--against`` plays: greedy by default, greedy+ for no knobs."""
+    return "greedy" if against is None else against or "greedy+"
+
+
 def paired(args: argparse.Namespace) -> None:
     """The variant and the base, each on the same deals in the same seat: the
     games where they differ carry the difference, so its interval is narrow."""
-    policies_of: dict[str, Policy] = {}
-    for text in (args.knobs, args.base):
-        knobs = knobs_from(text)
-        policies_of[text] = lambda g, r, k=knobs: plus_play(g, r, k)
+    # Kept by place (variant, base), not by text: the two may be the same.
+    variants: list[Policy] = [
+        lambda g, r, k=knobs_from(text): plus_play(g, r, k) for text in (args.knobs, args.base)]
     other: Policy = greedy_play
     if args.against is not None:
         theirs = knobs_from(args.against)
         other = lambda g, r: plus_play(g, r, theirs)
-    totals = {args.knobs: 0.0, args.base: 0.0}
+    totals = [0.0, 0.0]
     diffs: list[float] = []
     for i in range(args.games):
         seat = i % args.players
         got = []
-        for text in (args.knobs, args.base):
+        for which, policy in enumerate(variants):
             policies = [other] * args.players
-            policies[seat] = policies_of[text]
+            policies[seat] = policy
             got.append(_share(play(policies, args.seed * 1_000_003 + i), seat))
-            totals[text] += got[-1]
+            totals[which] += got[-1]
         diffs.append(got[0] - got[1])
     mean = sum(diffs) / len(diffs)
     spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)) ** 0.5
     half = 1.96 * spread / len(diffs) ** 0.5
-    print(f"{args.knobs or 'greedy+'} {totals[args.knobs] / args.games:.1%} vs "
-          f"{args.base or 'greedy+'} {totals[args.base] / args.games:.1%} "
-          f"(each against {args.against or 'greedy'}, {args.games} deals, {args.players} players): "
+    print(f"{args.knobs or 'greedy+'} {totals[0] / args.games:.1%} vs "
+          f"{args.base or 'greedy+'} {totals[1] / args.games:.1%} "
+          f"(each against {opponent_label(args.against)}, {args.games} deals, {args.players} players): "
           f"difference {mean:+.2%} [{mean - half:+.2%} to {mean + half:+.2%}], "
           f"{sum(1 for d in diffs if d)} deals decided differently")
 
@@ -116,7 +120,7 @@ def main() -> None:
             wins += 1 / len(winners) if len(winners) > 1 else 1
     low, high = wilson(round(wins), args.games)
     label = args.knobs or "greedy+"
-    print(f"{label} vs {args.against or 'greedy'}: {wins / args.games:.1%} "
+    print(f"{label} vs {opponent_label(args.against)}: {wins / args.games:.1%} "
           f"of {args.games} [{low:.1%}-{high:.1%}] ({args.players} players)")
 
 

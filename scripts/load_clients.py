@@ -49,8 +49,9 @@ END_SCREEN = b"look at the table"
 """The end screen's key line (both games: "n play again  b look at the table"):
 every screen at the table shows it once the game is over, so it also shows
 the key that ended the game, whose log line the end screen covers at once."""
-NOT_STARTED = (b"not started yet", b"There is no table")
-"""The lobby's answer to a spectator's ``join`` while the rematch forms."""
+NOT_STARTED = (b"not started yet", b"There is no table", b"has no free seat")
+"""The lobby's answers to a spectator's ``join`` while the rematch forms
+(``join`` sits first, and the forming rematch has no free seat)."""
 REJOIN_AFTER = 2.0
 """Seconds a spectator waits before joining the next game (or trying again)."""
 SETTLED = 1.5
@@ -95,6 +96,8 @@ class Action:
     speaks to its own seat in the second person)."""
     elsewhere: float = 0.0
     """When the last screen on another process than the actor's showed it."""
+    last_shown: float = 0.0
+    """When the last screen so far showed it (0: none yet)."""
 
 
 @dataclass
@@ -195,6 +198,7 @@ class Viewer:
             if any(m in scan or m in plain for m in marks):
                 self.pending.discard(action)
                 action.waiting.discard(self)
+                action.last_shown = max(action.last_shown, now)
                 if self.process != action.actor.process:
                     action.elsewhere = max(action.elsewhere, now)
                 if action.measured:
@@ -222,14 +226,17 @@ class Viewer:
     def scan(self, data: bytes, base: int) -> None:
         """What a player reads on its screen: nothing for a spectator."""
 
-    def leave(self) -> None:
-        """Its session ends: no action waits for its screen any more."""
+    def leave(self, measuring: bool = True) -> None:
+        """Its session ends: no action waits for its screen any more. One it
+        was the last to wait for counts as on every screen when the last
+        screen still there showed it; none counts once the run has stopped
+        (``measuring`` false: nobody may have shown it)."""
         self.present = False
         for action in list(self.pending):
             action.waiting.discard(self)
             if not action.waiting:
-                if action.measured:
-                    self.results.shown(action, time.monotonic())
+                if action.measured and measuring and action.last_shown:
+                    self.results.shown(action, action.last_shown)
                 self.results.close(action)
         self.pending.clear()
 
@@ -446,7 +453,7 @@ async def run_viewer(port: int, code: str, viewer: Viewer, stop: asyncio.Event,
                 await stop.wait()
             else:
                 await watch_one_game(viewer, joined, stop)
-            viewer.leave()
+            viewer.leave(measuring=not stop.is_set())
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

@@ -272,8 +272,11 @@ _strip_caches_lazy = False
 
 def strip_cache(strip: Strip, name: str) -> Any:
     """``strip``'s cache ``name`` if it has one, without making it (None)."""
+    slot = _cache_slots.get(name)
+    if slot is None:  # a Textual without this cache (lazy_strip_caches then stays off)
+        return getattr(strip, name, None)
     try:
-        return _cache_slots[name].__get__(strip, Strip)
+        return slot.__get__(strip, Strip)
     except AttributeError:
         return None
 

@@ -71,7 +71,7 @@ log = logging.getLogger("fivetowers.server")
 
 SCREEN_LEFT = 0.5
 """A screen left counts as this much of an ended session: a table screen is
-most of an App; a dialog, little."""
+most of an App (dialogs are not counted, see ``HostedApp._leaving``)."""
 
 YOUNG_WHILE_STARTING = 200_000
 """Allocations between young collections while Apps start: more than a few

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable
 
 from textual.app import SystemCommand
 from textual.await_complete import AwaitComplete
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
@@ -90,10 +90,14 @@ class HostedApp(LeanScreensApp):
         return super().switch_screen(screen)
 
     def _leaving(self) -> None:
+        # A dialog (help, chat, plans…) is a few widgets: counted, a player
+        # opening and closing one a hundred times a minute would bring on the
+        # server-wide full collection the collector keeps rare.
         left = self.on_screen_left
-        if left is not None and len(self.screen_stack) > 1 \
-                and not self.is_screen_installed(self.screen_stack[-1]):
-            left()
+        if left is not None and len(self.screen_stack) > 1:
+            top = self.screen_stack[-1]
+            if not isinstance(top, ModalScreen) and not self.is_screen_installed(top):
+                left()
 
     async def run_async(self, *args: Any, **kwargs: Any) -> None:
         turn = _start_turn()

@@ -334,7 +334,7 @@ def test_upstream_strips_make_seven_empty_caches() -> None:
     """What lazy_strip_caches saves, and the shape it was written for."""
     strip = Strip.__new__(Strip)
     compat.UPSTREAM_STRIP_INIT(strip, [Segment("line")], 4)
-    assert all(getattr(strip, name) is not None for name in STRIP_CACHES)
+    assert all(strip_cache(strip, name) is not None for name in STRIP_CACHES)
     assert compat._upstream_strip_shape() is not None, "re-check compat/textual.py: lazy_strip_caches"
 
 
@@ -742,12 +742,31 @@ class Sited(Static):
     }
 
 
+class Placed(Static):
+    """Upstream's own checks (the fast path), counting the places asked."""
+
+    asked: list[str] = []
+
+    def _asked(self, name: str, value: bool) -> bool:
+        Placed.asked.append(name)
+        return value
+
+    first_child = property(lambda self: self._asked("first-child", False))  # type: ignore[assignment]
+    last_child = property(lambda self: self._asked("last-child", False))  # type: ignore[assignment]
+    first_of_type = property(lambda self: self._asked("first-of-type", False))  # type: ignore[assignment]
+    last_of_type = property(lambda self: self._asked("last-of-type", False))  # type: ignore[assignment]
+    is_odd = property(lambda self: self._asked("odd", False))  # type: ignore[assignment]
+    is_even = property(lambda self: self._asked("even", False))  # type: ignore[assignment]
+    is_empty = property(lambda self: self._asked("empty", False))  # type: ignore[assignment]
+
+
 class SitedApp(App[None]):
     CSS = "#tested:odd { color: red; }"
 
     def compose(self) -> ComposeResult:
         yield Sited("one", id="plain")
         yield Sited("two", id="tested")
+        yield Placed("three", id="placed")
 
 
 async def test_the_look_key_asks_no_structural_class_no_rule_tests() -> None:
@@ -764,6 +783,13 @@ async def test_the_look_key_asks_no_structural_class_no_rule_tests() -> None:
         classes = look_pseudo_classes(tested)
         assert "even" in classes and "odd" not in classes  # its rule tests odd/even
         assert set(Sited.asked) == {"odd", "even"}
+        placed = app.query_one("#placed", Placed)
+        assert Placed._PSEUDO_CLASSES is Widget._PSEUDO_CLASSES
+        Placed.asked.clear()
+        look_pseudo_classes(placed)
+        assert Placed.asked == []  # upstream's checks: none of its place is asked
+        placed.get_pseudo_classes()
+        assert Placed.asked  # (which upstream's key does ask)
 
 
 def test_upstream_checks_blur_enabled_and_light_as_negations_after_their_pair() -> None:

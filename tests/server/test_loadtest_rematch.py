@@ -104,19 +104,23 @@ def test_a_spectator_that_left_holds_up_no_key() -> None:
         assert bid.waiting == {player, watcher}
         player.on_output(b"ld000: bid 0", 0.2)
         watcher.leave()  # its session ended before its screen showed the bid
-        assert not results.open and len(results.everyone) == 1
+        # On every screen still there when the player's showed it, not when
+        # the spectator left.
+        assert not results.open and results.everyone == [0.2 - bid.t0]
         player.on_output(b"ld002: pass" + BID_TURN + b"(you start: no pass)", 0.4)
         await _pressed(keys, 2)
         stop.set()
         await task
         [bid] = results.open
         assert bid.waiting == {player}  # the spectator between games is not waited for
+        player.leave(measuring=False)  # the run stopped: nobody showed it
+        assert not results.open and len(results.everyone) == 1
     asyncio.run(check())
 
 
 def test_a_spectator_rejoins_after_the_game_and_after_a_refusal() -> None:
-    """run_viewer's spectator: one session a game; the lobby's refusal (the
-    rematch not started yet) ends the session too, and it tries again."""
+    """run_viewer's spectator: one session a game; after the lobby's refusal
+    (the rematch not started yet, its seats all taken) it tries again."""
     from load_clients import watch_one_game
 
     async def check() -> None:
@@ -125,7 +129,7 @@ def test_a_spectator_rejoins_after_the_game_and_after_a_refusal() -> None:
         watcher.present = False
         joined = watcher.total
         session = asyncio.create_task(watch_one_game(watcher, joined, stop))
-        watcher.on_output(b"That table has not started yet: sit down, or watch later.", 0.1)
+        watcher.on_output(b"table AB12 has no free seat", 0.1)
         await asyncio.wait_for(session, 2)
         assert not watcher.present  # refused: it never watched
         joined = watcher.total

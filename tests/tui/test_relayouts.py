@@ -191,6 +191,10 @@ async def test_your_towers_growing_repaint_your_board_and_lay_out_nothing() -> N
         board.show(seat_with(40), "Ann — your towers", (), True, True)  # the breakdown
         await pilot.pause()
         assert asked and board.region.height == height + 1  # laid out: one line more
+        asked.clear()
+        board.show(seat_with(41), "Ann — your towers", (), True, True)
+        await pilot.pause()
+        assert asked  # with the breakdown shown, a new score may wrap its line
 
 
 async def test_every_viewer_draws_another_players_board_at_one_width() -> None:

@@ -165,7 +165,8 @@ def _steal_chance(total: int, bad: int, cards: tuple[int, ...]) -> float:
 def _keep_worth(count: int, partners: int) -> float:
     """What spending one of ``count`` cards on a steal keeps, with
     ``partners`` cards in hand that build with it (under 1: it only
-    breaks ties between the steals of one top floor)."""
+    breaks ties between steals of equal worth: the two cards of one top
+    floor, or the tops of equal height of different opponents)."""
     return 0.5 * (count > partners) + 0.2 * (count >= 2)
 
 

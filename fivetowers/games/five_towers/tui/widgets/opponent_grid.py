@@ -16,13 +16,15 @@ class OpponentGrid(Grid):
     two widths, twice a change (ui/shared_lines.py shares renders of one
     size). Columns of the floor of an equal share draw it once."""
 
-    column_width = 0
+    column_width: int = 0
     """The width the columns were last given (0: not yet)."""
 
     def on_resize(self, event: events.Resize) -> None:
         columns = self.styles.grid_size_columns
+        if columns < 2:
+            return
         width = event.size.width // columns
-        if columns < 2 or width == self.column_width:
+        if width == self.column_width:
             return
         self.column_width = width
         self.styles.grid_columns = " ".join([str(width)] * columns)

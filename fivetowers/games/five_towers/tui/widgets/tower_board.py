@@ -45,6 +45,8 @@ class TowerBoard(Static):
         self.shown: tuple[object, ...] = ()
         self.shown_key = ""
         self.acting = False
+        self.sized_for: tuple[object, ...] = ()
+        """What this board's height depends on, as last laid out."""
 
     def show(self, seat: SeatView, title: str, own: tuple[Card, ...] | None,
              show_breakdown: bool, acting: bool, note: str = "") -> None:
@@ -56,8 +58,11 @@ class TowerBoard(Static):
         # Your own board grows with the breakdown and your pile (a tower is
         # one line whatever it holds: render keeps the top that fits); the
         # compact boards are a fixed size. A move that only changes towers
-        # repaints: a layout of the screen costs a dozen repaints.
-        relayout = self.large and (own, show_breakdown) != (self.own, self.show_breakdown)
+        # repaints: a layout of the screen costs a dozen repaints. (The
+        # breakdown's line grows with the score and may wrap.)
+        sized_for = (own, show_breakdown, seat.score if show_breakdown else None)
+        relayout = self.large and sized_for != self.sized_for
+        self.sized_for = sized_for
         self.shown, self.shown_key = shown, repr(shown)
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
         self.border_title = Text(safe(title))  # a Text: names are never read as markup
