@@ -114,8 +114,9 @@ class HostedApp(LeanScreensApp):
     def on_mount(self) -> None:
         # Subclasses' on_mount ran first (Textual calls every class's handler,
         # the most derived first): their first screen is pushed. Its first
-        # frame ends the start.
-        if self._turn is not None:
+        # frame ends the start, even one slower than its turn (LONGEST_TURN
+        # gave the turn away already): the server still hears of it.
+        if self._turn is not None or self.on_started is not None:
             self.call_after_refresh(self.first_frame_drawn)
 
     def first_frame_drawn(self) -> None:

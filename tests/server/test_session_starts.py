@@ -330,6 +330,33 @@ async def test_a_start_holds_young_collections_until_its_first_screen(
         screen.process.close()
 
 
+async def test_a_start_slower_than_its_turn_still_ends_at_its_first_screen(
+        start_server: StartServer, client_key: asyncssh.SSHKey,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Under load a start can outlast LONGEST_TURN: its turn goes to the next
+    # App, but the server must still hear of its first screen, or young
+    # collections stayed held off for the whole session.
+    import fivetowers.server.hosted as hosted
+
+    monkeypatch.setattr(hosted, "LONGEST_TURN", 0.0)
+    thresholds = gc.get_threshold()
+
+    class Slow(HostedApp):
+        async def on_mount(self) -> None:
+            await asyncio.sleep(0.2)  # the turn's timer has fired
+
+        def compose(self) -> ComposeResult:
+            yield Static("drawn")
+
+    server = await start_server(lambda visitor: Slow())
+    async with await connect(server, client_key, username="kim") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_for("drawn")
+        await screen.wait_until(lambda: server.collector.starting == 0, "start ended")
+        assert gc.get_threshold() == thresholds
+        screen.process.close()
+
+
 async def test_a_start_gone_before_its_first_screen_gives_young_collections_back(
         start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
     thresholds = gc.get_threshold()
