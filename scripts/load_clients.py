@@ -49,9 +49,11 @@ END_SCREEN = b"look at the table"
 """The end screen's key line (both games: "n play again  b look at the table"):
 every screen at the table shows it once the game is over, so it also shows
 the key that ended the game, whose log line the end screen covers at once."""
-NOT_STARTED = (b"not started yet", b"There is no table", b"has no free seat")
-"""The lobby's answers to a spectator's ``join`` while the rematch forms
-(``join`` sits first, and the forming rematch has no free seat)."""
+NOT_STARTED = (b"not started yet", b"There is no table")
+"""The lobby's answer to a spectator's ``join`` while the rematch forms. (Its
+"table CODE has no free seat", when ``join`` finds the forming rematch
+full, is not one: at a running table the same words start the note that the
+spectator joins as a watcher, which a toast may wrap.)"""
 REJOIN_AFTER = 2.0
 """Seconds a spectator waits before joining the next game (or trying again)."""
 SETTLED = 1.5

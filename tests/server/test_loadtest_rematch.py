@@ -129,7 +129,7 @@ def test_a_spectator_rejoins_after_the_game_and_after_a_refusal() -> None:
         watcher.present = False
         joined = watcher.total
         session = asyncio.create_task(watch_one_game(watcher, joined, stop))
-        watcher.on_output(b"table AB12 has no free seat", 0.1)
+        watcher.on_output(b"That table has not started yet: sit down, or watch later.", 0.1)
         await asyncio.wait_for(session, 2)
         assert not watcher.present  # refused: it never watched
         joined = watcher.total
