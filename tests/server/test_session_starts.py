@@ -308,6 +308,18 @@ async def test_a_session_s_first_screen_settles_the_garbage_collection(
         assert await screen.wait_closed() == 0
 
 
+async def _start_drawn(start_server: StartServer, client_key: asyncssh.SSHKey,
+                       app: type[HostedApp]) -> None:
+    """A session of ``app`` (which shows "drawn") until the server hears its
+    start has ended."""
+    server = await start_server(lambda visitor: app())
+    async with await connect(server, client_key, username="ines") as conn:
+        screen = await Screen.open(conn)
+        await screen.wait_for("drawn")
+        await screen.wait_until(lambda: server.collector.starting == 0, "start ended")
+        screen.process.close()
+
+
 async def test_a_start_holds_young_collections_until_its_first_screen(
         start_server: StartServer, client_key: asyncssh.SSHKey) -> None:
     thresholds = gc.get_threshold()
@@ -320,14 +332,9 @@ async def test_a_start_holds_young_collections_until_its_first_screen(
         def compose(self) -> ComposeResult:
             yield Static("drawn")
 
-    server = await start_server(lambda visitor: Watched())
-    async with await connect(server, client_key, username="ines") as conn:
-        screen = await Screen.open(conn)
-        await screen.wait_for("drawn")
-        await screen.wait_until(lambda: server.collector.starting == 0, "start ended")
-        assert seen and seen[0][0] >= YOUNG_WHILE_STARTING
-        assert gc.get_threshold() == thresholds  # back once the first screen is drawn
-        screen.process.close()
+    await _start_drawn(start_server, client_key, Watched)
+    assert seen and seen[0][0] >= YOUNG_WHILE_STARTING
+    assert gc.get_threshold() == thresholds  # back once the first screen is drawn
 
 
 async def test_a_start_slower_than_its_turn_still_ends_at_its_first_screen(
@@ -348,13 +355,8 @@ async def test_a_start_slower_than_its_turn_still_ends_at_its_first_screen(
         def compose(self) -> ComposeResult:
             yield Static("drawn")
 
-    server = await start_server(lambda visitor: Slow())
-    async with await connect(server, client_key, username="kim") as conn:
-        screen = await Screen.open(conn)
-        await screen.wait_for("drawn")
-        await screen.wait_until(lambda: server.collector.starting == 0, "start ended")
-        assert gc.get_threshold() == thresholds
-        screen.process.close()
+    await _start_drawn(start_server, client_key, Slow)
+    assert gc.get_threshold() == thresholds
 
 
 async def test_a_start_gone_before_its_first_screen_gives_young_collections_back(
