@@ -59,6 +59,10 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   screen's partial update renders each widget only on the rows that
   changed (``Compositor.render_partial_update`` rendered every widget in
   the changed regions' bounding box, in full).
+- ``share_dispatch_plans`` (:mod:`fivetowers.compat.dispatch`): a
+  message finds its handlers from a list made once per kind of node and
+  kind of message (``MessagePump._get_dispatch_methods`` walked every class's
+  ``__dict__`` on the MRO for each message).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 
@@ -83,7 +87,7 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import asyncssh, dirty_lines, futures, rich, textual
+    from fivetowers.compat import asyncssh, dirty_lines, dispatch, futures, rich, textual
 
-    return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *rich.WORKAROUNDS,
-            *asyncssh.WORKAROUNDS, *futures.WORKAROUNDS)
+    return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
+            *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS, *futures.WORKAROUNDS)
