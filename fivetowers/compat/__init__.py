@@ -63,6 +63,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   message finds its handlers from a list made once per kind of node and
   kind of message (``MessagePump._get_dispatch_methods`` walked every class's
   ``__dict__`` on the MRO for each message).
+- ``fast_reactive_reads`` (:mod:`fivetowers.compat.reactive`): a reactive
+  attribute that has its value is read from the node's dict
+  (``Reactive.__get__`` asked for ``id`` and a compute method every time).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 
@@ -87,7 +90,9 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import asyncssh, dirty_lines, dispatch, futures, rich, textual
+    from fivetowers.compat import (asyncssh, dirty_lines, dispatch, futures, reactive, rich,
+                                   textual)
 
     return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
-            *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS, *futures.WORKAROUNDS)
+            *reactive.WORKAROUNDS, *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
+            *futures.WORKAROUNDS)

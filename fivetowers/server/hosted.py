@@ -36,6 +36,7 @@ from textual.theme import Theme
 
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.dispatch import share_dispatch_plans
+from fivetowers.compat.reactive import fast_reactive_reads
 from fivetowers.compat.textual import (
     LeanScreensApp, covered_default_screen, divide_without_cycles, lazy_strip_caches,
     share_parsed_css, share_style_matches,
@@ -72,6 +73,7 @@ class HostedApp(LeanScreensApp):
         lazy_strip_caches()  # and each holds no empty caches it never uses
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
         share_dispatch_plans()  # each kind of message finds its handlers once per kind of node
+        fast_reactive_reads()  # a reactive that has its value returns it without more questions
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
