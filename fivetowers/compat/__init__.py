@@ -76,6 +76,9 @@ asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
 
 - ``server_process``: the positional ``SSHServerProcess`` constructor, for
   a session class that refuses subsystems.
+- ``one_keystream_per_packet`` (:mod:`fivetowers.compat.chacha`): a
+  chacha20-poly1305 packet's Poly1305 key and payload from one ChaCha20
+  run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes.
 
 Python 3.11.7, the standard library (:mod:`fivetowers.compat.futures`):
 
@@ -90,9 +93,9 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import (asyncssh, dirty_lines, dispatch, futures, reactive, rich,
-                                   textual)
+    from fivetowers.compat import (asyncssh, chacha, dirty_lines, dispatch, futures, reactive,
+                                   rich, textual)
 
     return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
             *reactive.WORKAROUNDS, *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
-            *futures.WORKAROUNDS)
+            *chacha.WORKAROUNDS, *futures.WORKAROUNDS)

@@ -1,0 +1,98 @@
+"""chacha20-poly1305 packets with one ChaCha20 keystream for the key and the
+payload (checked against asyncssh 2.24.1).
+
+See :func:`one_keystream_per_packet`; ``tests/compat/test_chacha.py`` pins it down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import logging
+from typing import Any, Callable
+
+from asyncssh.crypto import chacha
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.poly1305 import Poly1305
+
+from fivetowers.compat.checked import Workaround
+
+log = logging.getLogger("fivetowers.server")
+
+ASYNCSSH = "2.24.1"
+"""The asyncssh version the cipher was read in."""
+
+UPSTREAM_SOURCE = "3bd42862e417f285"
+"""The first 16 hex digits of the SHA-256 of the source of asyncssh's
+``crypto/chacha.py``: the methods below compute what its methods compute
+only while it is that code."""
+
+_BLOCK_ZERO = bytes(64)
+"""ChaCha20's first block, encrypted to give the Poly1305 key (its first 32 bytes)."""
+
+_upstream: dict[str, Callable[..., Any]] = {}
+
+
+def upstream_source_digest() -> str:
+    """The digest of asyncssh's chacha module, as UPSTREAM_SOURCE records it."""
+    return hashlib.sha256(inspect.getsource(chacha).encode()).hexdigest()[:16]
+
+
+def _encrypt_and_sign(self: chacha.ChachaCipher, header: bytes, data: bytes,
+                      nonce: bytes) -> tuple[bytes, bytes]:
+    header = chacha.chacha20(self._adkey, header, nonce, 0)
+    stream = chacha.chacha20(self._key, _BLOCK_ZERO + data, nonce, 0)
+    data = stream[64:]
+    return header + data, Poly1305.generate_tag(stream[:32], header + data)
+
+
+def _verify_and_decrypt(self: chacha.ChachaCipher, header: bytes, data: bytes,
+                        nonce: bytes, tag: bytes) -> bytes | None:
+    stream = chacha.chacha20(self._key, _BLOCK_ZERO + data, nonce, 0)
+    try:
+        Poly1305.verify_tag(stream[:32], header + data, tag)
+    except InvalidSignature:
+        return None  # the decrypted bytes are dropped unseen, as upstream never makes them
+    return stream[64:]
+
+
+def one_keystream_per_packet() -> bool:
+    """Make each chacha20-poly1305 packet take one ChaCha20 run less; True if it does.
+
+    OpenSSH's chacha20-poly1305 (PROTOCOL.chacha20poly1305) takes the
+    Poly1305 key from ChaCha20's block 0 and encrypts the payload from block
+    1 on, under the same key and nonce. asyncssh's ``ChachaCipher`` makes a
+    ChaCha20 cipher for each (``Cipher(ChaCha20(...)).encryptor()``: a few
+    Python layers and an OpenSSL context each time), so every packet sent
+    or received ran three ChaCha20 setups (length, Poly1305 key, payload):
+    ~6% of a session start's server CPU, and a share of every screen update
+    sent. These methods run block 0 and the payload as one keystream from
+    counter 0: the same bytes, the same tag, the same checks (a packet whose
+    tag is wrong is refused, its decryption dropped), two setups a packet.
+    The cipher and the key exchange are unchanged. Installed only while
+    asyncssh's chacha module is the source read (its digest is recorded).
+    Retire it when asyncssh derives the Poly1305 key and the payload in one
+    run: not reported upstream yet.
+    """
+    if _upstream:
+        return True
+    if upstream_source_digest() != UPSTREAM_SOURCE:
+        log.warning("asyncssh's chacha20-poly1305 changed: each packet runs ChaCha20 three times")
+        return False
+    for name, method in (("encrypt_and_sign", _encrypt_and_sign),
+                         ("verify_and_decrypt", _verify_and_decrypt)):
+        _upstream[name] = getattr(chacha.ChachaCipher, name)
+        setattr(chacha.ChachaCipher, name, method)
+    return True
+
+
+def upstream_chacha_method(name: str) -> Callable[..., Any]:
+    """``ChachaCipher``'s method ``name`` as asyncssh has it (for tests)."""
+    return _upstream.get(name) or getattr(chacha.ChachaCipher, name)
+
+
+WORKAROUNDS = (
+    Workaround("one_keystream_per_packet", "fivetowers/compat/chacha.py", "asyncssh", ASYNCSSH,
+               ("asyncssh.crypto.chacha", "ChachaCipher._key", "ChachaCipher._adkey"),
+               "asyncssh derives the Poly1305 key and the payload in one ChaCha20 run"),
+)
