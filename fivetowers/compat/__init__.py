@@ -66,6 +66,10 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``fast_reactive_reads`` (:mod:`fivetowers.compat.reactive`): a reactive
   attribute that has its value is read from the node's dict
   (``Reactive.__get__`` asked for ``id`` and a compute method every time).
+- ``count_parameters_once`` (:mod:`fivetowers.compat.callbacks`): a
+  callback's parameter count kept per code object
+  (``textual._callback._count_parameters`` ran ``inspect.signature`` for
+  every fresh closure).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 
@@ -93,9 +97,10 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import (asyncssh, chacha, dirty_lines, dispatch, futures, reactive,
-                                   rich, textual)
+    from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, futures,
+                                   reactive, rich, textual)
 
     return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
-            *reactive.WORKAROUNDS, *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
+            *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
+            *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *futures.WORKAROUNDS)

@@ -34,6 +34,7 @@ from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
+from fivetowers.compat.callbacks import count_parameters_once
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.dispatch import share_dispatch_plans
 from fivetowers.compat.reactive import fast_reactive_reads
@@ -74,6 +75,7 @@ class HostedApp(LeanScreensApp):
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
         share_dispatch_plans()  # each kind of message finds its handlers once per kind of node
         fast_reactive_reads()  # a reactive that has its value returns it without more questions
+        count_parameters_once()  # a fresh closure's parameters counted once per code
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
