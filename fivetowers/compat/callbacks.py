@@ -5,17 +5,13 @@ See :func:`count_parameters_once`; ``tests/compat/test_callbacks.py`` pins it do
 
 from __future__ import annotations
 
-import hashlib
 import inspect
-import logging
 from types import CodeType, FunctionType, MethodType
 from typing import Any, Callable
 
 from textual import _callback
 
-from fivetowers.compat.checked import Workaround
-
-log = logging.getLogger("fivetowers.server")
+from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
 
 TEXTUAL = "8.2.8"
 """The Textual version the counting was read in."""
@@ -38,9 +34,7 @@ _upstream: Callable[[Callable[..., Any]], int] | None = None
 
 def upstream_source_digest() -> str:
     """The digest of the upstream counting, as UPSTREAM_SOURCE records it."""
-    source = (inspect.getsource(_callback.count_parameters)
-              + inspect.getsource(_upstream or _callback._count_parameters))
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
+    return source_digest(_callback.count_parameters, _upstream or _callback._count_parameters)
 
 
 def _plain_function(func: Any) -> bool:
@@ -106,8 +100,8 @@ def count_parameters_once() -> bool:
     global _upstream
     if _upstream is not None:
         return True
-    if upstream_source_digest() != UPSTREAM_SOURCE:
-        log.warning("Textual's callback invocation changed: counts are worked out each time")
+    if not source_unchanged(upstream_source_digest(), UPSTREAM_SOURCE, "Textual's callback "
+                            "invocation changed: counts are worked out each time"):
         return False
     _upstream = _callback._count_parameters
     _callback._count_parameters = _count_parameters

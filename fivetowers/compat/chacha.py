@@ -6,18 +6,13 @@ See :func:`one_keystream_per_packet`; ``tests/compat/test_chacha.py`` pins it do
 
 from __future__ import annotations
 
-import hashlib
-import inspect
-import logging
 from typing import Any, Callable
 
 from asyncssh.crypto import chacha
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.poly1305 import Poly1305
 
-from fivetowers.compat.checked import Workaround
-
-log = logging.getLogger("fivetowers.server")
+from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
 
 ASYNCSSH = "2.24.1"
 """The asyncssh version the cipher was read in."""
@@ -35,7 +30,7 @@ _upstream: dict[str, Callable[..., Any]] = {}
 
 def upstream_source_digest() -> str:
     """The digest of asyncssh's chacha module, as UPSTREAM_SOURCE records it."""
-    return hashlib.sha256(inspect.getsource(chacha).encode()).hexdigest()[:16]
+    return source_digest(chacha)
 
 
 def _encrypt_and_sign(self: chacha.ChachaCipher, header: bytes, data: bytes,
@@ -76,8 +71,8 @@ def one_keystream_per_packet() -> bool:
     """
     if _upstream:
         return True
-    if upstream_source_digest() != UPSTREAM_SOURCE:
-        log.warning("asyncssh's chacha20-poly1305 changed: each packet runs ChaCha20 three times")
+    if not source_unchanged(upstream_source_digest(), UPSTREAM_SOURCE, "asyncssh's "
+                            "chacha20-poly1305 changed: each packet runs ChaCha20 three times"):
         return False
     for name, method in (("encrypt_and_sign", _encrypt_and_sign),
                          ("verify_and_decrypt", _verify_and_decrypt)):

@@ -5,9 +5,6 @@ See :func:`share_dispatch_plans`; ``tests/compat/test_dispatch.py`` pins it down
 
 from __future__ import annotations
 
-import hashlib
-import inspect
-import logging
 from typing import Any, Awaitable, Callable, Iterable, Iterator
 
 from textual._on import OnNoWidget
@@ -15,9 +12,7 @@ from textual.css.match import match
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from fivetowers.compat.checked import Workaround
-
-log = logging.getLogger("fivetowers.server")
+from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
 
 TEXTUAL = "8.2.8"
 """The Textual version the dispatch was read in."""
@@ -42,8 +37,7 @@ _upstream: _Walk | None = None
 
 def upstream_source_digest() -> str:
     """The digest of the upstream function's source, as UPSTREAM_SOURCE records it."""
-    original = _upstream or MessagePump._get_dispatch_methods
-    return hashlib.sha256(inspect.getsource(original).encode()).hexdigest()[:16]
+    return source_digest(_upstream or MessagePump._get_dispatch_methods)
 
 
 def _plan(pump: type, message: type, method_name: str) -> tuple[_Entry, ...]:
@@ -130,8 +124,8 @@ def share_dispatch_plans() -> bool:
     global _upstream
     if _upstream is not None:
         return True
-    if upstream_source_digest() != UPSTREAM_SOURCE:
-        log.warning("Textual's message dispatch changed: each message looks its handlers up")
+    if not source_unchanged(upstream_source_digest(), UPSTREAM_SOURCE, "Textual's message "
+                            "dispatch changed: each message looks its handlers up"):
         return False
     _upstream = MessagePump._get_dispatch_methods
     MessagePump._get_dispatch_methods = _get_dispatch_methods  # type: ignore[method-assign]

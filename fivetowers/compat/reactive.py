@@ -6,17 +6,13 @@ See :func:`fast_reactive_reads`; ``tests/compat/test_reactive.py`` pins it down.
 
 from __future__ import annotations
 
-import hashlib
 import inspect
-import logging
 from typing import Any, Callable
 
 from textual.dom import DOMNode
 from textual.reactive import Reactive
 
-from fivetowers.compat.checked import Workaround
-
-log = logging.getLogger("fivetowers.server")
+from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
 
 TEXTUAL = "8.2.8"
 """The Textual version the reads were read in."""
@@ -36,9 +32,7 @@ _upstream: Callable[..., Any] | None = None
 
 def upstream_sources_digest() -> str:
     """The digest of the upstream code the fast read stands for (see UPSTREAM_SOURCES)."""
-    original = _upstream or Reactive.__get__
-    source = inspect.getsource(original) + inspect.getsource(_ID.fget)
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
+    return source_digest(_upstream or Reactive.__get__, _ID.fget)
 
 
 def _is_plain(kind: type, reactive: Reactive[Any]) -> bool:
@@ -97,8 +91,8 @@ def fast_reactive_reads() -> bool:
     global _upstream
     if _upstream is not None:
         return True
-    if upstream_sources_digest() != UPSTREAM_SOURCES:
-        log.warning("Textual's reactive read changed: each read asks its questions again")
+    if not source_unchanged(upstream_sources_digest(), UPSTREAM_SOURCES, "Textual's reactive "
+                            "read changed: each read asks its questions again"):
         return False
     _upstream = Reactive.__get__
     Reactive.__get__ = _get  # type: ignore[method-assign]
