@@ -112,7 +112,7 @@ class LobbyScreen(SettledScreen):
         table.add_columns(_("code"), _("table"), *((_("game"),) if self.games_shown else ()),
                           _("rules"), _("seats"), _("status"))
         self._listen(True)
-        self.refresh_tables()
+        self.refresh_tables(first=True)
 
     def on_unmount(self) -> None:
         self._listen(False)
@@ -161,11 +161,12 @@ class LobbyScreen(SettledScreen):
             self._stale = False
             self.refresh_tables()
 
-    def refresh_tables(self) -> None:
+    def refresh_tables(self, first: bool = False) -> None:
         app = self.lobby_host
         table = self.query_one(TableList)
         selected = self.selected_code()
-        table.clear()
+        if not first:  # a list just made has nothing to clear (a start's 1% of calls)
+            table.clear()
         rows = []
         for hosted in app.lobby.listing(app.identity):
             mine = hosted.seat_of(app.identity) is not None

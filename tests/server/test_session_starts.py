@@ -151,6 +151,25 @@ async def test_a_lobby_start_is_laid_out_once_not_four_times(
         assert len(layouts) > 1 and app.screen.size == (100, 30)
 
 
+async def test_the_first_fill_of_the_table_list_clears_nothing_a_later_one_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cleared: list[DataTable[Any]] = []
+    upstream = TableList.clear
+
+    def clear(self: TableList, columns: bool = False) -> TableList:
+        cleared.append(self)
+        return upstream(self, columns)
+
+    monkeypatch.setattr(TableList, "clear", clear)
+    async with lobby_shown() as (app, pilot):
+        table = app.screen.query_one(TableList)
+        assert table.row_count == 3 and not cleared
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.refresh_tables()
+        assert cleared == [table] and table.row_count == 3
+
+
 def test_a_themes_css_variables_are_made_once_for_every_session(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from textual.app import App
