@@ -37,6 +37,7 @@ from textual.theme import Theme
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.textual import (
     LeanScreensApp, covered_default_screen, divide_without_cycles, lazy_strip_caches,
+    style_caches_not_kept,
     share_parsed_css, share_style_matches,
 )
 
@@ -69,6 +70,7 @@ class HostedApp(LeanScreensApp):
         share_style_matches()  # and which rules match each kind of widget, matched once
         divide_without_cycles()  # drawn lines freed without the cyclic collector
         lazy_strip_caches()  # and each holds no empty caches it never uses
+        style_caches_not_kept()  # nor do a gone widget's lines stay in a style cache
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
