@@ -29,5 +29,6 @@ async def test_drawn_lines_alive_stay_flat_game_after_game() -> None:
         later = alive()
     finally:
         await bench.close()
-    assert bench.games == 3 and later["screens left"] <= 3
+    # (Counted over the whole process: other tests' leftovers count in both.)
+    assert bench.games == 3 and later["screens left"] <= first["screens left"] + 1
     assert later["Strip"] - first["Strip"] <= STRIPS_GROWN_AT_MOST, (first["Strip"], later["Strip"])
