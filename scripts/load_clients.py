@@ -49,11 +49,17 @@ END_SCREEN = b"look at the table"
 """The end screen's key line (both games: "n play again  b look at the table"):
 every screen at the table shows it once the game is over, so it also shows
 the key that ended the game, whose log line the end screen covers at once."""
-NOT_STARTED = (b"not started yet", b"There is no table")
-"""The lobby's answer to a spectator's ``join`` while the rematch forms. (Its
-"table CODE has no free seat", when ``join`` finds the forming rematch
-full, is not one: at a running table the same words start the note that the
-spectator joins as a watcher, which a toast may wrap.)"""
+LOBBY_TITLE = b"lobby \xe2\x80\x94 you are"
+"""The lobby screen's title ("5 Towers lobby — you are NAME"): a spectator
+whose ``join`` was refused stays in the lobby, which draws it; a table's
+screen never shows it."""
+NOT_STARTED = (b"not started yet", b"There is no table", LOBBY_TITLE)
+"""What tells a spectator's ``join`` was refused (the rematch not started
+yet). The lobby's "table CODE has no free seat" (a forming rematch's
+seats all taken) is not a sign of it: at a running full table the same
+words start the note that the spectator joins as a watcher, which a toast
+may wrap. Either refusal leaves the session in the lobby, whose title is
+the sign that survives any toast."""
 REJOIN_AFTER = 2.0
 """Seconds a spectator waits before joining the next game (or trying again)."""
 SETTLED = 1.5
@@ -576,7 +582,7 @@ async def _flood_once(port: int, index: int, code: str | None, start: asyncio.Ev
 
 
 # -- arrivals -------------------------------------------------------------------
-LOBBY_MARKERS = (b"lobby \xe2\x80\x94 you are", b"Share a table", b"ratings")
+LOBBY_MARKERS = (LOBBY_TITLE, b"Share a table", b"ratings")
 
 
 @dataclass

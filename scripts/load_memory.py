@@ -109,7 +109,7 @@ def type_counts(line: dict[str, Any]) -> Counter[str]:
 
     ``LOADTEST_HOLDERS=TYPE`` also notes, for 200 objects of that type taken
     across the heap, what holds them: the types of their referrers and of
-    those referrers' referrers."""
+    those referrers' referrers (``TYPE,TYPE2``: of each, in ``holders_of``)."""
     gc.unfreeze()
     try:
         objects = gc.get_objects()
@@ -123,8 +123,9 @@ def type_counts(line: dict[str, Any]) -> Counter[str]:
                 line["hints_kept"] = len(o._hints)
                 line["hint_keys_kib"] = sum(len(k[1]) for k in o._hints) // 1024
                 line["pool_stats"] = len(o.stats.moves) + len(o.stats.hints)
-        if holder := os.environ.get("LOADTEST_HOLDERS"):
-            line["holders"] = holders(objects, holder)
+        for kind in filter(None, os.environ.get("LOADTEST_HOLDERS", "").split(",")):
+            line.setdefault("holders_of", {})[kind] = holders(objects, kind)
+            line.setdefault("holders", line["holders_of"][kind])  # the first, as before
         del objects
         return counts
     finally:
@@ -132,7 +133,8 @@ def type_counts(line: dict[str, Any]) -> Counter[str]:
         gc.freeze()
 
 
-PASSING = {"Strip", "FIFOCache", "dict", "list", "tuple", "OrderedDict", "Segment"}
+PASSING = {"Strip", "FIFOCache", "LRUCache", "dict", "list", "tuple", "OrderedDict", "Segment",
+           "BoxModel"}
 """Containers a holder's chain climbs through to what owns them."""
 
 

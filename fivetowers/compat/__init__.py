@@ -31,6 +31,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``lazy_strip_caches``: a ``Strip`` makes each of its seven caches when
   first used (``Strip.__init__``, ``FIFOCache._maxsize``), not seven empty
   ones for every line drawn.
+- ``style_caches_not_kept``: ``StylesCache.get_inner_outer`` (an
+  ``lru_cache`` on a method) caches on its colours alone, not on the style
+  cache, which kept 1,024 gone widgets' drawn lines.
 - ``drop_closed_watchers`` (and ``is_closing``): the footer's watchers
   (``__watchers``) of key widgets long gone.
 - ``LeanScreensApp``: screens without tooltips, and toast racks only once

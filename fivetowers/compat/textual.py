@@ -15,14 +15,17 @@ import logging
 import sys
 import weakref
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any, Callable, Hashable, Iterable, TextIO
 
 from rich.segment import Segment
 from textual import events
 from textual._xterm_parser import XTermParser
+from textual._styles_cache import StylesCache
 from textual.app import App, ScreenStackError
 from textual.binding import BindingsMap
 from textual.cache import FIFOCache
+from textual.color import Color
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
@@ -359,6 +362,59 @@ def lazy_strip_caches() -> bool:
         setattr(Strip, name, _LazyCache(_cache_slots[name], size))
     Strip.__init__ = _lazy_init  # type: ignore[method-assign]
     _strip_caches_lazy = True
+    return True
+
+
+# -- 4b. the widgets' line caches kept by a style cache ---------------------------
+
+UPSTREAM_INNER_OUTER: Any = StylesCache.get_inner_outer
+"""Textual's own ``StylesCache.get_inner_outer`` (an ``lru_cache`` on a method)."""
+INNER_OUTER_KEPT = 1024
+"""Background pairs kept (as upstream's cache: a theme has a few dozen)."""
+_inner_outer_unkept = False
+
+
+@lru_cache(maxsize=INNER_OUTER_KEPT)
+def _inner_outer(base_background: Color, background: Color) -> Any:
+    return UPSTREAM_INNER_OUTER.__wrapped__(None, base_background, background)
+
+
+def _get_inner_outer(self: StylesCache, base_background: Color, background: Color) -> Any:
+    return _inner_outer(base_background, background)
+
+
+def style_caches_not_kept() -> bool:
+    """Make ``StylesCache.get_inner_outer`` cache on the colours alone; True if it does.
+
+    Every widget draws through its own ``StylesCache``, which keeps the
+    widget's drawn lines (and the lines derived from them: filtered,
+    divided). Its ``get_inner_outer`` is decorated with
+    ``functools.lru_cache(1024)`` as a method (its first parameter is named
+    ``cls``, but it is no classmethod): one cache for the process, keyed on
+    ``(style_cache, base_background, background)``. So the last 1,024
+    StylesCaches to draw stay alive with every line they hold, long after
+    their widgets are gone: game after game at a table, each finished game's
+    screens left some 2,900 Strips (scripts/bench_games_memory.py: 6
+    sessions, 2 tables), up to some 30,000 Strips for the process. The
+    answer depends only on the two colours, so it is cached on them
+    (``__wrapped__`` is upstream's function, which never reads its first
+    argument). Process-wide, and only if the method is still that cached
+    function with that signature. Retire it when Textual makes it a
+    ``classmethod``/``staticmethod`` (flake8-bugbear's B019; worth an
+    upstream report).
+    """
+    global _inner_outer_unkept
+    if _inner_outer_unkept:
+        return True
+    changed = "Textual's StylesCache.get_inner_outer changed: style caches may keep old lines"
+    wrapped = getattr(UPSTREAM_INNER_OUTER, "__wrapped__", None)
+    if StylesCache.get_inner_outer is not UPSTREAM_INNER_OUTER or wrapped is None:
+        log.warning(changed)
+        return False
+    if not _takes(wrapped, ["cls", "base_background", "background"], changed):
+        return False
+    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[assignment]
+    _inner_outer_unkept = True
     return True
 
 
@@ -1007,6 +1063,8 @@ WORKAROUNDS = (
     _recorded("lazy_strip_caches", ("Strip.__init__", *STRIP_FIELDS, *STRIP_CACHES,
                                     "FIFOCache._maxsize"),
               "Textual makes Strip's caches lazily"),
+    _recorded("style_caches_not_kept", ("textual._styles_cache", "StylesCache.get_inner_outer"),
+              "StylesCache.get_inner_outer stops caching on the instance"),
     _recorded("drop_closed_watchers", ("__watchers", "_closing", "_closed"),
               "Textual drops a removed node's watchers (or Footer unbinds old keys)"),
     _recorded("is_closing", ("_closing", "_closed"), "MessagePump gets a public is_closing"),

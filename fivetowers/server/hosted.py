@@ -40,6 +40,7 @@ from fivetowers.compat.dispatch import share_dispatch_plans
 from fivetowers.compat.reactive import fast_reactive_reads
 from fivetowers.compat.textual import (
     LeanScreensApp, covered_default_screen, divide_without_cycles, lazy_strip_caches,
+    style_caches_not_kept,
     share_parsed_css, share_style_matches,
 )
 
@@ -72,6 +73,7 @@ class HostedApp(LeanScreensApp):
         share_style_matches()  # and which rules match each kind of widget, matched once
         divide_without_cycles()  # drawn lines freed without the cyclic collector
         lazy_strip_caches()  # and each holds no empty caches it never uses
+        style_caches_not_kept()  # nor do a gone widget's lines stay in a style cache
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
         share_dispatch_plans()  # each kind of message finds its handlers once per kind of node
         fast_reactive_reads()  # a reactive that has its value returns it without more questions

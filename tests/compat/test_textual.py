@@ -374,6 +374,57 @@ def test_lazy_caches_answer_as_upstream_and_keep_its_sizes() -> None:
     assert not strip_caches_filled(lazy)
 
 
+# -- the widgets' line caches kept by a style cache -----------------------------------
+
+def test_upstream_inner_outer_keeps_every_style_cache_that_asked() -> None:
+    """What style_caches_not_kept works around: the lru_cache on the method
+    keeps the StylesCache (and every line it holds) in its key."""
+    from textual._styles_cache import StylesCache
+    from textual.color import Color
+
+    wrapped = getattr(compat.UPSTREAM_INNER_OUTER, "__wrapped__", None)
+    assert wrapped is not None and list(inspect.signature(wrapped).parameters) == [
+        "cls", "base_background", "background"], "re-check compat/textual.py: style_caches_not_kept"
+    cache = StylesCache()
+    kept = weakref.ref(cache)
+    compat.UPSTREAM_INNER_OUTER(cache, Color(1, 2, 3), Color(4, 5, 6))
+    del cache
+    gc.collect()
+    try:
+        assert kept() is not None, "upstream stopped keeping StylesCaches: retire style_caches_not_kept"
+    finally:
+        compat.UPSTREAM_INNER_OUTER.cache_clear()  # type: ignore[attr-defined]
+
+
+async def test_a_style_cache_that_drew_is_not_kept_once_its_widget_is_gone() -> None:
+    from textual._styles_cache import StylesCache
+    from textual.color import Color
+
+    assert compat.style_caches_not_kept() and compat.style_caches_not_kept()  # once, then a no-op
+    background = (Color(10, 20, 30), Color(40, 50, 60, 0.5))
+    assert StylesCache().get_inner_outer(*background) == wrapped_inner_outer(*background)
+
+    class Board(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("a board of a finished game\nsecond line", id="board")
+
+    async with Board().run_test() as pilot:
+        board = pilot.app.query_one("#board", Static)
+        await pilot.pause()
+        assert board._styles_cache._cache  # it drew (asking for its colours)
+        cache = board._styles_cache
+        board._styles_cache = StylesCache()  # as when the widget is gone
+    lines = weakref.ref(cache)
+    del cache, board
+    gc.collect()
+    assert lines() is None
+
+
+def wrapped_inner_outer(base_background: Any, background: Any) -> Any:
+    """Upstream's answer, without its cache."""
+    return compat.UPSTREAM_INNER_OUTER.__wrapped__(None, base_background, background)
+
+
 # -- the footer's watchers, and closing nodes ----------------------------------------
 
 class Bound(Static):

@@ -143,3 +143,38 @@ def test_a_spectator_rejoins_after_the_game_and_after_a_refusal() -> None:
         watcher.on_output(END_KEYS, 2.0)
         await asyncio.wait_for(session, 2)
     asyncio.run(check())
+
+
+LOBBY_AFTER_FULL_REMATCH = (
+    b"\x1b[1;1H\x1b[1m5 Towers\x1b[0m lobby \xe2\x80\x94 you are \x1b[1mld001\x1b[0m"
+    b"\x1b[20;50Htable LT000 has no\x1b[21;50Hfree seat")
+"""What a spectator's ``join`` shows when the forming rematch's seats are
+all taken: the lobby, and a toast (wrapped) with the refusal."""
+
+
+def test_a_spectator_turned_away_by_a_full_forming_rematch_tries_again() -> None:
+    """The lobby's "has no free seat" toast is no sign (a running full table
+    says it before "you join as a watcher"); the lobby's own title is."""
+    from load_clients import watch_one_game
+
+    async def check() -> None:
+        watcher = Viewer("ld001", Results(since=0.0))
+        stop = asyncio.Event()
+        watcher.present = False
+        session = asyncio.create_task(watch_one_game(watcher, watcher.total, stop))
+        watcher.on_output(LOBBY_AFTER_FULL_REMATCH, 0.1)
+        await asyncio.wait_for(session, 2)  # it leaves, to join again
+        assert not watcher.present
+        joined = watcher.total
+        session = asyncio.create_task(watch_one_game(watcher, joined, stop))
+        # A running full table: the same words, then the note, and the table.
+        watcher.on_output(b"\x1b[1;1HRound 1 ld000 is bidding\x1b[20;50Htable LT000 has no"
+                          b"\x1b[21;50Hfree seat: you join\x1b[22;50Has a watcher.", 0.2)
+        for _ in range(300):
+            if watcher.present:
+                break
+            await asyncio.sleep(0.01)
+        assert watcher.present and not session.done()  # it watches
+        stop.set()
+        await asyncio.wait_for(session, 2)
+    asyncio.run(check())
