@@ -7,6 +7,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence, cast
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.widget import Widget
 
 from fivetowers.compat.checked import Workaround
 
@@ -27,7 +28,9 @@ def render_dirty_lines_only() -> bool:
     (the containers and the screen's background too) for a change of a few
     lines, on every move: most of a move's cost per viewer (issue 11).
     This one renders each widget only on the rows where it overlaps a
-    changed region (in bands: one ``render_lines`` call per run of rows).
+    changed region (in bands: one ``render_lines`` call per run of rows),
+    and not at all on rows that widgets in front of it already fill (a
+    container behind its children, the screen's background).
     What is sent is the same: each line in a changed region comes from the
     same front-most widget as before. Retire it when Textual's partial
     update crops each widget's render to the changed regions: not reported
@@ -41,7 +44,8 @@ def render_dirty_lines_only() -> bool:
 
 
 def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
-    # Textual's render_partial_update, with _render_chops' renders banded.
+    # Textual's render_partial_update, with _render_chops' renders banded
+    # and rows already covered by widgets in front left unrendered.
     update_regions = self._dirty_regions.copy()
     self._dirty_regions.clear()
     if not update_regions:
@@ -51,29 +55,50 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
     is_rendered_line = {y for y, _, _ in spans}.__contains__
     cuts = self.cuts
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
-    intersection = Region.intersection
-    for region, clip, strips in _banded_renders(self, crop, update_regions):
-        render_region = intersection(region, clip)
-        render_x = render_region.x
-        first_cut, last_cut = render_region.column_span
-        for y, strip in zip(render_region.line_range, strips):
+    for widget, region, band in _bands(self, crop, update_regions):
+        first_cut, last_cut = band.column_span
+        # The rows where some cut is still open: a cut already filled by a
+        # widget in front would win over this one's (as Textual paints), so
+        # the rows where all are filled (a container behind its children,
+        # the screen's background) need no render at all.
+        open_rows: list[tuple[int, list[int]]] = []
+        for y in band.line_range:
             if not is_rendered_line(y):
                 continue
             chops_line = chops[y]
             final_cuts = [cut for cut in cuts[y] if (last_cut >= cut >= first_cut)]
-            cut_strips = strip.divide([cut - render_x for cut in final_cuts[1:]])
-            # Front to back: the first strip for a cut wins (as Textual paints).
-            for cut, piece in zip(final_cuts, cut_strips):
-                if chops_line.get(cut) is None:
-                    chops_line[cut] = piece
+            # A cut at the band's right edge starts no piece of this widget's.
+            starts = final_cuts[:-1] if final_cuts[-1:] == [last_cut] else final_cuts
+            if any(chops_line.get(cut) is None for cut in starts):
+                open_rows.append((y, final_cuts))
+        for top, bottom, rows in _runs(open_rows):
+            strips = widget.render_lines(Region(band.x - region.x, top - region.y,
+                                                band.width, bottom - top))
+            for (y, final_cuts), strip in zip(rows, strips):
+                chops_line = chops[y]
+                cut_strips = strip.divide([cut - band.x for cut in final_cuts[1:]])
+                # Front to back: the first strip for a cut wins (as Textual paints).
+                for cut, piece in zip(final_cuts, cut_strips):
+                    if chops_line.get(cut) is None:
+                        chops_line[cut] = piece
     chop_ends = [cut_set[1:] for cut_set in cuts]
     return ChopsUpdate(cast("Sequence[Mapping[int, Strip]]", chops), spans, chop_ends)
 
 
-def _banded_renders(compositor: Compositor, crop: Region, dirty: Iterable[Region]
-                    ) -> Iterator[tuple[Region, Region, list[Strip]]]:
-    """(region, the band of its visible part rendered, strips), front to back:
-    each widget rendered only on the rows where it meets a changed region."""
+def _runs(rows: list[tuple[int, list[int]]]
+          ) -> Iterator[tuple[int, int, list[tuple[int, list[int]]]]]:
+    """(top, bottom, the rows) of each run of consecutive rows: one render a run."""
+    start = 0
+    for i in range(1, len(rows) + 1):
+        if i == len(rows) or rows[i][0] != rows[i - 1][0] + 1:
+            yield rows[start][0], rows[i - 1][0] + 1, rows[start:i]
+            start = i
+
+
+def _bands(compositor: Compositor, crop: Region, dirty: Iterable[Region]
+           ) -> Iterator[tuple[Widget, Region, Region]]:
+    """(widget, its region, a band of its visible part), front to back: each
+    widget's rows where it meets a changed region."""
     dirty = list(dirty)
     for widget, (region, clip) in compositor.visible_widgets.items():
         if not crop.overlaps(clip):
@@ -90,9 +115,7 @@ def _banded_renders(compositor: Compositor, crop: Region, dirty: Iterable[Region
             else:
                 bands.append([top, bottom])
         for top, bottom in bands:
-            band = Region(visible.x, top, visible.width, bottom - top)
-            yield region, band, widget.render_lines(
-                Region(band.x - region.x, band.y - region.y, band.width, band.height))
+            yield widget, region, Region(visible.x, top, visible.width, bottom - top)
 
 
 WORKAROUNDS = (

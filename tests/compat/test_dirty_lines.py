@@ -76,3 +76,49 @@ async def test_the_same_lines_are_sent_and_only_changed_rows_render() -> None:
         compositor._dirty_regions.add(crossing)
         assert segments(_render_partial_update(compositor), console) == theirs
         assert _render_partial_update(compositor) is None  # nothing changed: nothing sent
+
+
+class CountedHorizontal(Horizontal):
+    renders = 0
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self.renders += 1
+        return super().render_lines(crop)
+
+
+class Filled(App[None]):
+    """A container its children fill, and one with room left beside them."""
+
+    CSS = """
+    #full, #roomy { height: 4; }
+    #full > Static { width: 1fr; height: 1fr; }
+    #roomy > Static { width: 10; height: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with CountedHorizontal(id="full"):
+            yield Counted("towers", id="towers")
+            yield Counted("log", id="log")
+        with CountedHorizontal(id="roomy"):
+            yield Counted("hand", id="hand")
+
+
+async def test_rows_that_widgets_in_front_fill_render_nothing_behind() -> None:
+    app = Filled()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        console = app.console
+        full = app.query_one("#full", CountedHorizontal)
+        roomy = app.query_one("#roomy", CountedHorizontal)
+        changed = {full.region, roomy.region}
+        compositor._dirty_regions.update(changed)
+        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console)
+        before = full.renders, roomy.renders
+        compositor._dirty_regions.update(changed)
+        ours = segments(_render_partial_update(compositor), console)
+        assert ours == theirs
+        # Behind its two children, #full shows nowhere: not rendered. #roomy
+        # shows to the right of its hand: rendered, on the rows that changed.
+        assert full.renders == before[0]
+        assert roomy.renders == before[1] + 1

@@ -66,6 +66,8 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         self.choices: list[Choice] = []
         self.notice = ""
         self.notice_bad = False
+        self.hand_title = ""
+        """The hand box's title as last set."""
 
     def compose(self) -> ComposeResult:
         view = self.client.view()
@@ -159,12 +161,11 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
                                                            view.to_move == s, marks)
 
     def draw_hand(self, view: PlayerView) -> None:
-        box = self.query_one("#hand-box", Vertical)
         if self.client.seat is None:
-            box.border_title = _("Watching")
+            self.title_hand(_("Watching"))
             self.query_one(HandRow).show((), None, None, {}, _("hands are secret"))
             return
-        box.border_title = _("Your hand ({count})").format(count=len(view.hand))
+        self.title_hand(_("Your hand ({count})").format(count=len(view.hand)))
         marks = {}
         for n, choice in enumerate(self.choices):
             if choice.legal and choice.partner is not None:
@@ -173,6 +174,13 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
                     marks[at] = n + 1
         cursor = self.cursor if view.my_turn and self.picked is None else None
         self.query_one(HandRow).show(view.hand, self.picked, cursor, marks)
+
+    def title_hand(self, title: str) -> None:
+        # Setting even the same title repaints the box and the hand in it:
+        # on every viewer's screen, on every move at the table.
+        if title != self.hand_title:
+            self.hand_title = title
+            self.query_one("#hand-box", Vertical).border_title = title
 
     def partner_index(self, view: PlayerView, choice: Choice) -> int | None:
         """Where a build's partner card is in the hand (not the picked card itself)."""

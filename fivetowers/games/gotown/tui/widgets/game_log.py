@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.events import MouseScrollDown, MouseScrollUp
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widget import Widget
 
 from fivetowers.i18n import _
+from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.text import safe
 
 STYLE = {"play": "green", "attack": "#ff8787", "tempo": "#ffafd7", "turn": "dim",
@@ -47,6 +50,14 @@ class GameLog(Widget):
             if len(out) >= height:
                 break
         return Text("\n").join(out[-height:])
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What the viewers at a table read is mostly the same log: rendered
+        # once for all who show the same lines (a thief's catch, named only
+        # for two of them, is other lines). No more lines than rows show.
+        end = len(self.lines) - self.back
+        shown = self.lines[max(0, end - max(self.content_region.height, 1)):end]
+        return shared_lines(self, (shown, self.border_subtitle), crop, super().render_lines)
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         event.stop()

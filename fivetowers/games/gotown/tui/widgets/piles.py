@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from fivetowers.games.gotown.rules import PlayerView
 from fivetowers.games.gotown.tui.look import chip
 from fivetowers.i18n import _
+from fivetowers.ui.shared_static import SharedStatic
 from fivetowers.ui.steady_text import update_steady
 
 
-class PilesLine(Static):
+class PilesLine(SharedStatic):
     shown: Text | None = None
 
     def show(self, view: PlayerView) -> None:

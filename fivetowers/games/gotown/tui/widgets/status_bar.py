@@ -4,10 +4,10 @@ truck's extra turn), and the turn count against the game's limit."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from fivetowers.games.gotown.rules import PlayerView
 from fivetowers.i18n import _
+from fivetowers.ui.shared_static import SharedStatic
 from fivetowers.ui.text import name_text
 
 YOURS = "bold black on #ffd75f"
@@ -34,7 +34,7 @@ def turn_text(view: PlayerView, names: list[str], humans: tuple[int, ...],
     return text
 
 
-class StatusBar(Static):
+class StatusBar(SharedStatic):
     shown: Text | None = None
 
     def show(self, view: PlayerView, turn: Text) -> None:

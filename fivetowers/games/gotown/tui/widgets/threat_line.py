@@ -4,12 +4,12 @@ nobody has seen yet (public information only)."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
+from fivetowers.ui.shared_static import SharedStatic
 from fivetowers.ui.steady_text import update_steady
 
 
-class ThreatLine(Static):
+class ThreatLine(SharedStatic):
     shown = ""
 
     def show(self, text: str) -> None:
