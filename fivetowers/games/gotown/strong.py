@@ -102,6 +102,7 @@ from fivetowers.games.gotown.rules import (
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_unseen, floor_card
 from fivetowers.games.gotown.rules.view import SeatView
+from fivetowers.games.gotown.value import win_chance
 
 
 MARGIN = 0.01
@@ -176,6 +177,10 @@ class Search:
     stealer: float = 0.0
     """A hand holding a card that steals some opponent's open top floor at
     the horizon, in floors (a steal ready for its next turn)."""
+    value: bool = False
+    """Score the horizon by the learned chance to win from it
+    (:func:`~fivetowers.games.gotown.value.win_chance`) instead of the
+    lead in floors (the weights above then play no part)."""
 
 
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
@@ -397,9 +402,9 @@ def _lead(total: float, squares: float, deals: int, margin: float, sure: float) 
 def score(game: Game, me: int, design: Search = TABLE_SEARCH) -> float:
     """1 for a win, 0 for another's; else 0.5 plus the lead in floors (a pair
     in hand counts :data:`IN_HAND` of a floor, a guarded top :data:`PROTECTED`),
-    scaled below a win."""
-    if game.over:
-        return 1.0 / len(game.winners) if me in game.winners else 0.0
+    scaled below a win. With ``design.value``, the learned chance to win."""
+    if design.value or game.over:
+        return win_chance(game, me)
     def strength(seat: int) -> float:
         player = game.players[seat]
         guarded = design.protected if player.floors and player.top_has_dog() else 0.0
