@@ -35,7 +35,7 @@ from fivetowers.games.gotown.strong import TABLE_SEARCH, score
 from fivetowers.games.gotown.tournament import MAX_ACTIONS
 from fivetowers.games.tournament import play_all
 
-Job = tuple[int, int, float, float]  # seed, index, every, greedy share
+Job = tuple[int, int, float, float, tuple[int, ...]]  # seed, index, every, greedy share, sizes
 Sample = tuple[int, int, list[float], float, float]  # game, state, features, formula, won
 MODULE = Path(__file__).resolve().parent.parent / "fivetowers" / "games" / "gotown" / "value.py"
 
@@ -43,9 +43,9 @@ MODULE = Path(__file__).resolve().parent.parent / "fivetowers" / "games" / "goto
 def play(job: Job) -> list[Sample]:
     """One game's samples: at each kept turn boundary, every seat's features,
     its hand-made score and (filled in at the end) its share of the win."""
-    seed, index, every, greedy_share = job
+    seed, index, every, greedy_share, sizes = job
     rng = random.Random(seed * 1_000_003 + index)
-    players = rng.choice((2, 2, 3, 4))
+    players = rng.choice(sizes)
     floors = 4 if rng.random() < 0.2 else 5
     game = Game([f"p{s}" for s in range(players)], floors, seed=rng.randrange(1 << 30))
     greedy_seat = rng.randrange(players) if rng.random() < greedy_share else -1
@@ -150,15 +150,21 @@ def report(name: str, samples: list[Sample], ps: list[float]) -> str:
             f"{first_right(samples, ps):.1%}")
 
 
-def write(weights: list[float], fitted_by: str) -> None:
+def write(weights: list[float], fitted_by: str, heads_up: bool) -> None:
+    """Put ``weights`` into value.py: :data:`HEADS_UP_WEIGHTS` (fitted on
+    games of two) or :data:`WEIGHTS`, each after its ``FITTED_BY``."""
     text = MODULE.read_text(encoding="utf-8")
+    prefix = "HEADS_UP_" if heads_up else ""
     lines = textwrap.wrap(fitted_by, 80, drop_whitespace=False)
-    block = ("FITTED_BY = (\n" + "".join(f"    {line!r}\n" for line in lines) + ")\n"
-             '"""The command line that fitted :data:`WEIGHTS`, and the data it saw."""\n'
-             "WEIGHTS: tuple[float, ...] = (\n"
+    block = (f"{prefix}FITTED_BY = (\n" + "".join(f"    {line!r}\n" for line in lines) + ")\n"
+             f'"""The command line that fitted :data:`{prefix}WEIGHTS`, and the data it saw."""\n'
+             f"{prefix}WEIGHTS: tuple[float, ...] = (\n"
              + "".join(f"    {w:.4f},  # {n}\n" for w, n in zip(weights, value.NAMES))
-             + ")\n" '"""One weight per feature of :data:`NAMES`."""\n')
-    text, found = re.subn(r"FITTED_BY = .*\Z", lambda _: block, text, flags=re.S)
+             + ")\n" + ('"""One weight per feature of :data:`NAMES`, fitted on games of two."""\n\n\n'
+                        if heads_up else
+                        '"""One weight per feature of :data:`NAMES`, fitted on games of 2–4."""\n'))
+    pattern = r"^HEADS_UP_FITTED_BY = .*?(?=^FITTED_BY = )" if heads_up else r"^FITTED_BY = .*\Z"
+    text, found = re.subn(pattern, lambda _: block, text, flags=re.S | re.M)
     if not found:
         raise SystemExit(f"{MODULE}: no FITTED_BY block to replace")
     MODULE.write_text(text, encoding="utf-8")
@@ -172,11 +178,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="the chance a turn boundary is kept")
     parser.add_argument("--greedy", type=float, default=0.25,
                         help="the share of games with the greedy bot in one seat")
+    parser.add_argument("--players", default="2,2,3,4",
+                        help="the table sizes to draw each game's from (2 alone: the heads-up weights)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", action="store_true", help="write the weights into value.py")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    jobs = [(args.seed, i, args.every, args.greedy) for i in range(args.games)]
+    sizes = tuple(int(n) for n in args.players.split(","))
+    if not all(2 <= n <= 4 for n in sizes):
+        raise SystemExit(f"--players: table sizes are 2 to 4, not {args.players}")
+    jobs = [(args.seed, i, args.every, args.greedy, sizes) for i in range(args.games)]
     samples = [s for rows in play_all(play, jobs, args.workers) for s in rows]
     train = [s for s in samples if s[0] % 5]
     held = [s for s in samples if not s[0] % 5]
@@ -201,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
         command = "python scripts/gotown_value_fit.py " + " ".join(argv or sys.argv[1:])
         write(weights, f"{command}: {len(train)} seat samples from {states} states "
                        f"of {args.games} games (4 in 5 of them); on the rest, {learned}; "
-                       f"{hand_made}")
+                       f"{hand_made}", heads_up=set(sizes) == {2})
         print(f"wrote {MODULE}")
 
 

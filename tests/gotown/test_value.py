@@ -11,7 +11,9 @@ import pytest
 
 from fivetowers.games.gotown import value
 from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, score
-from fivetowers.games.gotown.value import NAMES, WEIGHTS, features, win_chance
+from fivetowers.games.gotown.value import (
+    HEADS_UP_WEIGHTS, NAMES, WEIGHTS, features, win_chance, win_share,
+)
 
 from tests.conftest import ROOT
 from tests.gotown.arrange import table
@@ -62,6 +64,18 @@ def test_the_search_scores_its_horizon_with_the_value_when_asked() -> None:
     learned = replace(HEADS_UP_SEARCH, value=True)
     assert score(game, 0, learned) == pytest.approx(win_chance(game, 0))
     assert score(game, 0, HEADS_UP_SEARCH) != pytest.approx(win_chance(game, 0))
+    shared = replace(learned, share=True)
+    assert score(game, 0, shared) == pytest.approx(win_share(game, 0))
+    assert win_share(game, 0) + win_share(game, 1) == pytest.approx(1.0)
+
+
+def test_each_table_size_has_its_weights() -> None:
+    """Heads-up the value uses the weights fitted on games of two."""
+    assert HEADS_UP_WEIGHTS != WEIGHTS
+    game = table([["1", "8", "5"], ["3", "4"]], towers=[[["2", "7"]], []], draw=["6"] * 10)
+    assert win_chance(game, 0) == pytest.approx(win_chance(game, 0, HEADS_UP_WEIGHTS))
+    three = table([["1", "8", "5"], ["3", "4"], ["6"]], towers=[[["2", "7"]], [], []])
+    assert win_chance(three, 0) == pytest.approx(win_chance(three, 0, WEIGHTS))
 
 
 def _fit_script() -> Any:
@@ -88,6 +102,15 @@ def test_the_fit_script_fits_a_tiny_sample_and_writes_its_weights(
     exec(compile(written, str(copy), "exec"), namespace)  # the module as rewritten
     assert len(namespace["WEIGHTS"]) == len(NAMES)
     assert namespace["WEIGHTS"] != WEIGHTS  # fitted on other data than the shipped weights
+    assert namespace["HEADS_UP_WEIGHTS"] == HEADS_UP_WEIGHTS  # a fit of 2–4 players leaves them
+    script.main(["--games", "10", "--every", "0.5", "--players", "2", "--workers", "1", "--write"])
+    heads_up: dict[str, Any] = {}
+    exec(compile(copy.read_text(encoding="utf-8"), str(copy), "exec"), heads_up)
+    assert heads_up["WEIGHTS"] == namespace["WEIGHTS"]
+    assert heads_up["HEADS_UP_WEIGHTS"] != HEADS_UP_WEIGHTS
+    assert "--players 2" in heads_up["HEADS_UP_FITTED_BY"]
+    with pytest.raises(SystemExit, match="table sizes are 2 to 4"):
+        script.main(["--games", "1", "--players", "5"])
 
 
 def test_newton_fits_a_known_logistic_model() -> None:

@@ -102,7 +102,7 @@ from fivetowers.games.gotown.rules import (
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_unseen, floor_card
 from fivetowers.games.gotown.rules.view import SeatView
-from fivetowers.games.gotown.value import win_chance
+from fivetowers.games.gotown.value import win_chance, win_share
 
 
 MARGIN = 0.01
@@ -181,6 +181,9 @@ class Search:
     """Score the horizon by the learned chance to win from it
     (:func:`~fivetowers.games.gotown.value.win_chance`) instead of the
     lead in floors (the weights above then play no part)."""
+    share: bool = False
+    """With :attr:`value`: our chance over the sum of every seat's
+    (:func:`~fivetowers.games.gotown.value.win_share`)."""
 
 
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
@@ -403,6 +406,8 @@ def score(game: Game, me: int, design: Search = TABLE_SEARCH) -> float:
     """1 for a win, 0 for another's; else 0.5 plus the lead in floors (a pair
     in hand counts :data:`IN_HAND` of a floor, a guarded top :data:`PROTECTED`),
     scaled below a win. With ``design.value``, the learned chance to win."""
+    if design.value and design.share:
+        return win_share(game, me)
     if design.value or game.over:
         return win_chance(game, me)
     def strength(seat: int) -> float:
