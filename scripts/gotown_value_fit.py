@@ -160,9 +160,10 @@ def write(weights: list[float], fitted_by: str, heads_up: bool) -> None:
              f'"""The command line that fitted :data:`{prefix}WEIGHTS`, and the data it saw."""\n'
              f"{prefix}WEIGHTS: tuple[float, ...] = (\n"
              + "".join(f"    {w:.4f},  # {n}\n" for w, n in zip(weights, value.NAMES))
-             + ")\n" + ('"""One weight per feature of :data:`NAMES`, fitted on games of two."""\n\n\n'
-                        if heads_up else
-                        '"""One weight per feature of :data:`NAMES`, fitted on games of 2–4."""\n'))
+             + ")\n" + ('"""One weight per feature of :data:`NAMES`, '
+                        'fitted on games of two."""\n\n\n' if heads_up else
+                        '"""One weight per feature of :data:`NAMES`, '
+                        'fitted on games of 2–4."""\n'))
     pattern = r"^HEADS_UP_FITTED_BY = .*?(?=^FITTED_BY = )" if heads_up else r"^FITTED_BY = .*\Z"
     text, found = re.subn(pattern, lambda _: block, text, flags=re.S | re.M)
     if not found:
@@ -179,7 +180,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--greedy", type=float, default=0.25,
                         help="the share of games with the greedy bot in one seat")
     parser.add_argument("--players", default="2,2,3,4",
-                        help="the table sizes to draw each game's from (2 alone: the heads-up weights)")
+                        help="the table sizes to draw each game's from "
+                             "(2 alone: the heads-up weights)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", action="store_true", help="write the weights into value.py")
     args = parser.parse_args(argv)

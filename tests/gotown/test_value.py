@@ -55,7 +55,8 @@ def test_a_winning_position_is_worth_more_than_a_losing_one() -> None:
     assert win_chance(ahead, 0) > win_chance(ahead, 1)
     # a pair in hand and a guarded top are worth something
     bare = table([["5", "5", "6"], ["3", "3"]], towers=[[["1", "8"]], [["1", "8"]]])
-    built = table([["1", "8", "6"], ["3", "3"]], towers=[[["1", "8"]], [["1", "8"]]], dogs=[[0], []])
+    built = table([["1", "8", "6"], ["3", "3"]], towers=[[["1", "8"]], [["1", "8"]]],
+                  dogs=[[0], []])
     assert win_chance(built, 0) > win_chance(bare, 0)
 
 
@@ -88,7 +89,8 @@ def _fit_script() -> Any:
 
 
 def test_the_fit_script_fits_a_tiny_sample_and_writes_its_weights(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     script = _fit_script()
     copy = tmp_path / "value.py"
     copy.write_text(Path(value.__file__).read_text(encoding="utf-8"), encoding="utf-8")

@@ -91,9 +91,9 @@ fitted by ``scripts/gotown_value_fit.py`` on greedy+ games from random seeds
 own, fitted on 5000 games of two: on the games held out, log loss 0.546
 against the hand-made score's 0.622 (given one logistic fit to calibrate
 it), and the seat it ranks first is the winner at 71.4% of states against
-65.1%. It predicts the winner better; the search does not play measurably better with
-it. Seed 1's games 0–199 at 60 deals, paired with the design kept (133 won,
-66.5%; busy shared machine, figures free of its load):
+65.1%. It predicts the winner better; the search does not play measurably
+better with it. Seed 1's games 0–199 at 60 deals, paired with the design
+kept (133 won, 66.5%; busy shared machine, figures free of its load):
 
 ==========================================  =====================  =============
 design                                      won                    only it/kept
@@ -106,13 +106,14 @@ design                                      won                    only it/kept
 
 On seed 2's games 0–199 the design kept won 111 (55.5% [48.6–62.2]) and
 ``value=True,rounds=2`` 117 (58.5% [51.6–65.1]; 32/26, p 0.51): over the
-400, 63.2% against 61.0%, 65 games only it won against 56 (p 0.47). A score costs 41 µs of CPU against the
-hand-made one's 12 µs, a playout of 3 rounds 280–380 µs and of 2 rounds
-210 µs (heads-up, mid-game states, busy shared machine): with 2 rounds the clock would give about a
-third more deals, which past 30 deals add little (above). Every figure
-leans its way and none is beyond the noise, so the option stays off: the
-next measurement is 400 games a seed of ``value=True,rounds=2`` (or
-``rounds=1``) on a quiet machine, then the tournament at 0.05 s.
+400, 63.2% against 61.0%, 65 games only it won against 56 (p 0.47). A score
+costs 41 µs of CPU against the hand-made one's 12 µs, a playout of 3 rounds
+280–380 µs and of 2 rounds 210 µs (heads-up, mid-game states, busy shared
+machine): with 2 rounds the clock would give about a third more deals, which
+past 30 deals add little (above). Every figure leans its way and none is
+beyond the noise, so the option stays off: the next measurement is 400 games
+a seed of ``value=True,rounds=2`` (or ``rounds=1``) on a quiet machine, then
+the tournament at 0.05 s.
 
 The deals model the opponents as players who use their cards (see
 :func:`played_at_once`): a hand that had the chance to play a thief, or to
