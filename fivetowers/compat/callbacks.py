@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 from types import CodeType, FunctionType, MethodType
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from textual import _callback
 
@@ -58,8 +58,7 @@ def _key(func: Any) -> _Key | None:
         return None
     # A plain object whose class defines __call__ in Python: its signature
     # is __call__'s less self (inspect's last case).
-    assert isinstance(call, FunctionType)
-    return (kind, call)
+    return (kind, cast(FunctionType, call))
 
 
 def _count_parameters(func: Callable[..., Any]) -> int:
@@ -92,7 +91,7 @@ def count_parameters_once() -> bool:
     object (and per class and ``__call__``), computed by
     upstream's own ``_count_parameters`` the first time. Anything that can
     make ``inspect.signature`` answer otherwise (``__wrapped__``,
-    ``__signature__``, partials, methods, builtins, classes) goes to
+    ``__signature__``, partials, builtin methods, classes) goes to
     upstream each time. Installed only while upstream's source is the one
     read (its digest is recorded). Retire it when Textual caches counts
     per code object: not reported upstream yet.

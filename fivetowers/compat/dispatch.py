@@ -111,7 +111,8 @@ def share_dispatch_plans() -> bool:
     every message of a kind, about 6% of the Python calls of a session's
     start. The answers depend only on the two classes and the handler's
     name (classes' ``__dict__`` and ``_decorated_handlers`` are made when
-    the class is), so the list of candidate handlers is worked out once
+    the class is; a handler assigned to a class after its first dispatch
+    is not seen: nothing here does that), so the list of candidate handlers is worked out once
     per (node class, message class, name); the walk over it does what
     upstream does at each step: stops when a handler prevented the default
     before the next class, matches ``@on`` selectors against the message

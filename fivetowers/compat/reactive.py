@@ -83,7 +83,8 @@ def fast_reactive_reads() -> bool:
     reactive) and, when the class has no compute method and reads ``id`` as
     DOMNode does, returns the value from the instance's dict when it is
     there with the node's ``_id`` (every other case goes to upstream's
-    read, which also initialises). Installed only while upstream's code is
+    read, which also initialises; a compute method given to a class after
+    its first read is not seen: nothing here does that). Installed only while upstream's code is
     the one this stands for (a digest of its source is recorded). Retire it
     when Textual's reactive read is cheap (cached compute lookups): not
     reported upstream yet.

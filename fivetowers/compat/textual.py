@@ -39,7 +39,7 @@ from textual.widgets.data_table import RowKey
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import ToastRack
 
-from fivetowers.compat.checked import Workaround
+from fivetowers.compat.checked import Workaround, source_digest
 
 log = logging.getLogger("fivetowers.server")
 
@@ -369,6 +369,10 @@ def lazy_strip_caches() -> bool:
 
 UPSTREAM_INNER_OUTER: Any = StylesCache.get_inner_outer
 """Textual's own ``StylesCache.get_inner_outer`` (an ``lru_cache`` on a method)."""
+INNER_OUTER_SOURCE = "d2509f3e796680df"
+"""The digest (:func:`~fivetowers.compat.checked.source_digest`) of upstream's
+function: :func:`_inner_outer` calls it with ``None`` for its first argument,
+right only while that body never reads it."""
 INNER_OUTER_KEPT = 1024
 """Background pairs kept (as upstream's cache: a theme has a few dozen)."""
 _inner_outer_unkept = False
@@ -399,7 +403,7 @@ def style_caches_not_kept() -> bool:
     answer depends only on the two colours, so it is cached on them
     (``__wrapped__`` is upstream's function, which never reads its first
     argument). Process-wide, and only if the method is still that cached
-    function with that signature. Retire it when Textual makes it a
+    function with that signature and source. Retire it when Textual makes it a
     ``classmethod``/``staticmethod`` (flake8-bugbear's B019; worth an
     upstream report).
     """
@@ -413,6 +417,10 @@ def style_caches_not_kept() -> bool:
         return False
     if not _takes(wrapped, ["cls", "base_background", "background"], changed):
         return False
+    if source_digest(wrapped) != INNER_OUTER_SOURCE:
+        log.warning(changed)
+        return False
+    UPSTREAM_INNER_OUTER.cache_clear()  # let go of the style caches drawn before
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[assignment]
     _inner_outer_unkept = True
     return True

@@ -385,6 +385,10 @@ def test_upstream_inner_outer_keeps_every_style_cache_that_asked() -> None:
     wrapped = getattr(compat.UPSTREAM_INNER_OUTER, "__wrapped__", None)
     assert wrapped is not None and list(inspect.signature(wrapped).parameters) == [
         "cls", "base_background", "background"], "re-check compat/textual.py: style_caches_not_kept"
+    from fivetowers.compat.checked import source_digest
+    from fivetowers.compat.textual import INNER_OUTER_SOURCE
+    assert source_digest(wrapped) == INNER_OUTER_SOURCE, (
+        "upstream's get_inner_outer changed: re-check that it never reads its first argument")
     cache = StylesCache()
     kept = weakref.ref(cache)
     compat.UPSTREAM_INNER_OUTER(cache, Color(1, 2, 3), Color(4, 5, 6))

@@ -67,3 +67,21 @@ async def test_long_entries_wrap_and_the_bottom_line_is_the_newest() -> None:
         log.show(())  # a new game at the same widget
         await pilot.pause()
         assert str(log.render()) == "" and log.shown == 0
+
+
+async def test_a_reader_wheeled_back_to_the_lines_all_showed_a_move_ago_sees_its_newer_mark() -> None:
+    # The log's lines are rendered once for every viewer who shows them
+    # (shared_lines): the "↓ N newer" border is part of those lines.
+    app = LogHost()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = app.query_one(GameLog)
+        log.show(entries(20))  # what every viewer showed a move ago
+        await pilot.pause()
+        log.show(entries(21))
+        await pilot.pause()
+        await wheel(pilot, up=True)  # back one: the lines of a move ago
+        await pilot.pause()
+        assert log.border_subtitle != ""
+        drawn = "".join(segment.text for strip in log.render_lines(log.region.reset_offset)
+                        for segment in strip)
+        assert "1 newer" in drawn

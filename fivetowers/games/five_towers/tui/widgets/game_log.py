@@ -73,8 +73,11 @@ class GameLog(Widget):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The same log for every viewer of a hosted table: rendered once per
-        # language (shared_lines keys by the viewer's language).
-        return shared_lines(self, tuple(self.window()), crop, super().render_lines)
+        # language (shared_lines keys by the viewer's language). The border's
+        # "↓ N newer" is drawn with the lines: a viewer scrolled back to what
+        # all showed a move ago must not be given their lines without it.
+        return shared_lines(self, (tuple(self.window()), self.border_subtitle), crop,
+                            super().render_lines)
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         event.stop()
