@@ -144,6 +144,8 @@ class Bench:
             if all(self.lobby.tables[code].table is not None for code in self.codes):
                 break
             await asyncio.sleep(0.02)
+        else:
+            raise RuntimeError("the tables' games did not start within 20 s")
         await _quiet(self.apps)
 
     async def play_round(self) -> None:
@@ -162,6 +164,10 @@ class Bench:
                 await table.submit(seat, self.bot.choose(game.view(seat), self.rng))
                 moved = True
             if not moved:
+                unfinished = [code for code, h in zip(self.codes, playing)
+                              if h.table is None or h.table.game.phase.name != "OVER"]
+                if unfinished:
+                    raise RuntimeError(f"no one to move, but not over, at {unfinished}")
                 break
             await asyncio.sleep(0)
             await _quiet(self.apps, rounds=50)
@@ -223,7 +229,10 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--holders", default="", help="a type: print what holds its objects")
-    asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    if args.warmup < 1:
+        parser.error("--warmup: the growth is counted from a game's end, so 1 or more")
+    asyncio.run(run(args))
     return 0
 
 

@@ -135,14 +135,18 @@ def test_a_spectator_rejoins_after_the_game_and_after_a_refusal() -> None:
         joined = watcher.total
         session = asyncio.create_task(watch_one_game(watcher, joined, stop))
         watcher.on_output(b"\x1b[1;1HRound 1 ld000 is bidding", 0.2)
-        for _ in range(300):
-            if watcher.present:
-                break
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(present(watcher), 30)  # a guard against a hang only
         assert watcher.present and not session.done()  # it watches the new game
         watcher.on_output(END_KEYS, 2.0)
         await asyncio.wait_for(session, 2)
     asyncio.run(check())
+
+
+async def present(watcher: Viewer) -> None:
+    """Until ``watcher`` takes itself to be at its table (it waits for the
+    screen to settle first)."""
+    while not watcher.present:
+        await asyncio.sleep(0.01)
 
 
 LOBBY_AFTER_FULL_REMATCH = (
@@ -170,10 +174,7 @@ def test_a_spectator_turned_away_by_a_full_forming_rematch_tries_again() -> None
         # A running full table: the same words, then the note, and the table.
         watcher.on_output(b"\x1b[1;1HRound 1 ld000 is bidding\x1b[20;50Htable LT000 has no"
                           b"\x1b[21;50Hfree seat: you join\x1b[22;50Has a watcher.", 0.2)
-        for _ in range(300):
-            if watcher.present:
-                break
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(present(watcher), 30)  # a guard against a hang only
         assert watcher.present and not session.done()  # it watches
         stop.set()
         await asyncio.wait_for(session, 2)

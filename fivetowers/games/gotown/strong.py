@@ -83,7 +83,7 @@ seeds on a quiet machine.
 
 A learned score at the horizon (``value=True``,
 :mod:`~fivetowers.games.gotown.value`): the chance our seat goes on to win
-from the horizon, a logistic regression on 36 features of the seat and its
+from the horizon, a logistic regression on 35 features (and a bias) of the seat and its
 rival (floors to go, guarded top, pairs, wilds, action cards by kind, a
 steal ready, milkshake turns owed, whose turn, the draw pile, the table),
 fitted by ``scripts/gotown_value_fit.py`` on greedy+ games from random seeds
@@ -146,7 +146,7 @@ from fivetowers.games.gotown.rules import (
 )
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, cards_unseen, floor_card
 from fivetowers.games.gotown.rules.view import SeatView
-from fivetowers.games.gotown.value import win_chance, win_share
+from fivetowers.games.gotown.value import steals_from, win_chance, win_share
 
 
 MARGIN = 0.01
@@ -468,15 +468,9 @@ def score(game: Game, me: int, design: Search = TABLE_SEARCH) -> float:
 
 def _steals_some(game: Game, seat: int) -> bool:
     """True if ``seat`` holds a card that steals some opponent's open top floor."""
-    held = game.players[seat].hand.get
-    for other, player in enumerate(game.players):
-        if other != seat and player.floors and not player.top_has_dog():
-            if any(held(_NUMBERS[FLOOR_SUM - piece.value - 1]) for piece in player.floors[-1].pieces):
-                return True
-    return False
-
-
-_NUMBERS = tuple(floor_card(v) for v in range(1, 9))
+    hand = game.players[seat].hand
+    return any(steals_from(hand, player) for other, player in enumerate(game.players)
+               if other != seat)
 
 
 STILL_HELD = 0.1

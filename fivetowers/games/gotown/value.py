@@ -10,18 +10,22 @@ The weights were fitted by ``scripts/gotown_value_fit.py`` (its command line
 and the data it saw are in :data:`FITTED_BY`): greedy+ games from random
 seeds, 2–4 players, both lengths, a sample of their turn boundaries, each
 seat's features against whether it won in the end. Run that script to
-regenerate them; it prints this module's constants.
+regenerate them (``--write`` puts them here; without it, it prints them).
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 
+from fivetowers.games.gotown.bots import pairs_held
 from fivetowers.games.gotown.rules import Card, Game
-from fivetowers.games.gotown.rules.cards import FLOOR_SUM, floor_card
+from fivetowers.games.gotown.rules.cards import COUNTS, FLOOR_SUM, floor_card
 from fivetowers.games.gotown.rules.game import Player
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
+DECK = sum(COUNTS.values())
+"""GoTown's 54 cards: the draw pile's feature is its share of them."""
 
 SEAT_NAMES = (
     "to_go_1", "to_go_2", "to_go", "guarded", "pairs", "reach", "wilds", "hand",
@@ -37,20 +41,13 @@ NAMES = ("bias",) + tuple(f"me_{n}" for n in SEAT_NAMES) + tuple(
 """Every feature of :func:`features`, in order."""
 
 
-def pairs_in(hand: dict[Card, int]) -> tuple[int, int]:
-    """The floors a hand could build (pairs summing to 9, a wild making up
-    one with a card left over) and its wilds."""
-    held = hand.get
-    made = left = 0
-    for low in range(1, 5):
-        a, b = held(_NUMBERS[low - 1], 0), held(_NUMBERS[FLOOR_SUM - low - 1], 0)
-        made += min(a, b)
-        left += abs(a - b)
-    wilds = held(Card.WILD, 0)
-    return made + min(wilds, left), wilds
+def pairs_in(hand: Counter[Card]) -> tuple[int, int]:
+    """The floors a hand could build (:func:`~fivetowers.games.gotown.bots.pairs_held`)
+    and its wilds."""
+    return pairs_held(hand), hand.get(Card.WILD, 0)
 
 
-def steals_from(hand: dict[Card, int], target: Player) -> bool:
+def steals_from(hand: Counter[Card], target: Player) -> bool:
     """True if ``hand`` holds a card that steals ``target``'s open top floor."""
     if not target.floors or target.top_has_dog():
         return False
@@ -97,7 +94,7 @@ def features(game: Game, seat: int) -> list[float]:
     moving = game.to_move if game.to_move is not None else seat
     return [1.0, *seat_features(game, seat), *seat_features(game, other),
             float(near), float(count == 2), float(count == 4),
-            float(game.floors_to_win == 4), len(game.draw) / 54,
+            float(game.floors_to_win == 4), len(game.draw) / DECK,
             ((seat - moving) % count) / count, ((other - moving) % count) / count]
 
 
