@@ -7,6 +7,7 @@ import inspect
 import logging
 import platform
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import version
 from typing import Any
 
@@ -37,6 +38,7 @@ def installed_version(library: str) -> str:
     return version(library)
 
 
+@cache  # an App's start asks again each time; the source of a loaded module stays
 def source_digest(*code: Any) -> str:
     """The first 16 hex digits of the SHA-256 of the sources of ``code``
     (functions, classes, modules): a workaround that replays upstream's code
@@ -52,5 +54,10 @@ def source_unchanged(digest: str, recorded: str, changed: str) -> bool:
     """Whether ``digest`` is the one ``recorded`` (else ``changed`` is logged)."""
     if digest == recorded:
         return True
-    logging.getLogger("fivetowers.server").warning(changed)
+    if changed not in _warned:  # once a process, not once a session
+        _warned.add(changed)
+        logging.getLogger("fivetowers.server").warning(changed)
     return False
+
+
+_warned: set[str] = set()

@@ -105,19 +105,19 @@ def share_dispatch_plans() -> bool:
 
     For every message a node handles, ``MessagePump._get_dispatch_methods``
     walks the node's class's MRO (a widget's is a dozen classes) and, in
-    each class's ``__dict__``, looks up the ``@on`` handlers for every
-    class of the message's MRO and the handler named after the message:
-    the same lookups, with the same answers, for every node of a kind and
-    every message of a kind, about 6% of the Python calls of a session's
-    start. The answers depend only on the two classes and the handler's
-    name (classes' ``__dict__`` and ``_decorated_handlers`` are made when
-    the class is; a handler assigned to a class after its first dispatch
-    is not seen: nothing here does that), so the list of candidate handlers is worked out once
-    per (node class, message class, name); the walk over it does what
-    upstream does at each step: stops when a handler prevented the default
-    before the next class, matches ``@on`` selectors against the message
-    each time, and yields a decorated function only once. Installed only
-    while upstream's source is the one this replays (its digest is
+    each class's ``__dict__``, looks up the ``@on`` handlers for every class
+    of the message's MRO and the handler named after the message: the same
+    lookups, with the same answers, for every node of a kind and every
+    message of a kind, about 6% of the Python calls of a session's start.
+    The answers depend only on the two classes and the handler's name
+    (classes' ``__dict__`` and ``_decorated_handlers`` are made when the
+    class is; a handler assigned to a class after its first dispatch is not
+    seen: nothing here does that), so the list of candidate handlers is
+    worked out once per (node class, message class, name); the walk over it
+    does what upstream does at each step: stops when a handler prevented the
+    default before the next class, matches ``@on`` selectors against the
+    message each time, and yields a decorated function only once. Installed
+    only while upstream's source is the one this replays (its digest is
     recorded), else every dispatch walks as before, with a warning. Retire
     it when Textual caches its handler lookups per class: not reported
     upstream yet.

@@ -77,16 +77,16 @@ def fast_reactive_reads() -> bool:
     of the Python calls of a session's start, and asks three things each
     time: whether the node has an ``id`` (a property call), whether it has
     the stored value yet (else it initialises it), and whether it has a
-    compute method (a failed attribute lookup through the whole MRO,
-    raising and catching an AttributeError). Two of the three answers are
-    fixed by the node's class; this read works them out once per (class,
-    reactive) and, when the class has no compute method and reads ``id`` as
-    DOMNode does, returns the value from the instance's dict when it is
-    there with the node's ``_id`` (every other case goes to upstream's
-    read, which also initialises; a compute method given to a class after
-    its first read is not seen: nothing here does that). Installed only while upstream's code is
-    the one this stands for (a digest of its source is recorded). Retire it
-    when Textual's reactive read is cheap (cached compute lookups): not
+    compute method (a failed attribute lookup through the whole MRO, raising
+    and catching an AttributeError). Two of the three answers are fixed by
+    the node's class; this read works them out once per (class, reactive)
+    and, when the class has no compute method and reads ``id`` as DOMNode
+    does, returns the value from the instance's dict when it is there with
+    the node's ``_id`` (every other case goes to upstream's read, which also
+    initialises; a compute method given to a class after its first read is
+    not seen: nothing here does that). Installed only while upstream's code
+    is the one this stands for (a digest of its source is recorded). Retire
+    it when Textual's reactive read is cheap (cached compute lookups): not
     reported upstream yet.
     """
     global _upstream

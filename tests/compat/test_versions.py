@@ -49,3 +49,26 @@ def test_every_workaround_is_recorded() -> None:
     # The six the issue named, and the rest found since.
     assert {"UncachedXTermParser", "keep_process_output", "share_parsed_css",
             "release_strip_caches", "drop_closed_watchers", "server_process"} <= set(names)
+
+
+def test_a_changed_library_is_read_and_reported_once_a_process_not_once_a_session(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every hosted App's start asks each workaround to install itself.
+    from fivetowers.compat import checked
+
+    reads = []
+    monkeypatch.setattr(checked.inspect, "getsource",
+                        lambda code: reads.append(code) or "def changed(): pass")
+    checked.source_digest.cache_clear()
+    try:
+        for _ in range(3):
+            assert not checked.source_unchanged(checked.source_digest(_library_code),
+                                                "recorded", "a test's library changed")
+    finally:
+        checked.source_digest.cache_clear()
+    assert reads == [_library_code]
+    assert caplog.text.count("a test's library changed") == 1
+
+
+def _library_code() -> None:
+    """Stands for a library's code in the test above (a function to read)."""

@@ -43,8 +43,7 @@ class GameLog(Widget):
         if width <= 0 or height <= 0:
             return Text("")
         out: list[Text] = []
-        end = len(self.lines) - self.back
-        for kind, text in reversed(self.lines[:end]):
+        for kind, text in reversed(self.window()):
             out[:0] = list(Text(safe(text), style=STYLE.get(kind, "")).wrap(
                 self.app.console, width))
             if len(out) >= height:
@@ -54,10 +53,14 @@ class GameLog(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         # What the viewers at a table read is mostly the same log: rendered
         # once for all who show the same lines (a thief's catch, named only
-        # for two of them, is other lines). No more lines than rows show.
+        # for two of them, is other lines).
+        return shared_lines(self, (self.window(), self.border_subtitle), crop,
+                            super().render_lines)
+
+    def window(self) -> tuple[tuple[str, str], ...]:
+        """The lines that can show: no more than rows (each takes one at least)."""
         end = len(self.lines) - self.back
-        shown = self.lines[max(0, end - max(self.content_region.height, 1)):end]
-        return shared_lines(self, (shown, self.border_subtitle), crop, super().render_lines)
+        return self.lines[max(0, end - max(self.content_region.height, 1)):end]
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         event.stop()
