@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Iterator
 
 import pytest
@@ -11,6 +14,17 @@ import pytest
 from tests.postgres import Postgres
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def script_module(name: str) -> ModuleType:
+    """``scripts/NAME.py`` as a module, registered under its name (its
+    dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 # tests/fixtures is a copy of the project's shared golden fixtures, so a clone
 # tests the same files anywhere; FIVETOWERS_FIXTURES points at another copy.
 _CANDIDATES = [Path(os.environ["FIVETOWERS_FIXTURES"])] if "FIVETOWERS_FIXTURES" in os.environ else []

@@ -3,7 +3,6 @@ say, and the arena that measures them builds them from the command line."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
 from dataclasses import replace
@@ -15,7 +14,7 @@ import pytest
 from fivetowers.games.gotown.rules import Build, Card, Dog, Game, Steal
 from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, Dealer, Search, StrongBot, finish_turn, score
 
-from tests.conftest import ROOT
+from tests.conftest import script_module
 from tests.gotown.arrange import table
 
 PAIR = ([["1", "8", "2", "3", "4"], ["3", "4", "6", "6", "7"]], [[["3", "6"]], []])
@@ -78,12 +77,7 @@ def test_the_score_counts_cards_in_hand_when_the_design_does() -> None:
 
 def _arena() -> Any:
     """scripts/gotown_search_arena.py as a module."""
-    spec = importlib.util.spec_from_file_location(
-        "gotown_search_arena", ROOT / "scripts" / "gotown_search_arena.py")
-    assert spec is not None and spec.loader is not None
-    arena = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(arena)
-    return arena
+    return script_module("gotown_search_arena")
 
 
 def test_the_arena_builds_a_design_from_its_option() -> None:

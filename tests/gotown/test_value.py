@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from fivetowers.games.gotown.value import (
     HEADS_UP_WEIGHTS, NAMES, WEIGHTS, features, win_chance, win_share,
 )
 
-from tests.conftest import ROOT
+from tests.conftest import script_module
 from tests.gotown.arrange import table
 
 
@@ -80,12 +79,7 @@ def test_each_table_size_has_its_weights() -> None:
 
 
 def _fit_script() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "gotown_value_fit", ROOT / "scripts" / "gotown_value_fit.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("gotown_value_fit")
 
 
 def test_the_fit_script_fits_a_tiny_sample_and_writes_its_weights(

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 from types import ModuleType
 
-from tests.conftest import ROOT
+from tests.conftest import script_module
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_arrivals",
-                                                  ROOT / "scripts" / "bench_arrivals.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("bench_arrivals")
 
 
 def test_the_wait_is_split_at_the_marks_and_turns_out_of_order_are_counted() -> None:

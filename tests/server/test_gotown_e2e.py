@@ -7,27 +7,17 @@ same seat."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 import time
-from pathlib import Path
 
 from fivetowers.games.gotown.kind import GAME as GOTOWN
 from fivetowers.games.gotown.rules import End
 
+from tests.conftest import script_module
 from tests.server.e2e_helpers import ann_in_the_lobby
 from tests.server.server_helpers import Screen, StartServer, connect
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-
-
 def _keys_module() -> type:
-    spec = importlib.util.spec_from_file_location("gotown_keys", SCRIPTS / "gotown_keys.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gotown_keys"] = module
-    spec.loader.exec_module(module)
-    keys: type = module.GoTownKeys
+    keys: type = script_module("gotown_keys").GoTownKeys
     return keys
 
 

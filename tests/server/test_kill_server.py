@@ -8,7 +8,6 @@ tested here on a state the store does not have, so it can fail.
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from fivetowers.games.five_towers.rules import Bid, Game, Pass, Record, Variant
 from fivetowers.games.gotown.rules import End
 from fivetowers.tables.sqlite_store import SqliteStore
 from fivetowers.tables.store import STORE_FILE, StoredSeat
+from tests.conftest import script_module
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "kill_server.py"
@@ -32,12 +32,7 @@ KILLS = 6
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("kill_server", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["kill_server"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return script_module("kill_server")
 
 
 def test_the_checker_refuses_a_screen_the_store_does_not_have() -> None:
