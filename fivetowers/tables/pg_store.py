@@ -9,10 +9,13 @@ Appending an action locks its game's row and checks the action's number
 against the actions stored, so a second writer's stale action is refused
 (:class:`StoreConflict`), never kept twice or lost.
 
-One connection, guarded by a lock, so any thread may call. A connection
-that breaks (the database restarted, the network dropped) fails that call
-with :class:`StoreUnavailable`, nothing written; the next call connects
-again, so play resumes by itself once the database is back.
+One connection, guarded by a lock, so any thread may call. An idle
+connection found dead by a transaction's BEGIN (the database restarted
+meanwhile) is replaced and the transaction begun on the fresh one, so the
+first write after a restart is kept. A connection that breaks later in a
+transaction (or a database still away) fails that call with
+:class:`StoreUnavailable`, nothing written; the next call connects again,
+so play resumes by itself once the database is back.
 
 The URL is libpq's (``postgresql://user:password@host:port/database``,
 any ``?key=value`` parameters libpq knows); messages name the database
@@ -25,7 +28,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 import psycopg
@@ -206,21 +209,47 @@ class PgStore:
         connection broke; a database failure becomes a
         :class:`StoreUnavailable`, with nothing written."""
         with self._lock:
-            conn = self._conn
-            if conn is None or conn.closed or conn.broken:
-                if conn is not None:
-                    conn.close()
-                    self._conn = None
-                conn = self._connect()
+            conn, transaction = self._begin()
             try:
-                with conn.transaction():
+                with transaction:  # commits, or rolls back on the way out
                     yield conn
             except psycopg.Error as exc:
                 if conn.broken or isinstance(exc, psycopg.OperationalError):
-                    conn.close()
-                    self._conn = None
+                    self._drop(conn)
                 raise StoreUnavailable(f"the store {self.where} failed: "
                                        f"{_one_line(exc)}") from None
+
+    def _begin(self) -> tuple[Connection, ExitStack]:
+        """A connection and its transaction, begun (BEGIN answered). An idle
+        connection is found dead only when used (the database restarted
+        meanwhile): a BEGIN it fails has sent nothing of the transaction,
+        so it begins again on a fresh connection and the caller's write is
+        kept at once instead of refused. Only BEGIN is retried: a failure
+        after it is the caller's :class:`StoreUnavailable`, never replayed."""
+        conn = self._conn
+        if conn is not None and (conn.closed or conn.broken):
+            self._drop(conn)
+            conn = None
+        fresh = conn is None
+        if conn is None:
+            conn = self._connect()
+        transaction = ExitStack()
+        try:
+            transaction.enter_context(conn.transaction())
+        except psycopg.Error as exc:
+            self._drop(conn)
+            if fresh:  # a connection just made that cannot begin: the database fails
+                raise StoreUnavailable(f"the store {self.where} failed: "
+                                       f"{_one_line(exc)}") from None
+            log.info("the store's idle connection to %s was dead (%s): connecting again",
+                     self.where, _one_line(exc))
+            return self._begin()
+        return conn, transaction
+
+    def _drop(self, conn: Connection) -> None:
+        conn.close()
+        if self._conn is conn:
+            self._conn = None
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:

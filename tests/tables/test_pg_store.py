@@ -12,8 +12,8 @@ from fivetowers.games.five_towers.rules.game import Game
 from fivetowers.tables import pg_schema
 from fivetowers.tables.pg_store import PgStore, describe
 from fivetowers.tables.store import (
-    StoreBusy, StoreConflict, StoreError, StoreMissing, StoreUnavailable, StoreUnreadable,
-    StoreVersionError, open_store, store_url,
+    PendingAction, StoreBusy, StoreConflict, StoreError, StoreMissing, StoreUnavailable,
+    StoreUnreadable, StoreVersionError, open_store, store_url,
 )
 from tests.postgres import Postgres
 from tests.tables.kept import kept
@@ -155,24 +155,51 @@ def test_a_stale_action_from_a_second_writer_is_refused(postgres_url: str) -> No
     second.close()
 
 
-def test_a_lost_connection_fails_one_call_and_the_next_connects_again(
+def end_sessions(url: str) -> None:
+    """The database ends every other session of it (as a restart would)."""
+    sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+             "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+def test_an_idle_connection_found_dead_begins_again_and_keeps_the_write(
         postgres_url: str) -> None:
     store = PgStore(postgres_url)
     table_id, game = new_table(store, "DROP")
     play(store, table_id, game, seed=2, count=2)
-    # The database ends every session of this store (as a restart would).
-    sql(postgres_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-    with pytest.raises(StoreUnavailable, match="^the store postgresql://.* failed: ") as caught:
-        store.append_action(table_id, 2, {"seat": 0, "pass": True})
-    assert "\n" not in str(caught.value)
-    play(store, table_id, game, seed=2, count=3)  # connected again: play resumes
+    end_sessions(postgres_url)
+    play(store, table_id, game, seed=2, count=1)  # BEGIN finds it dead: kept at once
+    assert store.load_table(table_id).record["actions"] == [a.to_json() for a in game.actions]
+    play(store, table_id, game, seed=2, count=2)
     assert store.load_table(table_id).info.actions == 5
     store.close()
 
 
+def test_a_connection_lost_mid_transaction_fails_that_call_and_is_never_replayed(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once BEGIN was answered, a failure is the caller's: the store cannot
+    tell how far a transaction got, so it never runs one twice."""
+    store = PgStore(postgres_url)
+    table_id, game = new_table(store, "CUT")
+    play(store, table_id, game, seed=2, count=2)
+    appends: list[int] = []
+    append = store._append
+
+    def cut_then_append(conn: psycopg.Connection[object], item: PendingAction) -> None:
+        appends.append(item.index)
+        if len(appends) == 1:
+            end_sessions(postgres_url)
+        append(conn, item)
+    monkeypatch.setattr(store, "_append", cut_then_append)
+    with pytest.raises(StoreUnavailable, match="^the store postgresql://.* failed: ") as caught:
+        store.append_action(table_id, 2, {"seat": 0, "pass": True})
+    assert "\n" not in str(caught.value) and appends == [2]
+    assert store.load_table(table_id).info.actions == 2  # nothing written
+    play(store, table_id, game, seed=2, count=3)  # connected again: play resumes
+    assert store.load_table(table_id).info.actions == 5 and appends == [2, 2, 3, 4]
+    store.close()
+
+
 def test_a_refused_item_of_a_batch_leaves_the_others_kept(postgres_url: str) -> None:
-    from fivetowers.tables.store import PendingAction
 
     store = PgStore(postgres_url)
     game = Game([s.name for s in SEATS], seed=3)
