@@ -510,7 +510,10 @@ class Lobby:
             hosted.table.seats_changed()  # no longer "away" on anyone's screen
         self._presence(hosted)
         if not hosted.started and not hosted.free_seats and not hosted.pending:
-            self._start(hosted)
+            if hosted.is_rematch:
+                self._rematch_ready(hosted)  # the last yes
+            else:
+                self._start(hosted)
         self._changed()
         return seat
 
@@ -613,7 +616,10 @@ class Lobby:
             self._decline(again, seat)
 
     def _rematch_ready(self, again: HostedTable) -> None:
-        """Start the rematch if everyone has answered; drop it if no human is left."""
+        """Start the rematch if everyone has answered; drop it if no human is
+        left. Every answer (a yes, a leaving, the timeout) comes here: the one
+        place its answer timer ends, which would otherwise hold the table,
+        its game and its record until it fired."""
         if again.started or again.pending or self.tables.get(again.code) is not again:
             return
         if again.answer_timer is not None:
@@ -768,11 +774,6 @@ class Lobby:
         return None
 
     def _start(self, hosted: HostedTable) -> None:
-        if hosted.answer_timer is not None:
-            # A rematch whose last yes came: its timer (absence_bot_after
-            # away) held the table, its game and its record until it fired.
-            hosted.answer_timer.cancel()
-            hosted.answer_timer = None
         names = [s.name for s in hosted.seats]
         game = hosted.kind.new_match(names, hosted.options, seed=self._rng.randrange(1 << 31))
         if self.writer is not None:

@@ -47,3 +47,20 @@ async def test_a_rematch_started_by_the_last_yes_is_not_held_by_its_answer_timer
     await asyncio.sleep(0)
     gc.collect()
     assert gone() is None
+
+
+async def test_a_rematch_everyone_left_unanswered_is_not_held_by_its_answer_timer() -> None:
+    # The other way a rematch stops forming: nobody is left to play it.
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=3600.0, hints=False,
+                  rng=random.Random(3))
+    old = _finished(lobby)
+    again = lobby.play_again(old, "key-a", "ann")
+    lobby.away(again, "key-a")  # said yes, then left
+    lobby.away(old, "key-b")  # left without a yes
+    assert lobby.tables.get(old.code) is not again and not again.started
+    assert again.answer_timer is None
+    gone = weakref.ref(again)
+    del again
+    old.rematch = None  # the finished game, still looked at, would keep it
+    gc.collect()
+    assert gone() is None
