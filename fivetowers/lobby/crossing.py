@@ -25,7 +25,7 @@ import weakref
 from typing import Any, Callable, Coroutine
 
 from fivetowers.games import UnknownGame, game_kind
-from fivetowers.i18n import _
+from fivetowers.i18n import N_, _
 from fivetowers.lobby.model import TITLE_LENGTH, ChatLine, HostedTable, Lobby, LobbyError
 from fivetowers.tables.seats import Seat, unique_name
 from fivetowers.tables.sharing import (
@@ -42,6 +42,8 @@ ALIVE_EVERY = 2.0
 """Seconds between a server's words that it is still there ..."""
 GONE_AFTER = 8.0
 """... and how long one may be silent before its players count as gone."""
+UNANSWERED = N_("the rematch at table {code} did not start: the server that ran the game "
+                "did not answer")
 
 
 class _Elsewhere:
@@ -129,6 +131,7 @@ class Crossing:
         if waited is not None and waited.kind is kind:
             # Its game started: whoever waits at it here goes on to it.
             hosted = waited
+            hosted.end_answers()
             hosted.seats, hosted.table, hosted.table_id = table.seats, table, info.id
         else:
             hosted = HostedTable(info.code, clean_text(info.name, TITLE_LENGTH) or info.code,
@@ -312,7 +315,28 @@ class Crossing:
         again = HostedTable(old.code, old.name, old.kind, dict(old.options), old.private,
                             seats, remote=True, is_rematch=True, pending=pending)
         self._list_forming(again, old)
+        # If the driver never answers (it died, before or after the yes),
+        # nothing else would end the wait: as long as a rematch formed here
+        # waits for its players.
+        again.answer_timer = asyncio.get_running_loop().call_later(
+            self.lobby.absence_bot_after, self._unanswered, again,
+            context=contextvars.Context())
         return again
+
+    def _unanswered(self, again: HostedTable) -> None:
+        """A rematch guessed here had its answer time: unless its driver, still
+        there, has taken it up (its own timer decides; :meth:`_gone` if it
+        dies), whoever waits at it is told and sent to the lobby."""
+        again.answer_timer = None
+        if again.started or self.forming.get(again.code) is not again:
+            return
+        driver = self._forming_at.get(again.code)
+        if driver is not None and driver in self._heard_from:
+            return
+        log.warning("table %s: the rematch asked here was not answered by the server that "
+                    "ran the game", again.code)
+        again.gone_why = UNANSWERED
+        self._unlist(again)
 
     def _list_forming(self, hosted: HostedTable, old: HostedTable | None) -> None:
         """List a table forming at another server (a rematch in ``old``'s place)."""
@@ -483,6 +507,7 @@ class Crossing:
         self.lobby.changed()
 
     def _unlist(self, hosted: HostedTable) -> None:
+        hosted.end_answers()
         if self.forming.get(hosted.code) is hosted:
             del self.forming[hosted.code]
             self._forming_at.pop(hosted.code, None)

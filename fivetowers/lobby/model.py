@@ -171,7 +171,12 @@ class HostedTable:
     """(A rematch) the seats whose player has not said yes yet: it starts
     when none is left; who leaves, or does not answer, gets a bot."""
     answer_timer: asyncio.TimerHandle | None = None
-    """(A rematch) when the players who have not answered get a bot."""
+    """(A rematch) when the players who have not answered get a bot (at a
+    server guessing another's rematch: when it stops waiting for that one)."""
+    gone_why: str | None = None
+    """Why a table forming at another server left this lobby with players
+    waiting at it (a template with ``{code}`` the screens translate); None:
+    that server stopped."""
     remote: bool = False
     """Driven by another server sharing the store (see :mod:`fivetowers.lobby.crossing`):
     its bots, timers and end are that server's; this one seats and shows."""
@@ -237,6 +242,13 @@ class HostedTable:
             timer.cancel()
             self.seats[seat].stand_in_at = None
         self._takeovers.clear()
+
+    def end_answers(self) -> None:
+        """(A rematch) it no longer waits for answers: its timer, which would
+        hold the table, its game and its record until it fired, goes."""
+        if self.answer_timer is not None:
+            self.answer_timer.cancel()
+            self.answer_timer = None
 
     def note_paused(self, seat: int) -> None:
         """``seat`` had a stand-in (or was waiting for one) when the table paused."""
@@ -618,13 +630,10 @@ class Lobby:
     def _rematch_ready(self, again: HostedTable) -> None:
         """Start the rematch if everyone has answered; drop it if no human is
         left. Every answer (a yes, a leaving, the timeout) comes here: the one
-        place its answer timer ends, which would otherwise hold the table,
-        its game and its record until it fired."""
+        place its answer timer ends."""
         if again.started or again.pending or self.tables.get(again.code) is not again:
             return
-        if again.answer_timer is not None:
-            again.answer_timer.cancel()
-            again.answer_timer = None
+        again.end_answers()
         if not again.humans:
             del self.tables[again.code]  # everybody left: nothing to play
         else:

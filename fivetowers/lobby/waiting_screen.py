@@ -18,6 +18,9 @@ from fivetowers.lobby.new_table_screen import ChatScreen
 from fivetowers.ui.key_footer import KeyFooter
 
 
+STOPPED = N_("table {code} is gone: the server it was opened on stopped")
+
+
 class WaitingScreen(Screen[None]):
     BINDINGS = [Binding("escape", "leave", N_("leave the table")),
                 Binding("q", "leave", N_("leave the table"), show=False),
@@ -68,8 +71,9 @@ class WaitingScreen(Screen[None]):
             # Only a table forming at another server goes with people at it:
             # that server stopped.
             self.moved_on = True
-            self.notify(_("table {code} is gone: the server it was opened on stopped").format(
-                code=self.hosted.code), severity="warning", markup=False)
+            why = self.hosted.gone_why or STOPPED
+            self.notify(_(why).format(code=self.hosted.code), severity="warning",
+                        markup=False)
             self.lobby_host.back_to_lobby()
         else:
             self.show()

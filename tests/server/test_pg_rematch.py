@@ -136,6 +136,30 @@ async def test_a_rematch_asked_at_the_game_s_server_is_answered_at_the_other(
     assert lobby_b.find(hosted_a.code) is again_b  # no second rematch made up at B
 
 
+async def test_a_rematch_asked_here_outlives_its_answer_time_while_its_driver_has_it(
+        lobbies: tuple[Lobby, Lobby]) -> None:  # noqa: F811
+    """B's answer time for a rematch it asked ends, but A, alive, took it up
+    (A's own answer timer decides): bob keeps waiting, and ann's yes at A
+    starts it for him."""
+    lobby_a, lobby_b = lobbies
+    hosted_a, hosted_b = await _over_across(lobby_a, lobby_b, "SHA256:ann", "SHA256:bob")
+    code = hosted_a.code
+    bob_there = _Session()
+    lobby_b.sit(hosted_b, "SHA256:bob", "bob", session=bob_there)
+    await until(lambda: hosted_a.seats[1].connected, "A counts bob, at B, as here")
+    await _play_to_the_end(hosted_a)
+    await until(lambda: hosted_b.over, "B has the game's end")
+
+    lobby_b.absence_bot_after = 2.0  # A's stays at 60 s
+    guess = lobby_b.play_again(hosted_b, "SHA256:bob", "bob", session=bob_there)
+    lobby_b.away(hosted_b, "SHA256:bob", session=bob_there)  # his screen goes to it
+    await until(lambda: getattr(lobby_a.find(code), "is_rematch", False), "A forms it")
+    await until(lambda: guess.answer_timer is None, "B's answer time passes")
+    assert lobby_b.find(code) is guess and guess.gone_why is None and not guess.started
+    lobby_a.play_again(hosted_a, "SHA256:ann", "ann")
+    await until(lambda: guess.started, "ann's yes starts the rematch bob waits at")
+
+
 async def test_who_waits_at_a_forming_table_talks_and_leaves_across_servers(
         start_server: StartServer, lobbies: tuple[Lobby, Lobby]) -> None:  # noqa: F811
     """ann waits at her table of three on A; bob sits down at it through B:
@@ -200,6 +224,48 @@ async def test_who_waits_at_a_table_forming_at_a_server_that_stopped_is_told(
             # A's last news may still be on its way (a loaded machine) and list
             # the table again until A is found silent once more.
             await until(lambda: lobby_b.find(code) is None, "B no longer lists A's table")
+    finally:
+        await lobby_b.close()
+        if not closed_a:
+            await lobby_a.close()
+
+
+async def test_a_rematch_asked_here_whose_driver_died_times_out_with_a_message(
+        start_server: StartServer, postgres_url: str) -> None:
+    """bob, at B, says yes to the rematch of a game A drove, but A died at
+    the game's end: nobody will ever form it. Like a rematch at one server,
+    it waits its answer time (absence_bot_after), then bob is told why and
+    is back in B's lobby, the rematch no longer listed."""
+    lobby_a = await shared_lobby(postgres_url, 11)
+    lobby_b = await shared_lobby(postgres_url, 12)
+    closed_a = False
+    try:
+        server_b = await start_server(lobby_factory(lobby_b))
+        bob_key = asyncssh.generate_private_key("ssh-ed25519")
+        hosted_a, hosted_b = await _over_across(lobby_a, lobby_b, "SHA256:ann",
+                                                _fingerprint(bob_key))
+        code = hosted_a.code
+        async with await connect(server_b, bob_key, username="bob") as bob_conn:
+            bob = await Screen.open(bob_conn, 100, 30, command=f"join {code}")
+            await bob.wait_for("bob — your towers")
+            await until(lambda: hosted_a.seats[1].connected, "A counts bob, at B, as here")
+            await _play_to_the_end(hosted_a)
+            await bob.wait_for("The game is over")
+            await lobby_a.close()  # the driver dies with the game's end
+            closed_a = True
+
+            lobby_b.absence_bot_after = 1.0
+            bob.press(b"n")
+            await bob.wait_for("to say yes")  # waiting at B's guess of the rematch
+            guess = lobby_b.find(code)
+            assert guess is not None and guess.is_rematch and guess.remote
+            await bob.wait_for("lobby — you are bob")
+            await bob.wait_for("did not start")
+            toast = " ".join(" ".join(line.replace("▌", " ").split())
+                             for line in bob.text.splitlines())
+            assert (f"the rematch at table {code} did not start: the server that ran the "
+                    "game did not answer") in toast
+            assert lobby_b.find(code) is not guess and guess.answer_timer is None
     finally:
         await lobby_b.close()
         if not closed_a:
