@@ -46,14 +46,26 @@ class HintPanel(Static):
     (styles/app.tcss: a share of the column, whatever the hint says), so a
     hint that comes or changes repaints the panel and lays nothing out (at a
     hosted table, twice a move per viewer); lines past its height are cut
-    (the plans screen, v, has them all)."""
+    (the plans screen, v, has them all), so the least needed come last.
+
+    Narrow screens cut each line with an ellipsis (styles/app.tcss), so
+    every bid shows on a line of its own; the lines a player must read
+    whole (the best build, the strong bot's advice) are wrapped to the
+    panel's width instead (:meth:`_whole`), and drawn again when it changes."""
 
     shown: Text | None = None
     common = False
+    _asked: tuple[PlayerView, int | None, list[str], Hint | None, bool, Action | None] | None \
+        = None
+    """What the panel was last asked to show: shown again at a new width."""
+
+    def on_resize(self) -> None:
+        if self._asked is not None:
+            self.show(*self._asked)
 
     def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Hint | None,
              thinking: bool, advice: Action | None = None) -> None:
-        # Narrow screens cut each line with an ellipsis (styles/app.tcss), so every bid shows.
+        self._asked = (view, seat, names, hint, thinking, advice)
         out = Text()
         # Shared with other viewers only when it says nothing of this seat: a
         # seat's own hint, kept with the others, would push out of the shared
@@ -71,23 +83,28 @@ class HintPanel(Static):
             out.append(_("thinking…") if thinking else _("no hint yet"), style="dim italic")
         elif view.phase is Phase.BUILD and view.high_seat == seat and view.high_bid is not None:
             plan = hint.plans[min(view.high_bid, hint.max_bid)]
-            out.append(_("Best build for bid {bid} ({gain} VP):").format(
-                bid=plan.bid, gain=f"{plan.gain:+d}") + "\n", style="bold")
-            out.append(explain(plan))
+            best = Text()
+            best.append(_("Best build for bid {bid} ({gain} VP):").format(
+                bid=plan.bid, gain=f"{plan.gain:+d}"), style="bold")
+            # Where the panel cuts lines, one paragraph: wrapped, it takes
+            # fewer lines than the title and the build apart.
+            best.append(" " if self._cuts else "\n")
+            best.append(explain(plan))
+            out.append_text(self._whole(best))
+            self._advise(out, advice)
+            # Last, the first line a short panel cuts: the key bar says it too.
             out.append("\na", style="bold green")
             out.append(" " + _("lays it out for you"))
         else:
             out.append(_("Your highest safe bid:") + " ", style="bold")
             out.append(str(hint.max_bid), style="bold green")
+            self._advise(out, advice)  # above the plans, which a short panel cuts
             for plan in hint.plans:
                 out.append(f"\n{plan.bid}", style="bold")
                 out.append(f" {plan.gain:+d}", style="green" if plan.gain > 0 else "")
                 out.append(f" {explain(plan)}" if plan.bid else " " + _("take nothing"),
                            style="dim" if plan.bid == 0 else "")
         tail = Text()
-        if advice is not None:
-            out.append("\n" + _("Strong bot would:") + " ", style="bold")
-            out.append(describe(advice), style="cyan")
         if view.phase is Phase.BID and self.size.width >= 40:  # narrow: on their boards
             others = [i for i in range(len(view.seats)) if i != seat]
             if others:
@@ -98,6 +115,32 @@ class HintPanel(Static):
                     tail.append(f" {view.max_bids[i]}")
         out.append_text(tail)
         self._put(out)
+
+    def _advise(self, out: Text, advice: Action | None) -> None:
+        """The strong bot's move (if asked for) on a new line of ``out``."""
+        if advice is None:
+            return
+        line = Text()
+        line.append(_("Strong bot would:") + " ", style="bold")
+        line.append(describe(advice), style="cyan")
+        out.append("\n")
+        out.append_text(self._whole(line))
+
+    @property
+    def _cuts(self) -> bool:
+        """Whether the panel cuts its lines (its narrow style), once it has a
+        width (before, it is shown again when it gets one)."""
+        return self.styles.text_wrap == "nowrap" and self.size.width >= 8
+
+    def _whole(self, line: Text) -> Text:
+        """``line`` wrapped to the panel's width where the panel would cut it;
+        as it is where the panel wraps its lines itself."""
+        if not self._cuts:
+            return line
+        parts = line.wrap(self.app.console, self.size.width)
+        for part in parts:
+            part.rstrip()  # the space it broke at
+        return Text("\n").join(parts)
 
     def _put(self, out: Text) -> None:
         """Show ``out``: a repaint of the panel, never a layout."""
