@@ -11,6 +11,7 @@ from fivetowers.games.five_towers.rules import TYPES, Card, Score, SeatView, Tow
 from fivetowers.games.five_towers.tui.look import COLOUR, MAIN_MARK, card_text, chip, safe
 from fivetowers.games.five_towers.tui.words import type_name, type_tag
 from fivetowers.i18n import _
+from fivetowers.ui.acting_border import mark_acting
 from fivetowers.ui.shared_lines import shared_lines
 
 
@@ -27,10 +28,6 @@ def breakdown(score: Score, compact: bool = False) -> str:
     return _("{towers} towers +{main} main +{pairs} pairs −{pile} pile = {total}").format(
         towers=score.towers, main=score.main, pairs=score.pairs, pile=-score.teardown,
         total=score.total)
-
-
-ACTING_BORDER = "#ffd75f"
-"""The border of the board whose seat is to act (the others: styles/app.tcss)."""
 
 
 class TowerBoard(Static):
@@ -67,10 +64,8 @@ class TowerBoard(Static):
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
         self.border_title = Text(safe(title))  # a Text: names are never read as markup
         if acting != self.acting:
-            # The border as an inline style: a class would match the whole
-            # stylesheet against the board again, twice a move per viewer.
             self.acting = acting
-            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
+            mark_acting(self, acting)  # refreshed below
         pile = _("teardown") if self.large else _("pile")
         sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
         self.border_subtitle = sep.join(

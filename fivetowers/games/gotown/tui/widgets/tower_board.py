@@ -14,10 +14,10 @@ from fivetowers.games.gotown.rules import Card, SeatView
 from fivetowers.games.gotown.tui.look import DOG_MARK, colour, label, piece_chip
 from fivetowers.games.gotown.tui.messages import FloorClicked
 from fivetowers.i18n import _
+from fivetowers.ui.acting_border import mark_acting
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.text import safe
 
-ACTING_BORDER = "#ffd75f"
 MARK_STYLE = "bold black on #87d75f"
 """A legal target: its option number on green."""
 
@@ -45,7 +45,7 @@ class TowerBoard(Static):
         self.border_title = Text(("▶ " if acting else "") + safe(title))
         if acting != self.acting:
             self.acting = acting
-            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
+            mark_acting(self, acting)  # refreshed below
         subtitle = Text(_("hand {count}").format(count=seat.hand_size))
         if seat.milkshakes:
             subtitle.append(" · ")
