@@ -12,6 +12,7 @@ from fivetowers.games.five_towers.tui.look import COLOUR, MAIN_MARK, card_text, 
 from fivetowers.games.five_towers.tui.words import type_name, type_tag
 from fivetowers.i18n import _
 from fivetowers.ui.acting_border import mark_acting
+from fivetowers.ui.border_titles import Titles, put_titles
 from fivetowers.ui.shared_lines import shared_lines
 
 
@@ -42,6 +43,8 @@ class TowerBoard(Static):
         self.shown: tuple[object, ...] = ()
         self.shown_key = ""
         self.acting = False
+        self.titles: Titles = (None, None)
+        """The border's title and subtitle as last set."""
         self.sized_for: tuple[object, ...] = ()
         """What this board's height depends on, as last laid out."""
 
@@ -62,17 +65,18 @@ class TowerBoard(Static):
         self.sized_for = sized_for
         self.shown, self.shown_key = shown, repr(shown)
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
-        self.border_title = Text(safe(title))  # a Text: names are never read as markup
         if acting != self.acting:
             self.acting = acting
             mark_acting(self, acting)  # refreshed below
         pile = _("teardown") if self.large else _("pile")
         sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
-        self.border_subtitle = sep.join(
+        subtitle = sep.join(
             ([note] if note else []) + [f"{pile} {seat.teardown_count}",
                                         _("{points} VP").format(points=seat.score.total)])
         if show_breakdown and not self.large:  # no room inside a compact board
-            self.border_subtitle = breakdown(seat.score, compact=True) + " " + _("VP")
+            subtitle = breakdown(seat.score, compact=True) + " " + _("VP")
+        # The title a Text: names are never read as markup.
+        self.titles = put_titles(self, (Text(safe(title)), subtitle), self.titles)
         self.refresh(layout=relayout)
 
     def render_lines(self, crop: Region) -> list[Strip]:

@@ -15,6 +15,7 @@ from fivetowers.games.gotown.tui.look import DOG_MARK, colour, label, piece_chip
 from fivetowers.games.gotown.tui.messages import FloorClicked
 from fivetowers.i18n import _
 from fivetowers.ui.acting_border import mark_acting
+from fivetowers.ui.border_titles import Titles, put_titles
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.text import safe
 
@@ -34,6 +35,8 @@ class TowerBoard(Static):
         self.tower: SeatView | None = None
         self.marks: dict[int | None, int] = {}
         self.acting = False
+        self.titles: Titles = (None, None)
+        """The border's title and subtitle as last set."""
 
     def show(self, seat: SeatView, floors_to_win: int, title: str, acting: bool,
              marks: dict[int | None, int]) -> None:
@@ -42,7 +45,6 @@ class TowerBoard(Static):
             return
         self.shown, self.floors_to_win = shown, floors_to_win
         self.tower, self.marks = seat, dict(marks)
-        self.border_title = Text(("▶ " if acting else "") + safe(title))
         if acting != self.acting:
             self.acting = acting
             mark_acting(self, acting)  # refreshed below
@@ -55,7 +57,8 @@ class TowerBoard(Static):
         if None in marks:
             subtitle.append(" ")
             subtitle.append(f"◀{marks[None]}", style=MARK_STYLE)
-        self.border_subtitle = subtitle
+        self.titles = put_titles(self, (Text(("▶ " if acting else "") + safe(title)), subtitle),
+                                 self.titles)
         self.refresh()
 
     def render(self) -> Text:
