@@ -61,10 +61,37 @@ def downgrade(data: str, system: ColorSystem | None) -> str:
     """``data`` with its 24-bit colour escapes rewritten for ``system``."""
     if system is ColorSystem.TRUECOLOR:
         return data
-    return _SGR.sub(lambda match: _rewrite(match.group(1), system), data)
+    # Text and escapes' parameters alternate; each escape is a dict lookup
+    # run by map(), not a Python call (a frame holds hundreds of escapes).
+    parts = _SGR.split(data)
+    if len(parts) > 1:
+        parts[1::2] = map(_REWRITES[system].__getitem__, parts[1::2])
+    return "".join(parts)
 
 
-@lru_cache(maxsize=8192)
+class _Rewrites(dict[str, str]):
+    """Escape parameters -> the whole escape rewritten for one colour system;
+    filled as parameters are first met."""
+
+    def __init__(self, system: ColorSystem | None) -> None:
+        super().__init__()
+        self.system = system
+
+    def __missing__(self, params: str) -> str:
+        if len(self) >= KEPT:  # a few hundred colours in practice: never, but bounded
+            self.clear()
+        escape = self[params] = _rewrite(params, self.system)
+        return escape
+
+
+KEPT = 8192
+"""Rewritten escapes kept per colour system."""
+
+_REWRITES = {system: _Rewrites(system)
+             for system in (ColorSystem.EIGHT_BIT, ColorSystem.STANDARD,
+                            ColorSystem.WINDOWS, None)}
+
+
 def _rewrite(params: str, system: ColorSystem | None) -> str:
     parts = params.split(";")
     out: list[str] = []

@@ -44,23 +44,27 @@ def text_key(text: Text) -> Hashable:
     return text.plain, tuple(text.spans), str(text.style), text.end
 
 
+def look_key(widget: Widget) -> Hashable:
+    """Everything but its content and size that decides how ``widget`` looks."""
+    app = widget.app
+    return (type(widget), type(app), app.theme, app.ansi_color, frozenset(widget.classes),
+            look_pseudo_classes(widget), frozenset(widget.screen.classes), current_language())
+
+
 def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
                  render: Callable[[Region], list[Strip]]) -> list[Strip]:
     """``render(crop)``, or the same lines another App already rendered."""
     if content is None or widget.text_selection is not None:
         return render(crop)
-    app = widget.app
     width, height = widget.outer_size  # what render_lines' crops are within
-    key = (type(widget), content, widget.size, widget.outer_size, type(app), app.theme,
-           app.ansi_color, frozenset(widget.classes), look_pseudo_classes(widget),
-           frozenset(widget.screen.classes), current_language())
+    key = (content, widget.size, widget.outer_size, look_key(widget))
     lines = _lines.get(key)
     if lines is None:
         # The whole widget, whatever part this screen asked for: screens
         # repaint the rows their own changes touched (compat/dirty_lines.py),
         # and a viewer's rows are seldom another's.
         lines = _lines[key] = render(Region(0, 0, width, height))
-        _apps.add(app)
+        _apps.add(widget.app)
         if len(_lines) > max(KEPT, PER_APP * len(_apps)):
             # A Strip caches itself, so a dropped render is reference cycles
             # that only a full collection (kept rare, see collector.py) frees.

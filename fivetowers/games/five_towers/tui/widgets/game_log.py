@@ -4,28 +4,24 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.events import MouseScrollDown, MouseScrollUp
-from textual.geometry import Region
-from textual.strip import Strip
-from textual.widget import Widget
 
 from fivetowers.games.five_towers.rules import LogEntry
 from fivetowers.games.five_towers.tui.look import safe
 from fivetowers.games.five_towers.tui.words import entry_text
 from fivetowers.i18n import _
-from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.entry_log import EntryLog
 
 _STYLE = {"reveal": "bold", "auto-pass": "dim", "build": "green", "reshuffle": "yellow",
           "end": "bold magenta", "no-build": "dim", "chat": "italic #87d7ff"}
 
 
-class GameLog(Widget):
+class GameLog(EntryLog[LogEntry]):
     """The newest entries that fit, newest at the bottom; the mouse wheel goes
     back through older ones.
 
-    One plain widget, not a scrolling one: a new entry repaints the log's own
-    lines only, and every viewer at a table (they read the same log) shares
-    one rendering of them. A scrolling log with a scrollbar cost each viewer
-    a full re-render of the log and its scrollbar for every move."""
+    Every viewer at a table (they read the same log) shares one rendering of
+    it. A scrolling log with a scrollbar cost each viewer a full re-render
+    of the log and its scrollbar for every move."""
 
     def __init__(self) -> None:
         super().__init__(id="log")
@@ -59,25 +55,8 @@ class GameLog(Widget):
         end = len(self.entries) - self.back
         return self.entries[max(0, end - max(self.content_region.height, 1)):end]
 
-    def render(self) -> Text:
-        width, height = self.content_region.width, self.content_region.height
-        if width <= 0 or height <= 0:
-            return Text("")
-        lines: list[Text] = []
-        for entry in reversed(self.window()):
-            text = Text(safe(entry_text(entry)), style=_STYLE.get(entry.kind, ""))
-            lines[:0] = list(text.wrap(self.app.console, width))
-            if len(lines) >= height:
-                break
-        return Text("\n").join(lines[-height:])
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # The same log for every viewer of a hosted table: rendered once per
-        # language (shared_lines keys by the viewer's language). The border's
-        # "↓ N newer" is drawn with the lines: a viewer scrolled back to what
-        # all showed a move ago must not be given their lines without it.
-        return shared_lines(self, (tuple(self.window()), self.border_subtitle), crop,
-                            super().render_lines)
+    def look(self, entry: LogEntry) -> Text:
+        return Text(safe(entry_text(entry)), style=_STYLE.get(entry.kind, ""))
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         event.stop()

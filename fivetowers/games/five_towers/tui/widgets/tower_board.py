@@ -11,6 +11,8 @@ from fivetowers.games.five_towers.rules import TYPES, Card, Score, SeatView, Tow
 from fivetowers.games.five_towers.tui.look import COLOUR, MAIN_MARK, card_text, chip, safe
 from fivetowers.games.five_towers.tui.words import type_name, type_tag
 from fivetowers.i18n import _
+from fivetowers.ui.acting_border import mark_acting
+from fivetowers.ui.border_titles import Titles, put_titles
 from fivetowers.ui.shared_lines import shared_lines
 
 
@@ -29,10 +31,6 @@ def breakdown(score: Score, compact: bool = False) -> str:
         total=score.total)
 
 
-ACTING_BORDER = "#ffd75f"
-"""The border of the board whose seat is to act (the others: styles/app.tcss)."""
-
-
 class TowerBoard(Static):
     """One seat's towers; ``large`` for your own (full names, every card)."""
 
@@ -45,6 +43,8 @@ class TowerBoard(Static):
         self.shown: tuple[object, ...] = ()
         self.shown_key = ""
         self.acting = False
+        self.titles: Titles = (None, None)
+        """The border's title and subtitle as last set."""
         self.sized_for: tuple[object, ...] = ()
         """What this board's height depends on, as last laid out."""
 
@@ -65,19 +65,18 @@ class TowerBoard(Static):
         self.sized_for = sized_for
         self.shown, self.shown_key = shown, repr(shown)
         self.seat, self.own, self.show_breakdown = seat, own, show_breakdown
-        self.border_title = Text(safe(title))  # a Text: names are never read as markup
         if acting != self.acting:
-            # The border as an inline style: a class would match the whole
-            # stylesheet against the board again, twice a move per viewer.
             self.acting = acting
-            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
+            mark_acting(self, acting)  # refreshed below
         pile = _("teardown") if self.large else _("pile")
         sep = " · " if self.large else "·"  # compact boxes are narrow at 80 columns
-        self.border_subtitle = sep.join(
+        subtitle = sep.join(
             ([note] if note else []) + [f"{pile} {seat.teardown_count}",
                                         _("{points} VP").format(points=seat.score.total)])
         if show_breakdown and not self.large:  # no room inside a compact board
-            self.border_subtitle = breakdown(seat.score, compact=True) + " " + _("VP")
+            subtitle = breakdown(seat.score, compact=True) + " " + _("VP")
+        # The title a Text: names are never read as markup.
+        self.titles = put_titles(self, (Text(safe(title)), subtitle), self.titles)
         self.refresh(layout=relayout)
 
     def render_lines(self, crop: Region) -> list[Strip]:

@@ -5,19 +5,16 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.events import MouseScrollDown, MouseScrollUp
-from textual.geometry import Region
-from textual.strip import Strip
-from textual.widget import Widget
 
 from fivetowers.i18n import _
-from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.entry_log import EntryLog
 from fivetowers.ui.text import safe
 
 STYLE = {"play": "green", "attack": "#ff8787", "tempo": "#ffafd7", "turn": "dim",
          "end": "bold magenta", "chat": "#87d7ff"}
 
 
-class GameLog(Widget):
+class GameLog(EntryLog[tuple[str, str]]):
     """The newest lines that fit; the mouse wheel reads back through older ones."""
 
     def __init__(self) -> None:
@@ -38,24 +35,9 @@ class GameLog(Widget):
         self.border_subtitle = _("↓ {count} newer").format(count=self.back) if self.back else ""
         self.refresh()
 
-    def render(self) -> Text:
-        width, height = self.content_region.width, self.content_region.height
-        if width <= 0 or height <= 0:
-            return Text("")
-        out: list[Text] = []
-        for kind, text in reversed(self.window()):
-            out[:0] = list(Text(safe(text), style=STYLE.get(kind, "")).wrap(
-                self.app.console, width))
-            if len(out) >= height:
-                break
-        return Text("\n").join(out[-height:])
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # What the viewers at a table read is mostly the same log: rendered
-        # once for all who show the same lines (a thief's catch, named only
-        # for two of them, is other lines).
-        return shared_lines(self, (self.window(), self.border_subtitle), crop,
-                            super().render_lines)
+    def look(self, entry: tuple[str, str]) -> Text:
+        kind, text = entry
+        return Text(safe(text), style=STYLE.get(kind, ""))
 
     def window(self) -> tuple[tuple[str, str], ...]:
         """The lines that can show: no more than rows (each takes one at least)."""

@@ -14,10 +14,11 @@ from fivetowers.games.gotown.rules import Card, SeatView
 from fivetowers.games.gotown.tui.look import DOG_MARK, colour, label, piece_chip
 from fivetowers.games.gotown.tui.messages import FloorClicked
 from fivetowers.i18n import _
+from fivetowers.ui.acting_border import mark_acting
+from fivetowers.ui.border_titles import Titles, put_titles
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.text import safe
 
-ACTING_BORDER = "#ffd75f"
 MARK_STYLE = "bold black on #87d75f"
 """A legal target: its option number on green."""
 
@@ -34,6 +35,8 @@ class TowerBoard(Static):
         self.tower: SeatView | None = None
         self.marks: dict[int | None, int] = {}
         self.acting = False
+        self.titles: Titles = (None, None)
+        """The border's title and subtitle as last set."""
 
     def show(self, seat: SeatView, floors_to_win: int, title: str, acting: bool,
              marks: dict[int | None, int]) -> None:
@@ -42,10 +45,9 @@ class TowerBoard(Static):
             return
         self.shown, self.floors_to_win = shown, floors_to_win
         self.tower, self.marks = seat, dict(marks)
-        self.border_title = Text(("▶ " if acting else "") + safe(title))
         if acting != self.acting:
             self.acting = acting
-            self.styles.border = ("heavy", ACTING_BORDER) if acting else None
+            mark_acting(self, acting)  # refreshed below
         subtitle = Text(_("hand {count}").format(count=seat.hand_size))
         if seat.milkshakes:
             subtitle.append(" · ")
@@ -55,7 +57,8 @@ class TowerBoard(Static):
         if None in marks:
             subtitle.append(" ")
             subtitle.append(f"◀{marks[None]}", style=MARK_STYLE)
-        self.border_subtitle = subtitle
+        self.titles = put_titles(self, (Text(("▶ " if acting else "") + safe(title)), subtitle),
+                                 self.titles)
         self.refresh()
 
     def render(self) -> Text:
