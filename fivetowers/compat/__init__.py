@@ -69,6 +69,10 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``fast_reactive_reads`` (:mod:`fivetowers.compat.reactive`): a reactive
   attribute that has its value is read from the node's dict
   (``Reactive.__get__`` asked for ``id`` and a compute method every time).
+- ``fresh_styles_at_once`` (:mod:`fivetowers.compat.styles`): a new node's
+  matched rules stored in one step, copied from what upstream's style
+  properties made of the same rules map for the first such node
+  (``Stylesheet.replace_rules``, ``Styles._rules``, ``Styles._updates``).
 - ``count_parameters_once`` (:mod:`fivetowers.compat.callbacks`): a
   callback's parameter count kept per code object
   (``textual._callback._count_parameters`` ran ``inspect.signature`` for
@@ -101,9 +105,9 @@ from fivetowers.compat.checked import Workaround
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, futures,
-                                   reactive, rich, textual)
+                                   reactive, rich, styles, textual)
 
     return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
-            *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
+            *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS, *styles.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *futures.WORKAROUNDS)
