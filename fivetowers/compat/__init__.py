@@ -90,6 +90,9 @@ asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
 - ``one_keystream_per_packet`` (:mod:`fivetowers.compat.chacha`): a
   chacha20-poly1305 packet's Poly1305 key and payload from one ChaCha20
   run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes.
+- ``ascii_names_prepared_at_once`` (:mod:`fivetowers.compat.saslprep`):
+  SASLprep of printable ASCII (a login's user name) returned at once, as
+  the profile leaves it (``asyncssh.connection.saslprep``, ``asyncssh.auth.saslprep``).
 
 Python 3.11.7, the standard library (:mod:`fivetowers.compat.futures`):
 
@@ -105,9 +108,9 @@ from fivetowers.compat.checked import Workaround
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, futures,
-                                   reactive, rich, styles, textual)
+                                   reactive, rich, saslprep, styles, textual)
 
     return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
             *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS, *styles.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
-            *chacha.WORKAROUNDS, *futures.WORKAROUNDS)
+            *chacha.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)
