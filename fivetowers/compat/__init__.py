@@ -73,6 +73,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   matched rules stored in one step, copied from what upstream's style
   properties made of the same rules map for the first such node
   (``Stylesheet.replace_rules``, ``Styles._rules``, ``Styles._updates``).
+- ``event_loggers_made_once`` (:mod:`fivetowers.compat.event_log`): the
+  message pump's ``log`` (``textual.message_pump.log``) gives the event
+  loggers each handled message asks for made once, not two new ones a handler.
 - ``count_parameters_once`` (:mod:`fivetowers.compat.callbacks`): a
   callback's parameter count kept per code object
   (``textual._callback._count_parameters`` ran ``inspect.signature`` for
@@ -107,10 +110,11 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, futures,
-                                   reactive, rich, saslprep, styles, textual)
+    from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, event_log,
+                                   futures, reactive, rich, saslprep, styles, textual)
 
     return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
             *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS, *styles.WORKAROUNDS,
+            *event_log.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)

@@ -37,6 +37,7 @@ from textual.theme import Theme
 from fivetowers.compat.callbacks import count_parameters_once
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.dispatch import share_dispatch_plans
+from fivetowers.compat.event_log import event_loggers_made_once
 from fivetowers.compat.reactive import fast_reactive_reads
 from fivetowers.compat.styles import fresh_styles_at_once
 from fivetowers.compat.textual import (
@@ -80,6 +81,7 @@ class HostedApp(LeanScreensApp):
         fast_reactive_reads()  # a reactive that has its value returns it without more questions
         count_parameters_once()  # a fresh closure's parameters counted once per code
         fresh_styles_at_once()  # a new node's matched rules stored in one step
+        event_loggers_made_once()  # and a message handled makes no loggers
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""
