@@ -884,7 +884,9 @@ _ORDERED_PSEUDO_CLASSES = frozenset({"first-of-type", "last-of-type", "first-chi
 _matches: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _candidates: OrderedDict[tuple[Any, ...], tuple[tuple[str, ...], tuple[bool, ...]]] = (
     OrderedDict())
-_rule_lists: OrderedDict[tuple[Any, ...], object] = OrderedDict()
+_rule_lists: OrderedDict[tuple[int, ...], tuple[tuple[Any, ...], object]] = OrderedDict()
+"""Tokens by the ids of a list's rule sets, each with the rule sets (held: their
+ids stay theirs while kept)."""
 _sheet_rules: weakref.WeakKeyDictionary[Stylesheet, tuple[list[Any], object]] = (
     weakref.WeakKeyDictionary())
 _style_matches_shared = False
@@ -905,13 +907,15 @@ def _rules_token(sheet: Stylesheet) -> object:
     known = _sheet_rules.get(sheet)
     if known is not None and known[0] is rules:
         return known[1]
-    # The key holds the rule sets: their ids are not reused while it is kept.
-    key = tuple(rules)
-    token = _rule_lists.get(key)
-    if token is None:
-        token = _kept(_rule_lists, key, object(), RULE_LISTS_KEPT)
-    _sheet_rules[sheet] = (rules, token)
-    return token
+    # Keyed on the rule sets' ids (hashing the sets themselves hashed every
+    # selector of the sheet, each new App's sheet): the entry holds the sets,
+    # so their ids are not reused while it is kept.
+    key = tuple(map(id, rules))
+    found = _rule_lists.get(key)
+    if found is None:
+        found = _kept(_rule_lists, key, (tuple(rules), object()), RULE_LISTS_KEPT)
+    _sheet_rules[sheet] = (rules, found[1])
+    return found[1]
 
 
 def share_style_matches() -> bool:

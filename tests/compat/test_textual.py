@@ -231,6 +231,28 @@ async def test_apps_alike_share_matched_rules_and_style_as_upstream(
     assert await styled(focus=False) == blurred
 
 
+async def test_a_new_app_s_sheet_finds_its_rules_token_without_hashing_its_rules(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.css.model import RuleSet
+
+    assert share_parsed_css() and share_style_matches()
+    app = Styled()
+    async with app.run_test():
+        sheet = app.stylesheet
+        token = compat._rules_token(sheet)
+        hashed: list[RuleSet] = []
+        rule_hash = RuleSet.__hash__
+
+        def counted(self: RuleSet) -> int:
+            hashed.append(self)
+            return rule_hash(self)
+
+        monkeypatch.setattr(RuleSet, "__hash__", counted)
+        del compat._sheet_rules[sheet]  # as a new App's sheet, sharing the parse, is
+        assert compat._rules_token(sheet) is token
+        assert hashed == []
+
+
 def test_a_changed_apply_is_left_alone(monkeypatch: pytest.MonkeyPatch,
                                        caplog: pytest.LogCaptureFixture) -> None:
     def changed(self: Stylesheet, node: Any) -> None:
