@@ -20,6 +20,7 @@ from typing import Any, Callable, Hashable, Iterable, TextIO
 
 from rich.segment import Segment
 from textual import events
+from textual.message import Message
 from textual._xterm_parser import XTermParser
 from textual._styles_cache import StylesCache
 from textual.app import App, ScreenStackError
@@ -684,11 +685,24 @@ class CoveredScreen(Screen[Any]):
     nothing while the screen right above it is opaque (Textual's own test for
     what shows through); a layout it skipped runs when it is shown again.
     Retire it when Textual lays out only the screens that can be seen: not
-    reported upstream yet.
+    reported upstream yet. Its first showing, right after mounting styled
+    it, does not style it again (``ScreenResume.refresh_styles``).
     """
 
     skipped_layout = False
     """A layout was asked for while covered: it runs once the screen is seen."""
+    resumed = False
+    """The screen was shown once: later showings restyle it, as upstream does."""
+
+    def post_message(self, message: Message) -> bool:
+        # Textual restyles a screen each time it is shown, the first time
+        # too, right after mounting styled it: in every session's start (the
+        # default screen is shown before the lobby covers it). Later
+        # showings restyle (the theme may have changed meanwhile).
+        if isinstance(message, events.ScreenResume) and not self.resumed:
+            self.resumed = True
+            message.refresh_styles = False
+        return super().post_message(message)
 
     def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
         if is_covered(self):
