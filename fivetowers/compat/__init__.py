@@ -69,6 +69,13 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``fast_reactive_reads`` (:mod:`fivetowers.compat.reactive`): a reactive
   attribute that has its value is read from the node's dict
   (``Reactive.__get__`` asked for ``id`` and a compute method every time).
+- ``fresh_styles_at_once`` (:mod:`fivetowers.compat.styles`): a new node's
+  matched rules stored in one step, copied from what upstream's style
+  properties made of the same rules map for the first such node
+  (``Stylesheet.replace_rules``, ``Styles._rules``, ``Styles._updates``).
+- ``event_loggers_made_once`` (:mod:`fivetowers.compat.event_log`): the
+  message pump's ``log`` (``textual.message_pump.log``) gives the event
+  loggers each handled message asks for made once, not two new ones a handler.
 - ``count_parameters_once`` (:mod:`fivetowers.compat.callbacks`): a
   callback's parameter count kept per code object
   (``textual._callback._count_parameters`` ran ``inspect.signature`` for
@@ -86,6 +93,9 @@ asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
 - ``one_keystream_per_packet`` (:mod:`fivetowers.compat.chacha`): a
   chacha20-poly1305 packet's Poly1305 key and payload from one ChaCha20
   run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes.
+- ``ascii_names_prepared_at_once`` (:mod:`fivetowers.compat.saslprep`):
+  SASLprep of printable ASCII (a login's user name) returned at once, as
+  the profile leaves it (``asyncssh.connection.saslprep``, ``asyncssh.auth.saslprep``).
 
 Python 3.11.7, the standard library (:mod:`fivetowers.compat.futures`):
 
@@ -100,10 +110,11 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, futures,
-                                   reactive, rich, textual)
+    from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, event_log,
+                                   futures, reactive, rich, saslprep, styles, textual)
 
     return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
-            *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
+            *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS, *styles.WORKAROUNDS,
+            *event_log.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
-            *chacha.WORKAROUNDS, *futures.WORKAROUNDS)
+            *chacha.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Hashable, Iterable, TextIO
 
 from rich.segment import Segment
 from textual import events
+from textual.message import Message
 from textual._xterm_parser import XTermParser
 from textual._styles_cache import StylesCache
 from textual.app import App, ScreenStackError
@@ -684,11 +685,24 @@ class CoveredScreen(Screen[Any]):
     nothing while the screen right above it is opaque (Textual's own test for
     what shows through); a layout it skipped runs when it is shown again.
     Retire it when Textual lays out only the screens that can be seen: not
-    reported upstream yet.
+    reported upstream yet. Its first showing, right after mounting styled
+    it, does not style it again (``ScreenResume.refresh_styles``).
     """
 
     skipped_layout = False
     """A layout was asked for while covered: it runs once the screen is seen."""
+    resumed = False
+    """The screen was shown once: later showings restyle it, as upstream does."""
+
+    def post_message(self, message: Message) -> bool:
+        # Textual restyles a screen each time it is shown, the first time
+        # too, right after mounting styled it: in every session's start (the
+        # default screen is shown before the lobby covers it). Later
+        # showings restyle (the theme may have changed meanwhile).
+        if isinstance(message, events.ScreenResume) and not self.resumed:
+            self.resumed = True
+            message.refresh_styles = False
+        return super().post_message(message)
 
     def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
         if is_covered(self):
@@ -884,7 +898,9 @@ _ORDERED_PSEUDO_CLASSES = frozenset({"first-of-type", "last-of-type", "first-chi
 _matches: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _candidates: OrderedDict[tuple[Any, ...], tuple[tuple[str, ...], tuple[bool, ...]]] = (
     OrderedDict())
-_rule_lists: OrderedDict[tuple[Any, ...], object] = OrderedDict()
+_rule_lists: OrderedDict[tuple[int, ...], tuple[tuple[Any, ...], object]] = OrderedDict()
+"""Tokens by the ids of a list's rule sets, each with the rule sets (held: their
+ids stay theirs while kept)."""
 _sheet_rules: weakref.WeakKeyDictionary[Stylesheet, tuple[list[Any], object]] = (
     weakref.WeakKeyDictionary())
 _style_matches_shared = False
@@ -905,13 +921,15 @@ def _rules_token(sheet: Stylesheet) -> object:
     known = _sheet_rules.get(sheet)
     if known is not None and known[0] is rules:
         return known[1]
-    # The key holds the rule sets: their ids are not reused while it is kept.
-    key = tuple(rules)
-    token = _rule_lists.get(key)
-    if token is None:
-        token = _kept(_rule_lists, key, object(), RULE_LISTS_KEPT)
-    _sheet_rules[sheet] = (rules, token)
-    return token
+    # Keyed on the rule sets' ids (hashing the sets themselves hashed every
+    # selector of the sheet, each new App's sheet): the entry holds the sets,
+    # so their ids are not reused while it is kept.
+    key = tuple(map(id, rules))
+    found = _rule_lists.get(key)
+    if found is None:
+        found = _kept(_rule_lists, key, (tuple(rules), object()), RULE_LISTS_KEPT)
+    _sheet_rules[sheet] = (rules, found[1])
+    return found[1]
 
 
 def share_style_matches() -> bool:

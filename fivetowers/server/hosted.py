@@ -37,7 +37,9 @@ from textual.theme import Theme
 from fivetowers.compat.callbacks import count_parameters_once
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.dispatch import share_dispatch_plans
+from fivetowers.compat.event_log import event_loggers_made_once
 from fivetowers.compat.reactive import fast_reactive_reads
+from fivetowers.compat.styles import fresh_styles_at_once
 from fivetowers.compat.textual import (
     LeanScreensApp, covered_default_screen, divide_without_cycles, lazy_strip_caches,
     style_caches_not_kept,
@@ -78,6 +80,8 @@ class HostedApp(LeanScreensApp):
         share_dispatch_plans()  # each kind of message finds its handlers once per kind of node
         fast_reactive_reads()  # a reactive that has its value returns it without more questions
         count_parameters_once()  # a fresh closure's parameters counted once per code
+        fresh_styles_at_once()  # a new node's matched rules stored in one step
+        event_loggers_made_once()  # and a message handled makes no loggers
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""

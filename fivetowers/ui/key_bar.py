@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+from typing import Hashable
+
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
 from textual.geometry import Region
+from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
-from fivetowers.i18n import current
+from fivetowers.compat.textual import look_pseudo_classes
+from fivetowers.i18n import Translator, current
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 _DIM = Style(dim=True)  # a key the screen shows but cannot take now
+
+BUILT_KEPT = 256
+"""Lines kept for every App to reuse: one per screen phase, language and theme."""
+
+_built: dict[Hashable, tuple[Text, list[tuple[int, int, str, bool]]]] = {}
+"""Lines built, by what they were built from and everything that styles them."""
+
+
+def forget_built_lines() -> None:
+    """Build every line anew from now on (for tests that count the styling)."""
+    _built.clear()
 
 
 class KeyBar(Widget):
@@ -73,6 +88,27 @@ class KeyBar(Widget):
         if shown_keys == self.shown_keys:
             return
         self.shown_keys = shown_keys
+        # Every App showing these keys with the same styles builds the same
+        # line (each lobby player's start did): built once. The styles are
+        # the App's stylesheet's, for this bar's place in the DOM (types, ids,
+        # classes) and its pseudo-classes, in the App's theme (in shown_keys).
+        styled_by = (shown_keys, type(self.app), self.app.ansi_color,
+                     tuple((type(node), node.id, node.classes) for node in self.css_path_nodes),
+                     look_pseudo_classes(self))
+        built = _built.get(styled_by)
+        if built is None:
+            built = self._build(words, active)
+            if len(_built) >= BUILT_KEPT:
+                del _built[next(iter(_built))]
+            _built[styled_by] = built
+        line, spots = built
+        if (text_key(line), spots) != (text_key(self.line), self.spots):
+            self.line, self.spots = line, spots
+            self.refresh()
+
+    def _build(self, words: Translator, active: list[ActiveBinding]
+               ) -> tuple[Text, list[tuple[int, int, str, bool]]]:
+        """The line and its keys' spots (the line is shared: never changed once built)."""
         key_style = self.get_component_rich_style("key-bar--key")
         description_style = self.get_component_rich_style("key-bar--description")
         line, spots, seen = Text(), [], set()
@@ -87,9 +123,7 @@ class KeyBar(Widget):
                         style=description_style if enabled else description_style + _DIM)
             spots.append((start, len(line), binding.key, enabled))
             line.append(" ")
-        if (text_key(line), spots) != (text_key(self.line), self.spots):
-            self.line, self.spots = line, spots
-            self.refresh()
+        return line, spots
 
     def render(self) -> Text:
         return self.line

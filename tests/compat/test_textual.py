@@ -231,6 +231,28 @@ async def test_apps_alike_share_matched_rules_and_style_as_upstream(
     assert await styled(focus=False) == blurred
 
 
+async def test_a_new_app_s_sheet_finds_its_rules_token_without_hashing_its_rules(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.css.model import RuleSet
+
+    assert share_parsed_css() and share_style_matches()
+    app = Styled()
+    async with app.run_test():
+        sheet = app.stylesheet
+        token = compat._rules_token(sheet)
+        hashed: list[RuleSet] = []
+        rule_hash = RuleSet.__hash__
+
+        def counted(self: RuleSet) -> int:
+            hashed.append(self)
+            return rule_hash(self)
+
+        monkeypatch.setattr(RuleSet, "__hash__", counted)
+        del compat._sheet_rules[sheet]  # as a new App's sheet, sharing the parse, is
+        assert compat._rules_token(sheet) is token
+        assert hashed == []
+
+
 def test_a_changed_apply_is_left_alone(monkeypatch: pytest.MonkeyPatch,
                                        caplog: pytest.LogCaptureFixture) -> None:
     def changed(self: Stylesheet, node: Any) -> None:
@@ -684,6 +706,48 @@ async def test_a_screen_seen_through_the_one_on_top_is_laid_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     layouts, width = await _layouts_while_covered(True, SeeThrough(), monkeypatch)
     assert layouts > 0 and width == 60
+
+
+async def restyles_of_the_default_screen(covered: bool, monkeypatch: pytest.MonkeyPatch
+                                         ) -> tuple[list[str], Any, Any]:
+    """When the default screen was styled again while an App started and when
+    it was shown again after a theme change (upstream: never); its styles
+    after the start and once shown again."""
+    app = Layered(covered)
+    restyled: list[str] = []
+    phase = ["start"]
+    update = Screen.update_node_styles
+
+    def counting(screen: Screen[Any], animate: bool = True) -> None:
+        if screen.id == "_default":
+            restyled.append(phase[0])
+        update(screen, animate)
+
+    monkeypatch.setattr(Screen, "update_node_styles", counting)
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        base = app.screen
+        started = styles_of(app)
+        await app.push_screen(Opaque())
+        await pilot.pause()
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        phase[0] = "shown again"
+        app.pop_screen()
+        await pilot.pause()
+        assert app.screen is base
+        return restyled, started, styles_of(app)
+
+
+async def test_the_default_screen_is_not_styled_again_when_first_shown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    upstream = await restyles_of_the_default_screen(False, monkeypatch)
+    assert "start" in upstream[0], "re-check compat/textual.py: CoveredScreen (Textual stopped)"
+    covered = await restyles_of_the_default_screen(True, monkeypatch)
+    assert covered[0] == upstream[0][1:] == []
+    # Styled as upstream styles it: at the start, and after another theme.
+    assert covered[1:] == upstream[1:]
+    assert covered[1] != covered[2]
 
 
 # -- keys that arrive together, in a text field ------------------------------------

@@ -31,7 +31,7 @@ from fivetowers.server.driver import SSHDriver
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.compat.textual import data_table_draw_state
-from fivetowers.ui.key_bar import KeyBar
+from fivetowers.ui.key_bar import KeyBar, forget_built_lines
 
 from tests.server.server_helpers import Screen, StartServer, connect
 
@@ -509,6 +509,7 @@ async def test_the_lobby_key_line_is_built_once_per_start_and_again_when_the_key
         return original(self, *names, partial=partial)
 
     monkeypatch.setattr(KeyBar, "get_component_rich_style", get_component_rich_style)
+    forget_built_lines()  # another test's App may have built these lines already
     app = LobbyApp(_lobby(), _visitor("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -527,6 +528,41 @@ async def test_the_lobby_key_line_is_built_once_per_start_and_again_when_the_key
         await pilot.pause()
         assert len(styled) > 4
         assert "n new table" not in app.screen.query_one(KeyBar).line.plain
+
+
+async def test_sessions_showing_the_same_keys_share_one_key_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every lobby player's start built and styled the same line.
+    styled: list[str] = []
+    original = KeyBar.get_component_rich_style
+
+    def get_component_rich_style(self: KeyBar, *names: str, partial: bool = False) -> Any:
+        styled.extend(names)
+        return original(self, *names, partial=partial)
+
+    monkeypatch.setattr(KeyBar, "get_component_rich_style", get_component_rich_style)
+    forget_built_lines()
+    lobby = _lobby()
+    lines = []
+    styled_before = 0
+    for name, theme in (("ann", None), ("bo", None), ("cy", "textual-light")):
+        styled_before = len(styled)
+        app = LobbyApp(lobby, _visitor(name))
+        if theme is not None:
+            app.theme = theme
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            bar = app.screen.query_one(KeyBar)
+            lines.append((bar.line, list(bar.spots), app.screen.render_lines(bar.region)))
+            if name == "bo":  # the same keys, words and theme: ann's line, not styled again
+                assert styled == ["key-bar--key", "key-bar--description"]
+                assert bar.line is lines[0][0]
+                await pilot.click(KeyBar, offset=(bar.spots[0][0], 0))  # its spots work
+                await pilot.pause()
+                assert not isinstance(app.screen, LobbyScreen)
+    assert len(styled) == styled_before + 2  # another theme: styled anew
+    assert lines[1][1:] == lines[0][1:]
+    assert lines[2][0] is not lines[0][0] and lines[2][2] != lines[0][2]
 
 
 async def test_viewers_of_the_same_list_measure_its_rows_once(
