@@ -249,7 +249,12 @@ class LobbyApp(HostedApp):
         host = self.seat_host = SeatHost(self, hosted, seat)
         kept = self._kept_table(hosted)
         if kept is not None:
-            self.call_later(self._next_game, kept, hosted, seat, host, hints)
+            # Asked of the screen before it is shown again: its queue resets it
+            # before it handles its ScreenResume, so its first frame is the
+            # rematch's, and the end or the wait on it is not drawn again.
+            kept.call_later(self._next_game, kept, hosted, seat, host, hints)
+            while len(self.screen_stack) > 2:  # the end or the wait, and any dialog
+                self.pop_screen()
         else:
             self._show(hosted.kind.screens().table_screen(hosted.table, seat, host, hints))
         self._hear_chat(hosted)
@@ -273,9 +278,6 @@ class LobbyApp(HostedApp):
         screens = hosted.kind.screens()
         if not await screens.next_game(kept, hosted.table, seat, host, hints):
             self._show(screens.table_screen(hosted.table, seat, host, hints))
-            return
-        while len(self.screen_stack) > 2:  # the end or the wait, and any dialog
-            self.pop_screen()
 
     def _show(self, screen: Screen[Any], keep_table: bool = False) -> None:
         # One screen of ours at a time (dialogs go on top): a lobby kept under

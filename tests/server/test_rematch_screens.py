@@ -4,7 +4,7 @@ table screen is composed for it, and it looks and plays as a new one would."""
 from __future__ import annotations
 
 import random
-from typing import AsyncIterator
+from typing import Any, AsyncIterator
 
 import pytest
 from textual.pilot import Pilot
@@ -21,6 +21,7 @@ from fivetowers.lobby.waiting_screen import WaitingScreen
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
+from fivetowers.ui.live_table import LiveTableScreen
 
 from tests.server.history_helpers import play, settle
 
@@ -69,12 +70,20 @@ async def test_the_rematch_is_shown_in_the_table_screen_of_the_game_before(
         composed.append(type(self).__name__)
         await original(self)
 
+    stacks: list[list[str]] = []
+    reset = LiveTableScreen.next_game
+
+    async def next_game(self: LiveTableScreen[Any], *args: Any) -> None:
+        stacks.append([type(s).__name__ for s in self.app.screen_stack[1:]])
+        await reset(self, *args)
+
     async with ann.run_test(size=(100, 30)) as pilot_a, bo.run_test(size=(100, 30)) as pilot_b:
         for pilot, app in ((pilot_a, ann), (pilot_b, bo)):
             await until(pilot, lambda app=app: isinstance(app.screen, EndScreen), "the end")
         tables = [app.screen_stack[1] for app in (ann, bo)]
         assert all(isinstance(t, TableScreen) for t in tables)
         monkeypatch.setattr(Screen, "_compose", counted)  # from here on: the rematch's
+        monkeypatch.setattr(LiveTableScreen, "next_game", next_game)
         if True:
             await pilot_a.press("n")
             await until(pilot_a, lambda: isinstance(ann.screen, WaitingScreen), "ann waits")
@@ -89,6 +98,9 @@ async def test_the_rematch_is_shown_in_the_table_screen_of_the_game_before(
                 await settle(pilot)
         monkeypatch.undo()
         assert composed == ["WaitingScreen"]  # ann's wait: no table screen was composed
+        # Reset once shown again, before it draws: the end or the wait over
+        # it was not drawn again meanwhile.
+        assert stacks == [["TableScreen"], ["TableScreen"]]
         for app, table in ((ann, tables[0]), (bo, tables[1])):
             assert app.screen_stack == [app.screen_stack[0], table]
             assert isinstance(table, TableScreen) and not table.ended
