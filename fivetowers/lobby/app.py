@@ -20,6 +20,7 @@ from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
 
+from fivetowers.compat.screen_removal import QuietScreenRemoval
 from fivetowers.games.five_towers.tui.app import stylesheet
 from fivetowers.i18n import LANGUAGES, _, speak
 from fivetowers.i18n.terms import said_text
@@ -86,7 +87,7 @@ class SeatHost:
         self.app.back_to_lobby()
 
 
-class LobbyApp(HostedApp):
+class LobbyApp(QuietScreenRemoval, HostedApp):
     TITLE = "5 Towers"
     CSS = stylesheet() + stylesheet("lobby.tcss")
 
