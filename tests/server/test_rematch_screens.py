@@ -4,6 +4,7 @@ table screen is composed for it, and it looks and plays as a new one would."""
 from __future__ import annotations
 
 import random
+import traceback
 from typing import Any, AsyncIterator
 
 import pytest
@@ -140,3 +141,42 @@ async def test_a_rematch_looks_and_plays_as_in_a_new_table_screen(lobby: Lobby) 
         assert ann.export_screenshot() == kept_look
         assert (fresh.focused is None) == (kept_focus is None)
         assert sorted(k for k, a in ann.active_bindings.items() if a.enabled) == kept_keys
+
+
+async def test_the_end_screen_is_laid_out_once_and_the_table_under_it_not_at_all(
+        lobby: Lobby, monkeypatch: pytest.MonkeyPatch) -> None:
+    hosted = lobby.create("SHA256:ann", "ann", title="t", players=2, bots=1, private=False)
+    lobby.away(hosted, "SHA256:ann")
+    app = LobbyApp(lobby, Visitor(identity="SHA256:ann", name="ann", address="127.0.0.1",
+                                  join_code=hosted.code, term="xterm-256color",
+                                  colorterm="truecolor"))
+    layouts: list[str] = []
+    resized: list[str] = []
+    """Layouts for a Resize (Textual's Screen._screen_resized)."""
+    refresh_layout = Screen._refresh_layout
+
+    def counting(screen: Screen[Any], *args: Any, **kwargs: Any) -> None:
+        layouts.append(type(screen).__name__)
+        if any(frame.name == "_screen_resized" and frame.filename.endswith("textual/screen.py")
+               for frame in traceback.extract_stack()):
+            resized.append(type(screen).__name__)
+        refresh_layout(screen, *args, **kwargs)
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        monkeypatch.setattr(Screen, "_refresh_layout", counting)
+        table.host.show_end()
+        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+        await settle(pilot)
+        # Shown and laid out, and not once more for the Resize its first
+        # layout sends it (to the size it was just laid out at).
+        assert "EndScreen" in layouts and resized == []
+        await pilot.resize_terminal(110, 34)
+        await settle(pilot)
+        assert "TableScreen" not in layouts  # covered: laid out once seen again
+        await pilot.press("b")  # back to the table: laid out at the new size
+        await until(pilot, lambda: app.screen is table, "the table again")
+        await settle(pilot)
+        assert "TableScreen" in layouts and table.size.width == 110
