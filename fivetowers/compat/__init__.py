@@ -53,6 +53,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   waits until the App can draw it and is drawn once (``Screen._refresh_layout``,
   ``App._batch_count``, ``Screen._dirty_widgets``, ``Widget._repaint_required``,
   ``Widget._layout_required``).
+- ``QuietScreenRemoval`` (:mod:`fivetowers.compat.screen_removal`): a
+  screen's removal does not lay out and repaint the current screen in full
+  (``App._prune`` refreshed the App, its parent, with a layout).
 - ``write_to_terminal``: the window title, through the App's driver
   (``_driver``), as Textual writes its bell.
 - ``InOrderInput``: an Input that applies keys arriving in one read in
@@ -111,10 +114,11 @@ from fivetowers.compat.checked import Workaround
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, event_log,
-                                   futures, reactive, rich, saslprep, styles, textual)
+                                   futures, reactive, rich, saslprep, screen_removal, styles,
+                                   textual)
 
-    return (*textual.WORKAROUNDS, *dirty_lines.WORKAROUNDS, *dispatch.WORKAROUNDS,
-            *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS, *styles.WORKAROUNDS,
-            *event_log.WORKAROUNDS,
+    return (*textual.WORKAROUNDS, *screen_removal.WORKAROUNDS, *dirty_lines.WORKAROUNDS,
+            *dispatch.WORKAROUNDS, *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
+            *styles.WORKAROUNDS, *event_log.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)

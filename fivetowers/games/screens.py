@@ -100,6 +100,13 @@ class GameScreens(Protocol):
         """The live table as ``seat`` sees it (None: a watcher)."""
         ...
 
+    async def next_game(self, screen: Screen[None], table: Table[Any], seat: int | None,
+                        host: TableHost, hints: bool) -> bool:
+        """Show the rematch ``table`` in ``screen``, a table screen of the game
+        before (made by :meth:`table_screen`), as a new one would show it; False
+        if it cannot (another game, another seat): the host makes a new one."""
+        ...
+
     def end_screen(self, table: Table[Any], seat: int | None, host: TableHost) -> Screen[None]:
         """The game's end (scores, winners) as ``seat`` sees it."""
         ...

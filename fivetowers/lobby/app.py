@@ -20,6 +20,7 @@ from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
 
+from fivetowers.compat.screen_removal import QuietScreenRemoval
 from fivetowers.games.five_towers.tui.app import stylesheet
 from fivetowers.i18n import LANGUAGES, _, speak
 from fivetowers.i18n.terms import said_text
@@ -31,6 +32,7 @@ from fivetowers.lobby.new_table_screen import ChatScreen, NewTable
 from fivetowers.lobby.waiting_screen import WaitingScreen
 from fivetowers.server.hosted import HostedApp
 from fivetowers.server.session import AppFactory, Visitor
+from fivetowers.ui.live_table import LiveTableScreen
 
 
 @dataclass
@@ -85,7 +87,7 @@ class SeatHost:
         self.app.back_to_lobby()
 
 
-class LobbyApp(HostedApp):
+class LobbyApp(QuietScreenRemoval, HostedApp):
     TITLE = "5 Towers"
     CSS = stylesheet() + stylesheet("lobby.tcss")
 
@@ -234,7 +236,8 @@ class LobbyApp(HostedApp):
         if again.started and seat is not None:
             self._show_game(again, seat, self.lobby.hints)
         else:
-            self._show(WaitingScreen(again))
+            # The game's table screen stays under the wait: the rematch is shown in it.
+            self._show(WaitingScreen(again), keep_table=self._kept_table(again) is not None)
 
     def back_to_lobby(self) -> None:
         self._leave_here()
@@ -245,15 +248,46 @@ class LobbyApp(HostedApp):
         """The game's own table screen, hosted by this session; its chat heard."""
         assert hosted.table is not None
         host = self.seat_host = SeatHost(self, hosted, seat)
-        self._show(hosted.kind.screens().table_screen(hosted.table, seat, host, hints))
+        kept = self._kept_table(hosted)
+        if kept is not None:
+            # Asked of the screen before it is shown again: its queue resets it
+            # before it handles its ScreenResume, so its first frame is the
+            # rematch's, and the end or the wait on it is not drawn again.
+            kept.call_later(self._next_game, kept, hosted, seat, host, hints)
+            while len(self.screen_stack) > 2:  # the end or the wait, and any dialog
+                self.pop_screen()
+        else:
+            self._show(hosted.kind.screens().table_screen(hosted.table, seat, host, hints))
         self._hear_chat(hosted)
 
-    def _show(self, screen: Screen[Any]) -> None:
+    def _kept_table(self, again: HostedTable) -> LiveTableScreen[Any] | None:
+        """The table screen of the game ``again`` is the rematch of, if this
+        session shows it (under its end screen): the rematch is shown in it
+        rather than in a new screen (see LiveTableScreen.next_game)."""
+        if len(self.screen_stack) < 2:
+            return None
+        screen = self.screen_stack[1]
+        if not isinstance(screen, LiveTableScreen) or not isinstance(screen.host, SeatHost):
+            return None
+        return screen if screen.host.hosted.rematch is again else None
+
+    async def _next_game(self, kept: LiveTableScreen[Any], hosted: HostedTable,
+                         seat: int | None, host: SeatHost, hints: bool) -> None:
+        if self.seat_host is not host or kept not in self.screen_stack:
+            return  # the player went elsewhere meanwhile
+        assert hosted.table is not None
+        screens = hosted.kind.screens()
+        if not await screens.next_game(kept, hosted.table, seat, host, hints):
+            self._show(screens.table_screen(hosted.table, seat, host, hints))
+
+    def _show(self, screen: Screen[Any], keep_table: bool = False) -> None:
         # One screen of ours at a time (dialogs go on top): a lobby kept under
         # a game was a megabyte per session for nothing; it is made anew.
-        while len(self.screen_stack) > 2:
+        # (``keep_table``: but for the table screen a rematch is shown in.)
+        floor = 3 if keep_table else 2
+        while len(self.screen_stack) > floor:
             self.pop_screen()
-        if len(self.screen_stack) == 1:
+        if len(self.screen_stack) == floor - 1:
             self.push_screen(screen)
         else:
             self.switch_screen(screen)

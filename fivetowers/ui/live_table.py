@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from fivetowers.compat.textual import is_closing, write_to_terminal
+from fivetowers.compat.textual import CoveredScreen, is_closing, write_to_terminal
 from fivetowers.i18n import N_, _
 from fivetowers.ui.text import name_text
 
@@ -123,6 +123,9 @@ class LiveClient(Protocol):
     @property
     def version(self) -> int: ...
 
+    @property
+    def seat(self) -> int | None: ...
+
     async def hint(self) -> Any: ...
 
     async def advice(self) -> Any: ...
@@ -153,7 +156,7 @@ class TableChanged(Message):
     version: int
 
 
-class LiveTableScreen(Screen[None], Generic[C]):
+class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
     """A table screen over a live table's client ``client``: it also puts
     the table's chat in the log (``_chat_heard``), counts down to a stand-in
     bot (``status_extras``) and rings the bell on a new turn (``alert``)."""
@@ -190,6 +193,42 @@ class LiveTableScreen(Screen[None], Generic[C]):
 
     async def lay_out(self) -> None:
         """What the game's screen mounts and titles before its first draw."""
+
+    def serves(self, client: LiveClient) -> bool:
+        """Whether this screen can show ``client``'s table in place of its own
+        (:meth:`next_game`): the same seat at a table of as many seats."""
+        return client.seat == self.client.seat and len(client.seats()) == len(self.client.seats())
+
+    async def next_game(self, client: C, host: HostLike, show_hints: bool) -> None:
+        """Show the rematch's table (``client``), as a new screen would show it.
+
+        Every viewer at every table got a new table screen for a rematch:
+        its widgets composed, mounted, styled and laid out several times
+        over, a quarter of the serving process's time with tables playing
+        game after game. The rematch has the same seats, so this screen and
+        its widgets serve it: the state a new screen starts with is reset
+        (``new_game``) and the table drawn anew."""
+        self.client.unsubscribe(self._on_table_event)
+        self.stop_hearing()
+        if self.countdown is not None:
+            self.countdown.stop()
+            self.countdown = None
+        self.workers.cancel_group(self, "hint")
+        self.client, self.host, self.show_hints = client, host, show_hints
+        self.hint, self.hint_version, self.advice = None, -1, None
+        self.ended = False
+        self.binding_keys = ()
+        self.alerts = True
+        self.my_turn = None
+        self.new_game()
+        self.set_focus(None)  # a new screen's first focus (Textual's, when it is shown)
+        self.client.subscribe(self._on_table_event)
+        self.hear()
+        await self.refresh_table()
+        self.client.start()
+
+    def new_game(self) -> None:
+        """Reset what the game's screen keeps of a game to what it starts with."""
 
     def on_resize(self) -> None:
         # Bigger terminals get a wider side column and taller panels; a

@@ -20,6 +20,14 @@ class FiveTowersScreens:
                      hints: bool) -> Screen[None]:
         return TableScreen(TableClient(table, seat), host, hints)
 
+    async def next_game(self, screen: Screen[None], table: Table[Any], seat: int | None,
+                        host: TableHost, hints: bool) -> bool:
+        client = TableClient(table, seat)
+        if not isinstance(screen, TableScreen) or not screen.serves(client):
+            return False
+        await screen.next_game(client, host, hints)
+        return True
+
     def end_screen(self, table: Table[Any], seat: int | None, host: TableHost) -> Screen[None]:
         return EndScreen(TableClient(table, seat), host)
 

@@ -22,6 +22,18 @@ class GoTownScreens:
         return GoTownTableScreen(GoTownClient(table, seat, adviser=GAME.make_bot("strong")),
                                  host, hints)
 
+    async def next_game(self, screen: Screen[None], table: Table[Any], seat: int | None,
+                        host: TableHost, hints: bool) -> bool:
+        from fivetowers.games.gotown.kind import GAME  # it imports us lazily
+
+        if not isinstance(screen, GoTownTableScreen):
+            return False
+        client = GoTownClient(table, seat, adviser=GAME.make_bot("strong"))
+        if not screen.serves(client):
+            return False
+        await screen.next_game(client, host, hints)
+        return True
+
     def end_screen(self, table: Table[Any], seat: int | None, host: TableHost) -> Screen[None]:
         return GoTownEndScreen(GoTownClient(table, seat), host)
 

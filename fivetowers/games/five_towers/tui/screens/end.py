@@ -7,18 +7,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+from fivetowers.compat.textual import SettledScreen
 from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 
-class EndScreen(Screen[None]):
+class EndScreen(SettledScreen):
     BINDINGS = [
         Binding("n", "play_again", N_("play again")),
         Binding("b", "back", N_("back to the table")),

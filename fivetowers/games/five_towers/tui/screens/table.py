@@ -70,6 +70,14 @@ class TableScreen(LiveTableScreen[TableClient]):
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
         self.bid_digits = ""
+
+    def new_game(self) -> None:
+        self.show_breakdown = False
+        self.guide = None
+        self.bid_notice = ""
+        self.bid_digits = ""
+        self.query_one("#opponents", VerticalScroll).scroll_home(animate=False)
+
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):

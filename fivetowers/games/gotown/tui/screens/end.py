@@ -7,7 +7,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Static
 
 from fivetowers.games.gotown.client import GoTownClient
@@ -15,6 +14,7 @@ from fivetowers.games.gotown.rules import PlayerView
 from fivetowers.games.gotown.tui.look import GOTOWN_CSS
 from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.screens import TableHost
+from fivetowers.compat.textual import SettledScreen
 from fivetowers.i18n import N_, _, ngettext
 from fivetowers.ui.key_footer import KeyFooter
 from fivetowers.ui.text import name_text
@@ -44,7 +44,7 @@ def result_text(view: PlayerView) -> Text:
     return out
 
 
-class GoTownEndScreen(Screen[None]):
+class GoTownEndScreen(SettledScreen):
     CSS_PATH = GOTOWN_CSS
     BINDINGS = [
         Binding("n", "play_again", N_("play again")),

@@ -69,6 +69,14 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         self.hand_title = ""
         """The hand box's title as last set."""
 
+    def new_game(self) -> None:
+        self.picked = None
+        self.picked_hand = ()
+        self.cursor = 0
+        self.choices = []
+        self.notice = ""
+        self.notice_bad = False
+
     def compose(self) -> ComposeResult:
         view = self.client.view()
         yield StatusBar(id="status")
