@@ -95,15 +95,17 @@ def test_the_strong_bot_without_search_plays_greedy_plus_from_its_view_alone() -
 
 def test_no_build_short_of_a_win_is_worth_a_steal() -> None:
     """Greedy+ skips its builds once a steal is offered: every build's worth
-    (80 + spread_after / 10) stays within _BUILD_WORTH, below a steal's 100."""
+    (80 + spread_after / 10) stays within Knobs.build_cap, below a steal's 100."""
     from fivetowers.games.gotown.bots import spread_after
     from fivetowers.games.gotown.playout import _builds
-    from fivetowers.games.gotown.plus import _BUILD_WORTH
+    from fivetowers.games.gotown.plus import GREEDY_PLUS
     from fivetowers.games.gotown.rules import COUNTS
 
     richest = Counter({card: n for card, n in COUNTS.items() if card.builds})
-    worths = [80.0 + spread_after(richest, build) / 10 for build in _builds(richest, 0)]
-    assert max(worths) == _BUILD_WORTH < 100.0
+    knobs = GREEDY_PLUS
+    worths = [knobs.build + spread_after(richest, build) * knobs.build_spread
+              for build in _builds(richest, 0)]
+    assert max(worths) == knobs.build_cap < knobs.steal
 
 
 def test_steals_with_the_card_that_keeps_a_pair_in_hand() -> None:
