@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gotown_policy_arena import Policy, _share, knobs_from, play  # noqa: E402
 
 from fivetowers.games.gotown.playout import greedy_play  # noqa: E402
-from fivetowers.games.gotown.plus import Knobs, plus_play  # noqa: E402
+from fivetowers.games.gotown.plus import GREEDY_PLUS, Knobs, plus_play  # noqa: E402
 
 STEPS: dict[str, float] = {
     "steal": 10.0, "steal_height": 3.0, "super_thief": 10.0, "thief": 10.0,
@@ -105,7 +105,7 @@ def fit(objective: Objective, start: Knobs, names: Iterable[str], sure: float,
     steps = {name: STEPS[name] for name in names}
     best, best_shares = start, objective(start)
     began = time.monotonic()
-    print(f"start {knobs_text(start, Knobs()) or 'greedy+'}: "
+    print(f"start {knobs_text(start, GREEDY_PLUS) or 'greedy+'}: "
           f"{sum(best_shares) / len(best_shares):.2%} of {len(best_shares)} deals", flush=True)
     for sweep in range(sweeps):
         kept = False
@@ -131,7 +131,7 @@ def fit(objective: Objective, start: Knobs, names: Iterable[str], sure: float,
                 best, best_shares, kept = candidate, shares, True
                 print(f"kept {name}={getattr(best, name)!r}: now "
                       f"{sum(best_shares) / len(best_shares):.2%} "
-                      f"[{knobs_text(best, Knobs())}]", flush=True)
+                      f"[{knobs_text(best, GREEDY_PLUS)}]", flush=True)
         if not kept:
             steps = {n: (s / 2 if not isinstance(s, int) else s) for n, s in steps.items()}
             if all(isinstance(s, int) for s in steps.values()):
@@ -165,7 +165,7 @@ def main() -> None:
     print(f"fitted over {objective.calls} evaluations of {args.games} deals "
           f"(seed {args.seed}, {args.players} players; parent CPU "
           f"{time.process_time() - cpu:.1f} s):")
-    print(f"--knobs {knobs_text(best, Knobs()) or '(greedy+ as it is)'}")
+    print(f"--knobs {knobs_text(best, GREEDY_PLUS) or '(greedy+ as it is)'}")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,29 @@ plays its action cards at once) with a risk_p of 0.1–0.3 (+0.0 to +0.4).
 An unguarded top hit with a jackhammer before the wrecking ball (kept for a
 guarded top) gained +0.16 [+0.01, +0.32] over 8000 deals (seed 5, 41 deals
 differ): too little to be sure of, left out. The risky-build limit rarely decides: a pair's 8 stealers are mostly unseen.
+
+**Fitted worths.** The worths a play is ranked by (the greedy bot's: steal
+100 + 5 a floor, super thief 97, thief 95, build 80, donut truck 60, dog 50,
+milkshake 40, bone 35, wrecking ball 32, jackhammer 30, the threat's
+weights...) are :class:`Knobs` fields, fitted by ``scripts/gotown_policy_fit.py``:
+a coordinate search over 20 knobs (a step up and down each, kept when the
+paired gain was over 1.5 standard errors), greedy+ against greedy on seed
+21's 4000 heads-up deals, 67 evaluations. Heads-up most worths only order
+plays within a turn (every play worth more than 0 is made before the turn
+ends), so most steps changed no deal or a few dozen. Sweep 0 kept a build at
+60 (+0.30 points [se 0.11], 20 deals differ: a build no longer before the
+donut truck, and after attacks on a tall tower), a wrecking ball at 17
+(+0.26 [0.12], 23 deals) and a bone at 50 (+0.33 [0.18], 53 deals: the dog
+lured off before the milkshake and the hammers); 53.91% to 54.80% on those
+deals; sweep 1 kept nothing. Much worse there: the build's spread weight
+−0.1 (−9.7), a dog on the top at 70 (−3.9: before the donut truck, whose
+extra turn builds a new top to guard), a hoard of 7 or 9 (−7.1, −5.6),
+refill_build 4 or 2 (−2.7, −0.9). Validated paired against greedy+ with
+the greedy worths on fresh deals (seed 31): +0.74 points [+0.39, +1.08]
+over 8000 heads-up deals (54.8% against 54.1%, 201 deals differ) and +0.79
+[−0.41, +2.00] over 2000 four-player deals (29.8% against 29.0%), so
+:data:`GREEDY_PLUS` has them. No speed cost (600 self-play games in
+1.1–1.3 s of CPU either way, busy shared machine).
 """
 
 from __future__ import annotations
@@ -107,8 +130,9 @@ class Knobs:
     of than of the card it pairs with (so a pair in hand stays whole), then
     one held twice or more."""
 
-    # The worths a play is ranked by (the greedy bot's, GreedyBot.worth), as
-    # knobs so that scripts/gotown_policy_fit.py can fit them; a win is 1000.
+    # The worths a play is ranked by (by default the greedy bot's,
+    # GreedyBot.worth), as knobs so that scripts/gotown_policy_fit.py can fit
+    # them; a win is 1000.
     steal: float = 100.0
     """A steal, plus :attr:`steal_height` a floor of the tower stolen from."""
     steal_height: float = 5.0
@@ -142,9 +166,11 @@ class Knobs:
         return self.build + self.build_spread * (8 + 2 + 0.5)
 
 
-GREEDY_PLUS = Knobs()
+GREEDY_PLUS = Knobs(build=60.0, wrecking_ball=17.0, bone=50.0)
+"""Greedy+: the rules above, and three worths fitted by
+``scripts/gotown_policy_fit.py`` (see the module's docstring)."""
 GREEDY = Knobs(refill_build=0, bone_any=False, risk_p=-1.0, steal_keep=False)
-"""The plain greedy rules, as a check of the arena (plays as greedy_play)."""
+"""The plain greedy rules and worths, as a check of the arena (plays as greedy_play)."""
 
 
 def unseen_counts(game: Game, seat: int) -> Counter[Card]:
