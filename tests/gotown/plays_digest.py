@@ -90,6 +90,7 @@ def digests() -> dict[str, dict[str, str]]:
     return {
         "greedy+": {str(s): game_digest(s, GREEDY_PLUS) for s in SEEDS},
         "greedy": {str(s): game_digest(s, GREEDY) for s in SEEDS[::2]},
+        "knob defaults": {str(s): game_digest(s, Knobs()) for s in SEEDS[::2]},
         "dealer": {str(s): dealer_digest(s) for s in SEEDS[::3]},
     }
 

@@ -37,6 +37,14 @@ def test_the_greedy_rules_play_as_the_reference_over_seeded_games() -> None:
         assert game_digest(int(seed), GREEDY) == digest, seed
 
 
+def test_the_knobs_defaults_play_as_greedy_plus_before_its_worths_were_fitted() -> None:
+    """Knobs() keeps the greedy bot's worths: these digests are greedy+'s
+    from before the worths became knobs (GREEDY_PLUS now has fitted ones)."""
+    for seed, digest in _golden()["knob defaults"].items():
+        assert game_digest(int(seed), Knobs()) == digest, seed
+    assert GREEDY_PLUS != Knobs()
+
+
 def test_the_strong_bots_deals_and_playouts_are_as_the_reference() -> None:
     for seed, digest in _golden()["dealer"].items():
         assert dealer_digest(int(seed)) == digest, seed

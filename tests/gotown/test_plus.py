@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 from fivetowers.games.gotown.playout import greedy_play
-from fivetowers.games.gotown.plus import GREEDY, plus_play, steal_chance, unseen_counts
+from fivetowers.games.gotown.plus import (
+    GREEDY, GREEDY_PLUS, plus_play, steal_chance, unseen_counts,
+)
 from fivetowers.games.gotown.bots import RandomBot
-from fivetowers.games.gotown.rules import Bone, Build, Card, End, Game, Steal
+from fivetowers.games.gotown.rules import (
+    Bone, Build, Card, Dog, End, Game, Jackhammer, Milkshake, Steal,
+)
 from fivetowers.games.gotown.strong import StrongBot
 
 from tests.gotown.arrange import table
@@ -95,15 +100,17 @@ def test_the_strong_bot_without_search_plays_greedy_plus_from_its_view_alone() -
 
 def test_no_build_short_of_a_win_is_worth_a_steal() -> None:
     """Greedy+ skips its builds once a steal is offered: every build's worth
-    (80 + spread_after / 10) stays within _BUILD_WORTH, below a steal's 100."""
+    (80 + spread_after / 10) stays within Knobs.build_cap, below a steal's 100."""
     from fivetowers.games.gotown.bots import spread_after
     from fivetowers.games.gotown.playout import _builds
-    from fivetowers.games.gotown.plus import _BUILD_WORTH
+    from fivetowers.games.gotown.plus import GREEDY_PLUS
     from fivetowers.games.gotown.rules import COUNTS
 
     richest = Counter({card: n for card, n in COUNTS.items() if card.builds})
-    worths = [80.0 + spread_after(richest, build) / 10 for build in _builds(richest, 0)]
-    assert max(worths) == _BUILD_WORTH < 100.0
+    knobs = GREEDY_PLUS
+    worths = [knobs.build + spread_after(richest, build) * knobs.build_spread
+              for build in _builds(richest, 0)]
+    assert max(worths) == knobs.build_cap < knobs.steal
 
 
 def test_steals_with_the_card_that_keeps_a_pair_in_hand() -> None:
@@ -121,3 +128,28 @@ def test_steals_with_the_card_that_keeps_a_pair_in_hand() -> None:
                   draw=["7"] * 5)
     assert {plus_play(spare, random.Random(seed)) for seed in range(20)} \
         == {Steal(0, Card.SIX, 1)}
+
+
+def test_the_worth_knobs_change_the_plays_they_rank() -> None:
+    """Greedy+'s worths are knobs (fitted by scripts/gotown_policy_fit.py):
+    by default they rank as the greedy bot does, and a changed one changes
+    the play it ranks."""
+    # a dog in hand, the top floor already guarded: the floor below gets it
+    guarded = table([["dog", "2"], ["3"]], towers=[[["1", "8"], ["4", "5"]], []],
+                    dogs=[[1], []], draw=["6"] * 5)
+    assert plus_play(guarded, random.Random(0)) == Dog(0, 0)
+    assert plus_play(guarded, random.Random(0), replace(GREEDY_PLUS, dog_below=-1.0)) == End(0)
+    # a milkshake and a jackhammer: the milkshake first (40 against 30 + 10 × threat
+    # 1 − 0: the opponent's tower of one floor, ours empty)
+    both = table([["milkshake", "jackhammer"], ["3"]], towers=[[], [["1", "8"]]],
+                 draw=["6"] * 5)
+    assert plus_play(both, random.Random(0)) == Milkshake(0, 1)
+    assert plus_play(both, random.Random(0), replace(GREEDY_PLUS, jackhammer=35.0)) \
+        == Jackhammer(0, 1)
+    assert plus_play(both, random.Random(0), replace(GREEDY_PLUS, hit_threat=11.0)) \
+        == Jackhammer(0, 1)
+    # a worth of 0 or less (-5 + 1, -20 + 10): the cards are kept
+    assert plus_play(both, random.Random(0),
+                     replace(GREEDY_PLUS, milkshake=-5.0, jackhammer=-20.0)) == End(0)
+    # the plain greedy rules keep the default worths
+    assert plus_play(both, random.Random(0), GREEDY) == Milkshake(0, 1)

@@ -16,13 +16,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Game, Jackhammer, Milkshake, Steal, WreckingBall,
 )
 from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, Floor, floor_card
+
+if TYPE_CHECKING:
+    from fivetowers.games.gotown.plus import Knobs
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 
@@ -40,9 +43,9 @@ def greedy_play(game: Game, rng: random.Random) -> Action:
 
 
 def _offer_attacks(game: Game, seat: int, others: Sequence[int], height: list[int],
-                   offer: Callable[[float, Action], None]) -> None:
+                   offer: Callable[[float, Action], None], knobs: Knobs) -> None:
     """Milkshakes, jackhammers, wrecking balls and bones, on the opponent
-    nearest to winning (the greedy bot's worths)."""
+    nearest to winning (the worths of ``knobs``: by default the greedy bot's)."""
     held = game.players[seat].hand.get
     milkshake, jackhammer, wrecking_ball, bone = (
         held(Card.MILKSHAKE), held(Card.JACKHAMMER), held(Card.WRECKING_BALL), held(Card.BONE))
@@ -51,19 +54,20 @@ def _offer_attacks(game: Game, seat: int, others: Sequence[int], height: list[in
     hand = game.players[seat].hand
     for target in others:
         them = game.players[target]
-        threat = height[target] - height[seat] / 2
+        threat = height[target] - height[seat] * knobs.own_height
         guarded = them.top_has_dog()
         if milkshake:
-            offer(40.0 + threat, Milkshake(seat, target))
+            offer(knobs.milkshake + knobs.milk_threat * threat, Milkshake(seat, target))
         if not them.floors:
             continue
+        hit = knobs.hit_threat * threat
         if jackhammer and not guarded:
-            offer(30.0 + 10 * threat, Jackhammer(seat, target))
+            offer(knobs.jackhammer + hit, Jackhammer(seat, target))
         if wrecking_ball and (height[target] >= 2 or guarded):
-            offer(32.0 + 10 * threat, WreckingBall(seat, target))
+            offer(knobs.wrecking_ball + hit, WreckingBall(seat, target))
         if bone and guarded and (
                 height[target] + 1 >= game.floors_to_win or _can_hit(hand, them.floors[-1])):
-            offer(35.0 + 10 * threat, Bone(seat, target, height[target] - 1))
+            offer(knobs.bone + hit, Bone(seat, target, height[target] - 1))
 
 
 def _can_hit(hand: Counter[Card], top: Floor) -> bool:

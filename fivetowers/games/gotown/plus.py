@@ -60,6 +60,36 @@ plays its action cards at once) with a risk_p of 0.1–0.3 (+0.0 to +0.4).
 An unguarded top hit with a jackhammer before the wrecking ball (kept for a
 guarded top) gained +0.16 [+0.01, +0.32] over 8000 deals (seed 5, 41 deals
 differ): too little to be sure of, left out. The risky-build limit rarely decides: a pair's 8 stealers are mostly unseen.
+
+**Fitted worths.** The worths a play is ranked by (the greedy bot's: steal
+100 + 5 a floor, super thief 97, thief 95, build 80, donut truck 60, dog 50,
+milkshake 40, bone 35, wrecking ball 32, jackhammer 30, the threat's
+weights...) are :class:`Knobs` fields, fitted by ``scripts/gotown_policy_fit.py``:
+a coordinate search over 20 knobs (a step up and down each, kept when the
+paired gain was over 1.5 standard errors), greedy+ against greedy on seed
+21's 4000 heads-up deals, 67 evaluations. Heads-up most worths only order
+plays within a turn (every play worth more than 0 is made before the turn
+ends), so most steps changed no deal or a few dozen. Sweep 0 kept a build at
+60 (+0.30 points [se 0.11], 20 deals differ: a build no longer before the
+donut truck, and after attacks on a tall tower), a wrecking ball at 17
+(+0.26 [0.12], 23 deals) and a bone at 50 (+0.33 [0.18], 53 deals: the dog
+lured off before the milkshake and the hammers); 53.91% to 54.80% on those
+deals; sweep 1 kept nothing. Much worse there: the build's spread weight
+−0.1 (−9.7), a dog on the top at 70 (−3.9: before the donut truck, whose
+extra turn builds a new top to guard), a hoard of 7 or 9 (−7.1, −5.6),
+refill_build 4 or 2 (−2.7, −0.9). Validated paired against greedy+ with
+the greedy worths on fresh deals (seed 31): +0.74 points [+0.39, +1.08]
+over 8000 heads-up deals (54.8% against 54.1%, 201 deals differ) and +0.79
+[−0.41, +2.00] over 2000 four-player deals (29.8% against 29.0%), so
+:data:`GREEDY_PLUS` has them. No speed cost (600 self-play games in
+1.1–1.3 s of CPU either way, busy shared machine). The strong bot with it as
+its policy, 60 deals a decision, paired with the same bot on greedy+ with
+greedy's worths (``scripts/gotown_search_arena.py --deals 60 --games 200``,
+``--wins-to`` and ``--paired``): seed 1 68.0% [61.2–74.1] against 66.5%
+(12 games only it won, 9 only the other, p 0.66), seed 2 62.0% [55.1–68.4]
+against 55.5% (21/8, p 0.024); the 400 games 65.0% [60.2–69.5] against
+61.0% (33/17, p 0.033). Not yet measured through the tournament at 0.05 s
+a move on a quiet machine.
 """
 
 from __future__ import annotations
@@ -80,9 +110,6 @@ from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 _ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
-_BUILD_WORTH = 80.0 + (8 + 2 + 0.5) / 10
-"""The most a build short of a win is worth (80 + spread_after / 10; a
-spread is at most 8 values and two wilds)."""
 _OTHERS = tuple(tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
                 for players in range(MAX_PLAYERS + 1))
 """The seats other than ``seat`` at a table of ``players``: _OTHERS[players][seat]."""
@@ -110,10 +137,47 @@ class Knobs:
     of than of the card it pairs with (so a pair in hand stays whole), then
     one held twice or more."""
 
+    # The worths a play is ranked by (by default the greedy bot's,
+    # GreedyBot.worth), as knobs so that scripts/gotown_policy_fit.py can fit
+    # them; a win is 1000.
+    steal: float = 100.0
+    """A steal, plus :attr:`steal_height` a floor of the tower stolen from."""
+    steal_height: float = 5.0
+    super_thief: float = 97.0
+    thief: float = 95.0
+    """A thief, plus :attr:`thief_size` a card of the hand it takes from."""
+    thief_size: float = 0.1
+    build: float = 80.0
+    """A build short of a win, plus :attr:`build_spread` a value the hand
+    keeps (:func:`~fivetowers.games.gotown.bots.spread_after`)."""
+    build_spread: float = 0.1
+    donut_truck: float = 60.0
+    dog_top: float = 50.0
+    """A dog on the own top floor (on the floor below, :attr:`dog_below`)."""
+    dog_below: float = 5.0
+    milkshake: float = 40.0
+    """A milkshake, plus :attr:`milk_threat` times the target's threat: its
+    floors less :attr:`own_height` times ours."""
+    milk_threat: float = 1.0
+    jackhammer: float = 30.0
+    """A jackhammer, wrecking ball, bone: plus :attr:`hit_threat` times the threat."""
+    wrecking_ball: float = 32.0
+    bone: float = 35.0
+    hit_threat: float = 10.0
+    own_height: float = 0.5
 
-GREEDY_PLUS = Knobs()
+    @property
+    def build_cap(self) -> float:
+        """The most a build short of a win is worth (a spread is at most 8
+        values and two wilds): after a steal worth more, no build is offered."""
+        return self.build + self.build_spread * (8 + 2 + 0.5)
+
+
+GREEDY_PLUS = Knobs(build=60.0, wrecking_ball=17.0, bone=50.0)
+"""Greedy+: the rules above, and three worths fitted by
+``scripts/gotown_policy_fit.py`` (see the module's docstring)."""
 GREEDY = Knobs(refill_build=0, bone_any=False, risk_p=-1.0, steal_keep=False)
-"""The plain greedy rules, as a check of the arena (plays as greedy_play)."""
+"""The plain greedy rules and worths, as a check of the arena (plays as greedy_play)."""
 
 
 def unseen_counts(game: Game, seat: int) -> Counter[Card]:
@@ -209,40 +273,41 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
             if count:
                 keep = _keep_worth(count, held(_NUMBERS[FLOOR_SUM - value - 1], 0)) \
                     if knobs.steal_keep else 0.0
-                offer(1000.0 if wins else 100.0 + 5 * height[target] + keep,
+                offer(1000.0 if wins else knobs.steal + knobs.steal_height * height[target] + keep,
                       steal(seat, card, target))
-    # a build is worth at most _BUILD_WORTH short of a win: after a steal, none is offered
-    builds = _builds(hand, seat) if wins or best_worth <= _BUILD_WORTH else []
+    # a build is worth at most build_cap short of a win: after a steal, none is offered
+    builds = _builds(hand, seat) if wins or best_worth <= knobs.build_cap else []
     if builds:
         size = hand.total()
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
             or held(Card.DOG) or height[seat] + pairs_held(hand) >= goal
         if full:
             for build in builds:
-                offer(1000.0 if wins else 80.0 + spread_after(hand, build) / 10, build)
+                offer(1000.0 if wins else
+                      knobs.build + spread_after(hand, build) * knobs.build_spread, build)
         elif knobs.risk_p >= 0:
             unseen = unseen_counts(game, seat)
             total, sizes = unseen.total(), _hand_sizes(game, seat)
             for build in builds:
                 if _chance(stealers(build, unseen), total, sizes) <= knobs.risk_p:
-                    offer(80.0 + spread_after(hand, build) / 10, build)
+                    offer(knobs.build + spread_after(hand, build) * knobs.build_spread, build)
     if best_worth >= 1000.0:
         return rng.choice(best)
     if held(Card.SUPER_THIEF):
-        offer(97.0, SuperThief(seat))
+        offer(knobs.super_thief, SuperThief(seat))
     if held(Card.THIEF):
         for target in others:
             size = players[target].hand_size
             if size:
-                offer(95.0 + size / 10, Thief(seat, target))
+                offer(knobs.thief + size * knobs.thief_size, Thief(seat, target))
     if held(Card.DONUT_TRUCK):
-        offer(60.0, DonutTruck(seat))
+        offer(knobs.donut_truck, DonutTruck(seat))
     if held(Card.DOG) and me.floors:
         mine = len(me.floors) - 1
         if mine not in me.dogs:
-            offer(50.0, Dog(seat, mine))
+            offer(knobs.dog_top, Dog(seat, mine))
         elif mine - 1 >= 0 and mine - 1 not in me.dogs:
-            offer(5.0, Dog(seat, mine - 1))
+            offer(knobs.dog_below, Dog(seat, mine - 1))
 
     if knobs.hammer_min or knobs.milk_min:
         def attack(worth: float, action: Action) -> None:
@@ -253,14 +318,14 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
                 return
             offer(worth, action)
 
-        _offer_attacks(game, seat, others, height, attack)
+        _offer_attacks(game, seat, others, height, attack, knobs)
     else:
-        _offer_attacks(game, seat, others, height, offer)
+        _offer_attacks(game, seat, others, height, offer, knobs)
     if knobs.bone_any and held(Card.BONE):
         for target in others:
             if players[target].floors and players[target].top_has_dog():
-                threat = height[target] - height[seat] / 2
-                offer(35.0 + 10 * threat, Bone(seat, target, height[target] - 1))
+                threat = height[target] - height[seat] * knobs.own_height
+                offer(knobs.bone + knobs.hit_threat * threat, Bone(seat, target, height[target] - 1))
     return rng.choice(best) if best else _ENDS[seat]
 
 
