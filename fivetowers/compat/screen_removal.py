@@ -13,10 +13,14 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
 
-from fivetowers.compat.checked import Workaround
+from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
 
 TEXTUAL = "8.2.8"
 """The Textual version the removal was read in."""
+UPSTREAM_SOURCE = "be1dc93ca4615538"
+"""``source_digest(App._prune)`` of that version: another ``_prune`` may do
+more for a removed node's parent than refresh it, so screens are then
+pruned as upstream does."""
 
 
 class QuietScreenRemoval(App[Any]):
@@ -39,9 +43,17 @@ class QuietScreenRemoval(App[Any]):
     """
 
     def _prune(self, *nodes: Widget, parent: DOMNode | None = None) -> AwaitRemove:
-        if parent is self and nodes and all(isinstance(node, Screen) for node in nodes):
+        if parent is self and nodes and all(isinstance(node, Screen) for node in nodes) \
+                and upstream_unchanged():
             parent = None
         return super()._prune(*nodes, parent=parent)
+
+
+def upstream_unchanged() -> bool:
+    """Whether Textual's ``App._prune`` is the code this workaround was read in."""
+    return source_unchanged(source_digest(App._prune), UPSTREAM_SOURCE,
+                            "Textual's App._prune is not the code QuietScreenRemoval was read "
+                            "in: screens are removed as upstream does")
 
 
 WORKAROUNDS = (

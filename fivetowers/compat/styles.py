@@ -135,6 +135,7 @@ def _replace_rules(cls: type[Stylesheet], node: DOMNode, rules: RulesMap,
     base._updates += outcome.updates
     if "display" in outcome.rules and node.parent:
         node._nodes.updated()  # as the display property does when it changes
+    node.notify_style_update()  # as upstream ends (caches of styles derived before)
 
 
 def fresh_styles_at_once() -> bool:
@@ -148,11 +149,13 @@ def fresh_styles_at_once() -> bool:
     about 7% of the Python calls of a lobby session's start. For a node
     that has no rules yet and is not mounted (``Styles.refresh`` returns at
     once), what that leaves behind depends only on the map: the first time
-    a map is set on such a node it is set as upstream does, and if that
-    stored each value unchanged (the same objects), set no other rule and
-    counted one update per rule, later fresh nodes get the map's values
-    stored at once, the updates counted and, for ``display``, the node's
-    children list marked updated, as the display property does. Maps with
+    a map is set on such a node it is set as upstream does, and if every
+    value that left is immutable (or a layout made by its name, which each
+    node gets anew) and nothing but the map's rules and Textual's ``auto_*``
+    flags was set, later fresh nodes get those values stored at once, the
+    same flags, the same count of updates and, for ``display``, the node's
+    children list marked updated, as the display property does; then, as
+    upstream ends, the node is told its styles changed. Maps with
     a pointer shape (which asks the screen), animated changes, styled nodes,
     mounted ones and widgets showing a scrollbar (a scrollbar colour
     refreshes it) go through upstream's code. Installed only while

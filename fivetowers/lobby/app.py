@@ -253,6 +253,7 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
             # Asked of the screen before it is shown again: its queue resets it
             # before it handles its ScreenResume, so its first frame is the
             # rematch's, and the end or the wait on it is not drawn again.
+            kept.resetting = True
             kept.call_later(self._next_game, kept, hosted, seat, host, hints)
             while len(self.screen_stack) > 2:  # the end or the wait, and any dialog
                 self.pop_screen()
@@ -274,6 +275,7 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
     async def _next_game(self, kept: LiveTableScreen[Any], hosted: HostedTable,
                          seat: int | None, host: SeatHost, hints: bool) -> None:
         if self.seat_host is not host or kept not in self.screen_stack:
+            kept.resetting = False
             return  # the player went elsewhere meanwhile
         assert hosted.table is not None
         screens = hosted.kind.screens()

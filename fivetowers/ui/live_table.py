@@ -183,6 +183,9 @@ class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
         """Ring the bell and title the window when it becomes this screen's turn."""
         self.my_turn: bool | None = None
         """Whether a seat of this screen was to move at the last redraw (None: none yet)."""
+        self.resetting = False
+        """Shown again for a rematch, not yet reset (:meth:`next_game`): its
+        keys would act on the game before."""
 
     async def on_mount(self) -> None:
         await self.lay_out()
@@ -222,9 +225,11 @@ class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
         self.my_turn = None
         self.new_game()
         self.set_focus(None)  # a new screen's first focus (Textual's, when it is shown)
+        self.clear_selection()  # a new screen has none
         self.client.subscribe(self._on_table_event)
         self.hear()
         await self.refresh_table()
+        self.resetting = False
         self.client.start()
 
     def new_game(self) -> None:
@@ -335,6 +340,12 @@ class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.resetting:
+            return False  # no key acts on the game before while the rematch is set up
+        return self.allows(action, parameters)
+
+    def allows(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """:meth:`check_action` of a screen showing its game (the games' own keys)."""
         if action == "chat":
             return self.host.offers_chat
         if action in ("quit", "leave"):  # the one q: "quit" locally, "lobby" hosted

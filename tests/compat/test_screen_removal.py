@@ -69,3 +69,14 @@ async def test_a_removed_screen_does_not_lay_out_the_one_shown(
     layouts, shown = await _layouts_after_pop(Quiet(), monkeypatch)
     assert layouts == 0  # its ScreenResume redraws it: nothing moved
     assert "under" in shown and "on top" not in shown
+
+
+async def test_a_changed_upstream_prune_is_left_to_do_its_work(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another Textual's ``App._prune`` may do more for the App than refresh
+    it: the screen shown is then laid out as upstream does."""
+    from fivetowers.compat import screen_removal
+    monkeypatch.setattr(screen_removal, "UPSTREAM_SOURCE", "0" * 16)
+    layouts, shown = await _layouts_after_pop(Quiet(), monkeypatch)
+    assert layouts > 0
+    assert "under" in shown

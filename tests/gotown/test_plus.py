@@ -100,7 +100,7 @@ def test_the_strong_bot_without_search_plays_greedy_plus_from_its_view_alone() -
 
 def test_no_build_short_of_a_win_is_worth_a_steal() -> None:
     """Greedy+ skips its builds once a steal is offered: every build's worth
-    (80 + spread_after / 10) stays within Knobs.build_cap, below a steal's 100."""
+    (build + spread_after × build_spread) stays within Knobs.build_cap, below a steal's 100."""
     from fivetowers.games.gotown.bots import spread_after
     from fivetowers.games.gotown.playout import _builds
     from fivetowers.games.gotown.plus import GREEDY_PLUS
@@ -139,15 +139,16 @@ def test_the_worth_knobs_change_the_plays_they_rank() -> None:
                     dogs=[[1], []], draw=["6"] * 5)
     assert plus_play(guarded, random.Random(0)) == Dog(0, 0)
     assert plus_play(guarded, random.Random(0), replace(GREEDY_PLUS, dog_below=-1.0)) == End(0)
-    # a milkshake and a jackhammer: the milkshake first (40 against 30 + 10 × threat
-    # 1 − 0: the opponent's tower of one floor, ours empty)
+    # a milkshake and a jackhammer: the milkshake first (40 + threat, 41, against
+    # 30 + 10 × threat, 40; threat 1 − 0: the opponent's tower of one floor, ours empty)
     both = table([["milkshake", "jackhammer"], ["3"]], towers=[[], [["1", "8"]]],
                  draw=["6"] * 5)
     assert plus_play(both, random.Random(0)) == Milkshake(0, 1)
     assert plus_play(both, random.Random(0), replace(GREEDY_PLUS, jackhammer=35.0)) \
         == Jackhammer(0, 1)
-    assert plus_play(both, random.Random(0), replace(GREEDY_PLUS, hit_threat=11.0)) \
-        == Jackhammer(0, 1)
+    # 30 + 12 × 1 = 42 beats 41 (at 11 the two would tie and the RNG would choose)
+    assert {plus_play(both, random.Random(seed), replace(GREEDY_PLUS, hit_threat=12.0))
+            for seed in range(10)} == {Jackhammer(0, 1)}
     # a worth of 0 or less (-5 + 1, -20 + 10): the cards are kept
     assert plus_play(both, random.Random(0),
                      replace(GREEDY_PLUS, milkshake=-5.0, jackhammer=-20.0)) == End(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import traceback
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import pytest
 from textual.pilot import Pilot
@@ -25,6 +25,7 @@ from fivetowers.tables.table import Table
 from fivetowers.ui.live_table import LiveTableScreen
 
 from tests.server.history_helpers import play, settle
+from tests.tui import helpers
 
 
 def visitor(name: str) -> Visitor:
@@ -52,12 +53,11 @@ def finished(lobby: Lobby) -> HostedTable:
     return hosted
 
 
-async def until(pilot: Pilot[None], test: object, what: str) -> None:
-    for _ in range(200):
-        if callable(test) and test():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
+async def until(pilot: Pilot[None], test: Callable[[], bool], what: str) -> None:
+    try:
+        await helpers.until(pilot, test)
+    except AssertionError:
+        raise AssertionError(f"never: {what}") from None
 
 
 async def test_the_rematch_is_shown_in_the_table_screen_of_the_game_before(
@@ -72,10 +72,13 @@ async def test_the_rematch_is_shown_in_the_table_screen_of_the_game_before(
         await original(self)
 
     stacks: list[list[str]] = []
+    keys_before_reset: list[bool | None] = []
     reset = LiveTableScreen.next_game
 
     async def next_game(self: LiveTableScreen[Any], *args: Any) -> None:
         stacks.append([type(s).__name__ for s in self.app.screen_stack[1:]])
+        # the game before's keys (`e`: its results) must not act meanwhile
+        keys_before_reset.append(self.check_action("results", ()))
         await reset(self, *args)
 
     async with ann.run_test(size=(100, 30)) as pilot_a, bo.run_test(size=(100, 30)) as pilot_b:
@@ -85,29 +88,30 @@ async def test_the_rematch_is_shown_in_the_table_screen_of_the_game_before(
         assert all(isinstance(t, TableScreen) for t in tables)
         monkeypatch.setattr(Screen, "_compose", counted)  # from here on: the rematch's
         monkeypatch.setattr(LiveTableScreen, "next_game", next_game)
-        if True:
-            await pilot_a.press("n")
-            await until(pilot_a, lambda: isinstance(ann.screen, WaitingScreen), "ann waits")
-            assert ann.screen_stack[1] is tables[0]  # the game's screen, under the wait
-            await pilot_b.press("n")
-            again = lobby.find("OVER1")
-            assert again is not None and again is not old
-            for pilot, app, table in ((pilot_a, ann, tables[0]), (pilot_b, bo, tables[1])):
-                await until(pilot, lambda app=app, table=table: app.screen is table
-                            and table.drawn() and table.client.table is again.table,
-                            "the rematch in the same screen")
-                await settle(pilot)
+        await pilot_a.press("n")
+        await until(pilot_a, lambda: isinstance(ann.screen, WaitingScreen), "ann waits")
+        assert ann.screen_stack[1] is tables[0]  # the game's screen, under the wait
+        await pilot_b.press("n")
+        again = lobby.find("OVER1")
+        assert again is not None and again is not old
+        for pilot, app, table in ((pilot_a, ann, tables[0]), (pilot_b, bo, tables[1])):
+            await until(pilot, lambda app=app, table=table: app.screen is table
+                        and table.drawn() and table.client.table is again.table,
+                        "the rematch in the same screen")
+            await settle(pilot)
         monkeypatch.undo()
         assert composed == ["WaitingScreen"]  # ann's wait: no table screen was composed
         # Reset once shown again, before it draws: the end or the wait over
         # it was not drawn again meanwhile.
         assert stacks == [["TableScreen"], ["TableScreen"]]
+        assert keys_before_reset == [False, False]
         for app, table in ((ann, tables[0]), (bo, tables[1])):
             assert app.screen_stack == [app.screen_stack[0], table]
             assert isinstance(table, TableScreen) and not table.ended
             assert table.host.hosted is again  # type: ignore[attr-defined]
             assert table.client.view().phase is Phase.BID
             assert table.client.table.game.action_count() == 0
+            assert table.check_action("pass_bid", ()) is not False  # its own keys again
 
 
 async def test_a_rematch_looks_and_plays_as_in_a_new_table_screen(lobby: Lobby) -> None:

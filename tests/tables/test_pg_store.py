@@ -232,7 +232,7 @@ def test_postgresql_killed_under_play_refuses_then_resumes_losing_nothing() -> N
         play(store, table_id, game, seed=4, count=6)
         acknowledged = [a.to_json() for a in game.actions]
         kill_postgres(own)
-        for _ in range(2):  # the broken connection, then no server to connect to
+        for _ in range(2):  # each call: its BEGIN finds the connection dead and no server to connect to
             with pytest.raises(StoreUnavailable) as caught:
                 store.append_action(table_id, 6, {"seat": 0, "pass": True})
             message = str(caught.value)

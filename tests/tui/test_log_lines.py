@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
 import fivetowers.ui.log_lines as log_lines
+import fivetowers.ui.shared_lines as shared_lines
 from fivetowers.games.five_towers.rules import LogEntry
 from fivetowers.games.five_towers.tui.widgets.game_log import GameLog
 from fivetowers.games.gotown.tui.widgets.game_log import GameLog as GoTownLog
@@ -82,8 +84,9 @@ async def test_gotown_lines_are_those_of_the_whole_text() -> None:
             assert shown(log) == whole_text_lines(log)
 
 
-async def test_a_new_entry_draws_only_itself(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_new_entry_draws_only_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(log_lines, "_entries", OrderedDict())
+    monkeypatch.setattr(shared_lines, "_lines", OrderedDict())  # no whole log drawn before
     drawn: list[str] = []
     looked = GameLog.look
 
@@ -106,8 +109,10 @@ async def test_a_new_entry_draws_only_itself(monkeypatch) -> None:  # type: igno
         assert shown(log)[-1].text.strip() == "entry 10"
 
 
-async def test_the_kept_entries_are_bounded_and_what_is_dropped_is_released(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_the_kept_entries_are_bounded_and_what_is_dropped_is_released(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(log_lines, "_entries", OrderedDict())
+    monkeypatch.setattr(shared_lines, "_lines", OrderedDict())
     monkeypatch.setattr(log_lines, "KEPT", 12)
     app = LogHost(GameLog())
     async with app.run_test(size=(40, 12)) as pilot:

@@ -231,9 +231,9 @@ class TableScreen(LiveTableScreen[TableClient]):
             return None
 
     # -- acting -------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("chat", "quit", "leave"):
-            return super().check_action(action, parameters)
+            return super().allows(action, parameters)
         if action == "confirm" and self.bid_digits:
             return True
         if action in ("digit", "pass_bid", "toggle_alerts") \
@@ -256,7 +256,7 @@ class TableScreen(LiveTableScreen[TableClient]):
             # Listed all through the bidding, so the footer stays put from bid
             # to bid; a pass the rules refuse says why in the bidding panel.
             return self.client.view().phase is Phase.BID
-        return super().check_action(action, parameters)
+        return super().allows(action, parameters)
 
     async def action_digit(self, n: int) -> None:
         view = self.client.view()

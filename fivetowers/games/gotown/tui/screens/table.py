@@ -211,7 +211,7 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
             self.draw_hints(self.client.view())
 
     # -- acting -------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in WATCHER_LOCKED and self.client.seat is None:
             return False  # a watcher's keys: no picks, no plays, no hints
         if action == "results":
@@ -220,7 +220,7 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
             return None if not self.client.my_turn() else True
         if action == "back":
             return self.picked is not None
-        return super().check_action(action, parameters)
+        return super().allows(action, parameters)
 
     def say(self, notice: str, bad: bool = False) -> None:
         self.notice, self.notice_bad = notice, bad
