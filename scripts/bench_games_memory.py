@@ -172,6 +172,13 @@ class Bench:
             await asyncio.sleep(0)
             await _quiet(self.apps, rounds=50)
         await _quiet(self.apps)
+        await self.rematch(playing)
+        self.games += 1
+
+    async def rematch(self, playing: list[Any]) -> None:
+        """Every player says yes to the rematch of ``playing`` (the tables'
+        games, in the order of ``codes``); each watcher leaves for the lobby
+        and watches the next game."""
         for code, old in zip(self.codes, playing):
             for app in self.players[code]:
                 app.call_later(app.play_again, old)
@@ -183,7 +190,6 @@ class Bench:
             for app in self.spectators[code]:
                 app.call_later(app.open_table, code, None)
         await _quiet(self.apps)
-        self.games += 1
 
     async def close(self) -> None:
         for app in self.apps:

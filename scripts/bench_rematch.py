@@ -165,7 +165,7 @@ async def play_game(bench: Bench, meter: Meter | None) -> None:
             break
     await _quiet(bench.apps)
     with Measuring(meter, "rematch") if meter is not None else _nothing():
-        await _rematch(bench, playing)
+        await bench.rematch(playing)
     bench.games += 1
 
 
@@ -176,19 +176,6 @@ class _nothing:
     def __exit__(self, *exc: object) -> None:
         return None
 
-
-async def _rematch(bench: Bench, playing: list[Any]) -> None:
-    for code, old in zip(bench.codes, playing):
-        for app in bench.players[code]:
-            app.call_later(app.play_again, old)
-        for app in bench.spectators[code]:
-            app.call_later(app.back_to_lobby)
-    await _quiet(bench.apps)
-    await bench._started()
-    for code in bench.codes:
-        for app in bench.spectators[code]:
-            app.call_later(app.open_table, code, None)
-    await _quiet(bench.apps)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Phase]:

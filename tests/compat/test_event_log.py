@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from types import FrameType
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from textual import Logger, message_pump
@@ -15,23 +13,9 @@ import fivetowers.compat.event_log as compat_event_log
 from fivetowers.compat.event_log import (UPSTREAM_SOURCE, event_loggers_made_once,
                                          upstream_pump_log, upstream_source_digest)
 from fivetowers.server.hosted import HostedApp
+from tests.compat.calls import python_calls
 
 
-def python_calls(work: Callable[[], Any]) -> int:
-    """How many Python functions run while ``work()`` runs (C calls not counted)."""
-    calls = 0
-
-    def profile(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal calls
-        if event == "call":
-            calls += 1
-
-    sys.setprofile(profile)
-    try:
-        work()
-    finally:
-        sys.setprofile(None)
-    return calls - 1  # the lambda itself
 
 
 def state(logger: Logger) -> tuple[Any, ...]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -14,6 +12,7 @@ from textual.widget import Widget
 import fivetowers.compat.reactive as compat_reactive
 from fivetowers.compat.reactive import (UPSTREAM_SOURCES, fast_reactive_reads, reactive_kinds,
                                         upstream_reactive_get, upstream_sources_digest)
+from tests.compat.calls import python_calls
 
 
 class Counter(Widget):
@@ -50,21 +49,6 @@ class Unready(Widget):
         pass
 
 
-def python_calls(read: Any) -> int:
-    """How many Python functions run while ``read()`` runs (C calls not counted)."""
-    calls = 0
-
-    def profile(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal calls
-        if event == "call":
-            calls += 1
-
-    sys.setprofile(profile)
-    try:
-        read()
-    finally:
-        sys.setprofile(None)
-    return calls - 1  # the lambda itself
 
 
 def test_the_read_stood_for_is_textual_s() -> None:

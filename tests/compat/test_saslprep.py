@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from types import FrameType
-from typing import Any, Callable
 
 import pytest
 from asyncssh import auth, connection
@@ -14,25 +11,11 @@ from asyncssh.saslprep import SASLPrepError
 import fivetowers.compat.saslprep as compat_saslprep
 from fivetowers.compat.saslprep import (UPSTREAM_SOURCE, ascii_names_prepared_at_once,
                                         upstream_saslprep, upstream_source_digest)
+from tests.compat.calls import python_calls
 
 PRINTABLE_ASCII = "".join(chr(code) for code in range(0x20, 0x7F))
 
 
-def python_calls(work: Callable[[], Any]) -> int:
-    """How many Python functions run while ``work()`` runs (C calls not counted)."""
-    calls = 0
-
-    def profile(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal calls
-        if event == "call":
-            calls += 1
-
-    sys.setprofile(profile)
-    try:
-        work()
-    finally:
-        sys.setprofile(None)
-    return calls - 1  # the lambda itself
 
 
 def test_the_profile_stood_for_is_asyncssh_s() -> None:
