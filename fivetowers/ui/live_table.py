@@ -170,22 +170,27 @@ class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
         self.client = client
         self.host = host
         self.show_hints = show_hints
+        self.redraw_pending = False
+        self.drawing = False
+        """Whether a redraw for a table change is under way (tests wait for it)."""
+        self.countdown: Timer | None = None
+        self.start_state()
+        self.resetting = False
+        """Shown again for a rematch, not yet reset (:meth:`next_game`): its
+        keys would act on the game before."""
+
+    def start_state(self) -> None:
+        """What the screen keeps of a game, as a new screen starts (and a
+        rematch shown in this one, :meth:`next_game`)."""
         self.hint: Any = None
         self.hint_version = -1
         self.advice: Any = None
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
-        self.redraw_pending = False
-        self.drawing = False
-        """Whether a redraw for a table change is under way (tests wait for it)."""
-        self.countdown: Timer | None = None
         self.alerts = True
         """Ring the bell and title the window when it becomes this screen's turn."""
         self.my_turn: bool | None = None
         """Whether a seat of this screen was to move at the last redraw (None: none yet)."""
-        self.resetting = False
-        """Shown again for a rematch, not yet reset (:meth:`next_game`): its
-        keys would act on the game before."""
 
     async def on_mount(self) -> None:
         await self.lay_out()
@@ -210,7 +215,7 @@ class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
         over, a quarter of the serving process's time with tables playing
         game after game. The rematch has the same seats, so this screen and
         its widgets serve it: the state a new screen starts with is reset
-        (``new_game``) and the table drawn anew."""
+        (:meth:`start_state`, :meth:`new_game`) and the table drawn anew."""
         self.client.unsubscribe(self._on_table_event)
         self.stop_hearing()
         if self.countdown is not None:
@@ -218,11 +223,7 @@ class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
             self.countdown = None
         self.workers.cancel_group(self, "hint")
         self.client, self.host, self.show_hints = client, host, show_hints
-        self.hint, self.hint_version, self.advice = None, -1, None
-        self.ended = False
-        self.binding_keys = ()
-        self.alerts = True
-        self.my_turn = None
+        self.start_state()
         self.new_game()
         self.set_focus(None)  # a new screen's first focus (Textual's, when it is shown)
         self.clear_selection()  # a new screen has none
@@ -233,7 +234,8 @@ class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
         self.client.start()
 
     def new_game(self) -> None:
-        """Reset what the game's screen keeps of a game to what it starts with."""
+        """Reset what the game's mounted widgets keep of a game (a scroll
+        position) to what a new screen's start with."""
 
     def on_resize(self) -> None:
         # Bigger terminals get a wider side column and taller panels; a

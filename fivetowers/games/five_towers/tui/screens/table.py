@@ -64,18 +64,14 @@ class TableScreen(LiveTableScreen[TableClient]):
         Binding("b", "toggle_alerts", N_("bell")),
     ]
 
-    def __init__(self, client: TableClient, host: TableHost, hints: bool = True) -> None:
-        super().__init__(client, host, hints)
+    def start_state(self) -> None:
+        super().start_state()
         self.show_breakdown = False
         self.guide: BuildGuide | None = None
         self.bid_notice = ""
         self.bid_digits = ""
 
     def new_game(self) -> None:
-        self.show_breakdown = False
-        self.guide = None
-        self.bid_notice = ""
-        self.bid_digits = ""
         self.query_one("#opponents", VerticalScroll).scroll_home(animate=False)
 
     def compose(self) -> ComposeResult:

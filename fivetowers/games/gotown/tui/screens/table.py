@@ -60,20 +60,15 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
 
     def __init__(self, client: GoTownClient, host: TableHost, hints: bool = True) -> None:
         super().__init__(client, host, hints, classes="gotown")
+        self.hand_title = ""
+        """The hand box's title as last set."""
+
+    def start_state(self) -> None:
+        super().start_state()
         self.picked: int | None = None
         self.picked_hand: tuple[object, ...] = ()
         self.cursor = 0
         self.choices: list[Choice] = []
-        self.notice = ""
-        self.notice_bad = False
-        self.hand_title = ""
-        """The hand box's title as last set."""
-
-    def new_game(self) -> None:
-        self.picked = None
-        self.picked_hand = ()
-        self.cursor = 0
-        self.choices = []
         self.notice = ""
         self.notice_bad = False
 
