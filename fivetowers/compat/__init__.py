@@ -44,6 +44,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``RowsMeasuredOnce``: a DataTable's rows measured once for all Apps
   showing the same rows (``_update_dimensions``, ``_label_column``), and
   before the first frame (``_require_update_dimensions``, ``_new_rows``).
+- ``LinesAfterMeasuring`` (:mod:`fivetowers.compat.measured_lines`): a
+  DataTable's lines drawn before its new rows were measured are drawn
+  anew once they are (``DataTable._update_count``, ``_update_dimensions``).
 - ``translate_footer_keys``: the Footer's keys (``textual.widgets._footer``)
   with their descriptions in the session's language.
 - ``CoveredScreen``: a screen not laid out while an opaque one covers it
@@ -114,10 +117,11 @@ from fivetowers.compat.checked import Workaround
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, event_log,
-                                   futures, reactive, rich, saslprep, screen_removal, styles,
-                                   textual)
+                                   futures, measured_lines, reactive, rich, saslprep,
+                                   screen_removal, styles, textual)
 
-    return (*textual.WORKAROUNDS, *screen_removal.WORKAROUNDS, *dirty_lines.WORKAROUNDS,
+    return (*textual.WORKAROUNDS, *measured_lines.WORKAROUNDS, *screen_removal.WORKAROUNDS,
+            *dirty_lines.WORKAROUNDS,
             *dispatch.WORKAROUNDS, *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
             *styles.WORKAROUNDS, *event_log.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,

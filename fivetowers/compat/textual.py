@@ -41,6 +41,7 @@ from textual.widgets._footer import FooterKey
 from textual.widgets._toast import ToastRack
 
 from fivetowers.compat.checked import Workaround, source_digest
+from fivetowers.compat.measured_lines import LinesAfterMeasuring
 
 log = logging.getLogger("fivetowers.server")
 
@@ -586,7 +587,7 @@ _MEASURED_ROWS: OrderedDict[Hashable, tuple[tuple[int, ...], int]] = OrderedDict
 MEASURED_ROWS_KEPT = 64
 
 
-class RowsMeasuredOnce(DataTable[Any]):
+class RowsMeasuredOnce(LinesAfterMeasuring):
     """A DataTable that measures its rows as another App's showing the same
     rows (``listing``) did.
 
@@ -604,8 +605,8 @@ class RowsMeasuredOnce(DataTable[Any]):
     listing: Hashable = None
     """What the rows show (set with them); None measures them anew."""
 
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        _measure_rows_shared(self, new_rows, self.listing, super()._update_dimensions)
+    def _measure(self, new_rows: Iterable[RowKey]) -> None:
+        _measure_rows_shared(self, new_rows, self.listing, super()._measure)
 
     def measure_now(self) -> None:
         """Measure the rows added so far now, not when the table next idles.

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from fivetowers.compat.measured_lines import LinesAfterMeasuring
 from fivetowers.games import game_kinds
 from fivetowers.games.protocol import GameKind
 from fivetowers.lobby.archive import Archive
@@ -60,7 +61,7 @@ class LeaderboardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text(), id="history-title", classes="title")
-        yield DataTable(id="leaderboard", cursor_type="none", zebra_stripes=True)
+        yield LinesAfterMeasuring(id="leaderboard", cursor_type="none", zebra_stripes=True)
         yield Static(_("Loading the ratings…"), id="history-note", classes="note")
         yield KeyFooter()
 

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from fivetowers.compat.measured_lines import LinesAfterMeasuring
 from fivetowers.games import UnknownGame, game_kind, game_kinds
 from fivetowers.games.protocol import GameKind
 from fivetowers.i18n import N_, _, pgettext
@@ -93,7 +94,7 @@ class MyGamesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((_("My games"), "bold"), _(" — newest first; enter replays "
                                    "a finished one")), id="history-title", classes="title")
-        yield DataTable(id="my-games", cursor_type="row", zebra_stripes=True)
+        yield LinesAfterMeasuring(id="my-games", cursor_type="row", zebra_stripes=True)
         yield Static(_("Loading your games…"), id="history-note", classes="note")
         yield KeyFooter()
 

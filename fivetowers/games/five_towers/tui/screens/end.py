@@ -9,6 +9,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import DataTable, Static
 
+from fivetowers.compat.measured_lines import LinesAfterMeasuring
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
 from fivetowers.games.five_towers.tui.look import name_text
@@ -46,7 +47,7 @@ class EndScreen(SettledScreen):
             yield Static(_("The game is over"), id="end-title")
             yield Static(banner, id="end-winners")
             with Center():
-                yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+                yield LinesAfterMeasuring(id="scores", cursor_type="none", zebra_stripes=True)
             with Horizontal(id="end-boards"):
                 for i in range(len(view.seats)):
                     yield TowerBoard(large=False, id=f"final{i}")
