@@ -99,7 +99,9 @@ asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
   a session class that refuses subsystems.
 - ``one_keystream_per_packet`` (:mod:`fivetowers.compat.chacha`): a
   chacha20-poly1305 packet's Poly1305 key and payload from one ChaCha20
-  run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes.
+  run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes,
+  each key's ChaCha20 context made once per connection and reset to each
+  packet's nonce (``_adkey``, ``decrypt_header``; asyncssh made a new one a run).
 - ``ascii_names_prepared_at_once`` (:mod:`fivetowers.compat.saslprep`):
   SASLprep of printable ASCII (a login's user name) returned at once, as
   the profile leaves it (``asyncssh.connection.saslprep``, ``asyncssh.auth.saslprep``).
