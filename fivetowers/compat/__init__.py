@@ -82,6 +82,10 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``event_loggers_made_once`` (:mod:`fivetowers.compat.event_log`): the
   message pump's ``log`` (``textual.message_pump.log``) gives the event
   loggers each handled message asks for made once, not two new ones a handler.
+- ``add_rows_at_once`` (:mod:`fivetowers.compat.data_table`): rows put
+  into an empty DataTable in one step, the cursor set and the idle handler
+  prompted once (``DataTable._row_locations``, ``_data``, ``_new_rows``;
+  ``add_row`` did both for every row).
 - ``count_parameters_once`` (:mod:`fivetowers.compat.callbacks`): a
   callback's parameter count kept per code object
   (``textual._callback._count_parameters`` ran ``inspect.signature`` for
@@ -98,7 +102,9 @@ asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
   a session class that refuses subsystems.
 - ``one_keystream_per_packet`` (:mod:`fivetowers.compat.chacha`): a
   chacha20-poly1305 packet's Poly1305 key and payload from one ChaCha20
-  run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes.
+  run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes,
+  each key's ChaCha20 context made once per connection and reset to each
+  packet's nonce (``_adkey``, ``decrypt_header``; asyncssh made a new one a run).
 - ``ascii_names_prepared_at_once`` (:mod:`fivetowers.compat.saslprep`):
   SASLprep of printable ASCII (a login's user name) returned at once, as
   the profile leaves it (``asyncssh.connection.saslprep``, ``asyncssh.auth.saslprep``).
@@ -116,13 +122,13 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import (asyncssh, callbacks, chacha, dirty_lines, dispatch, event_log,
-                                   futures, measured_lines, reactive, rich, saslprep,
-                                   screen_removal, styles, textual)
+    from fivetowers.compat import (asyncssh, callbacks, chacha, data_table, dirty_lines,
+                                   dispatch, event_log, futures, measured_lines, reactive, rich,
+                                   saslprep, screen_removal, styles, textual)
 
     return (*textual.WORKAROUNDS, *measured_lines.WORKAROUNDS, *screen_removal.WORKAROUNDS,
             *dirty_lines.WORKAROUNDS,
             *dispatch.WORKAROUNDS, *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
-            *styles.WORKAROUNDS, *event_log.WORKAROUNDS,
+            *styles.WORKAROUNDS, *event_log.WORKAROUNDS, *data_table.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)

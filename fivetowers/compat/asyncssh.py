@@ -6,6 +6,7 @@ See fivetowers/compat/textual.py for how these are kept and tested.
 from __future__ import annotations
 
 import inspect
+import weakref
 from typing import Awaitable, Callable, TypeVar
 
 import asyncssh
@@ -43,12 +44,19 @@ def server_process(process_class: type[Process],
     a process class (say ``create_server(process_class=...)``): not reported
     upstream yet.
     """
-    parameters = list(inspect.signature(asyncssh.SSHServerProcess.__init__).parameters)
-    if parameters != SERVER_PROCESS_PARAMETERS:
-        raise ServerProcessChanged(
-            f"asyncssh's SSHServerProcess takes {parameters[1:]}, not "
-            f"{SERVER_PROCESS_PARAMETERS[1:]}: re-check fivetowers/compat/asyncssh.py")
+    init = asyncssh.SSHServerProcess.__init__
+    if init not in _checked_inits:  # (inspect.signature: ~75 Python calls a session)
+        parameters = list(inspect.signature(init).parameters)
+        if parameters != SERVER_PROCESS_PARAMETERS:
+            raise ServerProcessChanged(
+                f"asyncssh's SSHServerProcess takes {parameters[1:]}, not "
+                f"{SERVER_PROCESS_PARAMETERS[1:]}: re-check fivetowers/compat/asyncssh.py")
+        _checked_inits.add(init)
     return process_class(handler, None, 0, False)
+
+
+_checked_inits: weakref.WeakSet[Callable[..., None]] = weakref.WeakSet()
+"""The constructors whose signature was found to be the one read (checked once each)."""
 
 
 WORKAROUNDS = (

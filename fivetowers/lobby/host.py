@@ -8,8 +8,9 @@ through ``getattr``: they reach it as a :class:`LobbyHost` through
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from textual.message import Message
 
@@ -88,10 +89,21 @@ class NotInLobby(TypeError):
     """A lobby screen was shown by an app that is no lobby."""
 
 
+_HOST_CLASSES: weakref.WeakSet[type[Any]] = weakref.WeakSet()
+"""App classes found to be lobby hosts: the check is made once per class."""
+
+
 def lobby_host(screen: Screen[Any]) -> LobbyHost:
     """The lobby app ``screen`` is shown by, typed as what screens may ask of it."""
     app = screen.app
+    # A runtime protocol check asks the App for every member (reading each
+    # property): some 25 Python calls a time, three times a lobby start.
+    # Every member is a method or property of the class, so the answer is
+    # the class's.
+    if type(app) in _HOST_CLASSES:
+        return cast(LobbyHost, app)
     if not isinstance(app, LobbyHost):
         raise NotInLobby(f"{type(screen).__name__} is a lobby screen, "
                          f"but {type(app).__name__} is no lobby app")
+    _HOST_CLASSES.add(type(app))
     return app

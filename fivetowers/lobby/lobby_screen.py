@@ -12,6 +12,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
+from fivetowers.compat.data_table import add_rows_at_once
 from fivetowers.compat.textual import RowsMeasuredOnce, SettledScreen, data_table_draw_state
 from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
@@ -171,10 +172,9 @@ class LobbyScreen(SettledScreen):
         for hosted in app.lobby.listing(app.identity):
             mine = hosted.seat_of(app.identity) is not None
             game = (hosted.kind.title,) if self.games_shown else ()
-            row = (hosted.code, hosted.name + (_(" (yours)") if mine else ""), *game,
-                   hosted.rules_text, hosted.taken(), hosted.status())
-            rows.append(row)
-            table.add_row(row[0], Text(row[1]), *row[2:], key=hosted.code)
+            rows.append((hosted.code, hosted.name + (_(" (yours)") if mine else ""), *game,
+                         hosted.rules_text, hosted.taken(), hosted.status()))
+        add_rows_at_once(table, [(row[0], (row[0], Text(row[1]), *row[2:])) for row in rows])
         table.listing = tuple(rows)
         table.measure_now()  # the first frame shows the rows (see measure_now)
         if selected is not None and selected in {str(k.value) for k in table.rows}:

@@ -41,3 +41,13 @@ def test_a_changed_constructor_fails_clearly(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(asyncssh.SSHServerProcess, "__init__", changed)
     with pytest.raises(ServerProcessChanged, match="re-check fivetowers/compat/asyncssh.py"):
         server_process(GameProcess, handler)
+
+
+def test_the_constructor_is_read_once_not_once_a_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    server_process(GameProcess, handler)
+    reads: list[Any] = []
+    signature = inspect.signature
+    monkeypatch.setattr(inspect, "signature", lambda code: reads.append(code) or signature(code))
+    for _ in range(3):
+        assert type(server_process(GameProcess, handler)) is GameProcess
+    assert reads == []

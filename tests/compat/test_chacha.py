@@ -11,6 +11,7 @@ from asyncssh.crypto import chacha
 import fivetowers.compat.chacha as compat_chacha
 from fivetowers.compat.chacha import (UPSTREAM_SOURCE, one_keystream_per_packet,
                                       upstream_chacha_method, upstream_source_digest)
+from tests.compat.calls import python_calls
 
 SIZES = [0, 1, 31, 32, 63, 64, 65, 200, 4096, 32768 + 7]
 
@@ -53,14 +54,21 @@ def test_a_spoiled_packet_is_refused_as_upstream_refuses_it(spoil: str) -> None:
 def test_a_packet_takes_two_chacha20_runs_each_way(monkeypatch: pytest.MonkeyPatch) -> None:
     assert one_keystream_per_packet()
     runs = 0
-    run = chacha.chacha20
+    run = compat_chacha._keystream
+    upstream_run = chacha.chacha20
 
     def counted(*args: Any) -> bytes:
         nonlocal runs
         runs += 1
-        return run(*args)
+        return run(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chacha, "chacha20", counted)
+    def upstream_counted(*args: Any) -> bytes:
+        nonlocal runs
+        runs += 1
+        return upstream_run(*args)
+
+    monkeypatch.setattr(compat_chacha, "_keystream", counted)
+    monkeypatch.setattr(chacha, "chacha20", upstream_counted)
     cipher = chacha.ChachaCipher(os.urandom(64))
     nonce = os.urandom(8)
     packet, tag = cipher.encrypt_and_sign(os.urandom(4), os.urandom(100), nonce)
@@ -70,6 +78,29 @@ def test_a_packet_takes_two_chacha20_runs_each_way(monkeypatch: pytest.MonkeyPat
     assert runs == 4
     upstream_chacha_method("encrypt_and_sign")(cipher, os.urandom(4), b"x", nonce)
     assert runs == 7  # asyncssh's own: three
+
+
+def test_a_connection_s_packets_make_no_new_cipher_each() -> None:
+    """Each key's ChaCha20 context is made once and reset to each packet's
+    nonce: a packet after the first makes no Cipher (asyncssh's made two or
+    three, some 30 Python calls each), and every packet is still upstream's."""
+    assert one_keystream_per_packet()
+    cipher = chacha.ChachaCipher(os.urandom(64))
+    upstream_seal = upstream_chacha_method("encrypt_and_sign")
+    upstream_open = upstream_chacha_method("verify_and_decrypt")
+    cipher.encrypt_and_sign(os.urandom(4), os.urandom(10), os.urandom(8))
+    for seq in range(5):
+        nonce, header, data = seq.to_bytes(8, "big"), os.urandom(4), os.urandom(50 * seq)
+        sealed = cipher.encrypt_and_sign(header, data, nonce)
+        assert sealed == upstream_seal(cipher, header, data, nonce)
+        packet, tag = sealed
+        assert cipher.decrypt_header(packet[:4], nonce) == header
+        assert cipher.verify_and_decrypt(packet[:4], packet[4:], nonce, tag) == data
+        assert upstream_open(cipher, packet[:4], packet[4:], nonce, tag) == data
+    nonce, header, data = os.urandom(8), os.urandom(4), os.urandom(200)
+    ours = python_calls(lambda: cipher.encrypt_and_sign(header, data, nonce))
+    theirs = python_calls(lambda: upstream_seal(cipher, header, data, nonce))
+    assert ours <= 8 and theirs > 40, (ours, theirs)
 
 
 def test_a_changed_cipher_is_left_alone(monkeypatch: pytest.MonkeyPatch,

@@ -191,3 +191,40 @@ def test_a_games_screens_load_only_when_asked_for() -> None:
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "FiveTowersScreens"
+
+
+def test_a_lobby_host_is_checked_once_per_app_class() -> None:
+    """The runtime protocol check reads every member of the App (a lobby
+    start asked three times): the second App of a class is not asked."""
+    from types import SimpleNamespace
+
+    from fivetowers.lobby.app import LobbyApp
+    from fivetowers.lobby.model import Lobby
+    from fivetowers.server.session import Visitor
+
+    reads = []
+
+    class CountedApp(LobbyApp):
+        @property
+        def player_name(self) -> str:
+            reads.append(self)
+            return super().player_name
+
+    visitor = Visitor(identity="SHA256:x", name="ann", address="127.0.0.1", join_code=None,
+                      term="xterm-256color", colorterm="truecolor")
+    first, second = CountedApp(Lobby(), visitor), CountedApp(Lobby(), visitor)
+    assert lobby_host(SimpleNamespace(app=first)) is first  # type: ignore[arg-type]
+    assert reads == [first]  # the protocol check read it
+    assert lobby_host(SimpleNamespace(app=second)) is second  # type: ignore[arg-type]
+    assert lobby_host(SimpleNamespace(app=first)) is first  # type: ignore[arg-type]
+    assert reads == [first]
+
+
+async def test_a_lobby_screen_in_another_app_says_so_every_time() -> None:
+    from textual.app import App
+
+    app: App[None] = App()
+    async with app.run_test():
+        for _ in range(2):
+            with pytest.raises(NotInLobby, match="no lobby app"):
+                lobby_host(app.screen)
