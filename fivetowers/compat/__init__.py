@@ -90,6 +90,11 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   callback's parameter count kept per code object
   (``textual._callback._count_parameters`` ran ``inspect.signature`` for
   every fresh closure).
+- ``until_restyled`` (:mod:`fivetowers.compat.restyle_memo`): a value
+  worked out from a widget's classes and pseudo-classes (the look key of
+  shared renders) kept in its ``_visual_style_cache`` until Textual
+  restyles it (``notify_style_update`` empties it); not for widgets whose
+  rules test structural pseudo-classes (``_has_order_style``, ``_has_odd_or_even``).
 
 Rich 15.0.0 (:mod:`fivetowers.compat.rich`):
 
@@ -123,12 +128,13 @@ from fivetowers.compat.checked import Workaround
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, data_table, dirty_lines,
-                                   dispatch, event_log, futures, measured_lines, reactive, rich,
-                                   saslprep, screen_removal, styles, textual)
+                                   dispatch, event_log, futures, measured_lines, reactive,
+                                   restyle_memo, rich, saslprep, screen_removal, styles, textual)
 
     return (*textual.WORKAROUNDS, *measured_lines.WORKAROUNDS, *screen_removal.WORKAROUNDS,
             *dirty_lines.WORKAROUNDS,
             *dispatch.WORKAROUNDS, *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
             *styles.WORKAROUNDS, *event_log.WORKAROUNDS, *data_table.WORKAROUNDS,
+            *restyle_memo.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)

@@ -13,34 +13,22 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from fivetowers.compat.data_table import add_rows_at_once
-from fivetowers.compat.textual import RowsMeasuredOnce, SettledScreen, data_table_draw_state
+from fivetowers.compat.textual import SettledScreen
 from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
 from fivetowers.ui.shared_lines import shared_lines
 from fivetowers.ui.shared_static import SharedStatic
+from fivetowers.ui.shared_table import SharedTable
 from fivetowers.ui.styled_template import styled_template
 from fivetowers.ui.key_bar import KeyBar
 
 
-class TableList(RowsMeasuredOnce):
+class TableList(SharedTable):
     """The hosted tables, one per row; every viewer of the same list shares its lines.
 
-    Players arriving together all see the same list; a DataTable renders its
-    rows cell by cell, a good part of each session's start. ``listing`` (what
-    the rows show) also keys their measures; None draws this list alone."""
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        layout_pending, hover_cursor = data_table_draw_state(self)
-        if self.listing is None or layout_pending:
-            return super().render_lines(crop)
-        # Everything else that changes how the rows look (focus and the
-        # other pseudo-classes, size, theme: shared_lines adds those).
-        content = (self.listing, self.cursor_type, self.cursor_coordinate, self.show_cursor,
-                   hover_cursor, self.hover_coordinate, self.scroll_offset,
-                   self.virtual_size, self.zebra_stripes, self.show_header,
-                   tuple(column.get_render_width(self) for column in self.ordered_columns))
-        return shared_lines(self, content, crop, super().render_lines)
+    Players arriving together all see the same list; ``listing`` is what the
+    rows show (see SharedTable)."""
 
 
 class LobbyScreen(SettledScreen):

@@ -25,6 +25,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from fivetowers.compat.restyle_memo import until_restyled
 from fivetowers.compat.textual import look_pseudo_classes, release_strip_caches
 from fivetowers.i18n import current_language
 
@@ -47,8 +48,14 @@ def text_key(text: Text) -> Hashable:
 def look_key(widget: Widget) -> Hashable:
     """Everything but its content and size that decides how ``widget`` looks."""
     app = widget.app
-    return (type(widget), type(app), app.theme, app.ansi_color, frozenset(widget.classes),
-            look_pseudo_classes(widget), frozenset(widget.screen.classes), current_language())
+    return (type(app), app.theme, app.ansi_color, until_restyled(widget, _styled_look),
+            current_language())
+
+
+def _styled_look(widget: Widget) -> Hashable:
+    """What of ``widget``'s look only changes when Textual restyles it."""
+    return (type(widget), frozenset(widget.classes), look_pseudo_classes(widget),
+            frozenset(widget.screen.classes))
 
 
 def shared_lines(widget: Widget, content: Hashable | None, crop: Region,

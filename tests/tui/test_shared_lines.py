@@ -132,3 +132,48 @@ async def test_a_rule_on_odd_or_even_keeps_renders_apart(
     await _render_in(Striped("ann", "bob"), [Region(0, 0, 12, 3)])
     await _render_in(Striped("bob", "ann"), [Region(0, 0, 12, 3)])
     assert Sign.renders["ann"] == 2  # ann is odd in one, even in the other: it looks different
+
+
+class Knob(Sign):
+    can_focus = True
+
+
+class Lit(App[None]):
+    CSS = "Knob { width: 12; height: 3; } Knob.lit { color: red; } Knob:focus { color: blue; }"
+
+    def compose(self) -> ComposeResult:
+        yield Knob("ann", id="ann")
+        yield Knob("bob", id="bob")
+
+
+async def test_a_widgets_look_key_is_worked_out_once_until_it_is_restyled(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    worked_out: list[object] = []
+    upstream = shared.look_pseudo_classes
+
+    def counting(widget: object) -> frozenset[str]:
+        worked_out.append(widget)
+        return upstream(widget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(shared, "look_pseudo_classes", counting)
+    app = Lit()
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        sign = app.query_one("#ann", Knob)
+        plain = shared.look_key(sign)
+        worked_out.clear()
+        assert [shared.look_key(sign) for _ in range(3)] == [plain] * 3
+        assert worked_out == []  # kept: not worked out again
+        sign.add_class("lit")
+        await pilot.pause()
+        lit = shared.look_key(sign)
+        assert lit != plain and worked_out == [sign]  # a class: restyled, a new key
+        assert sign.has_focus  # the first focusable widget
+        app.query_one("#bob", Knob).focus()
+        await pilot.pause()
+        blurred = shared.look_key(sign)
+        assert blurred not in (plain, lit)  # focus went: restyled, a new key
+        sign.remove_class("lit")
+        sign.focus()
+        await pilot.pause()
+        assert shared.look_key(sign) == plain  # the same look, the same key again

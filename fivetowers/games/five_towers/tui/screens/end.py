@@ -7,9 +7,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
-from fivetowers.compat.measured_lines import LinesAfterMeasuring
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.games.screens import TableHost
 from fivetowers.games.five_towers.tui.look import name_text
@@ -17,6 +16,7 @@ from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.compat.textual import SettledScreen
 from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
+from fivetowers.ui.shared_table import SharedTable
 
 
 class EndScreen(SettledScreen):
@@ -47,7 +47,8 @@ class EndScreen(SettledScreen):
             yield Static(_("The game is over"), id="end-title")
             yield Static(banner, id="end-winners")
             with Center():
-                yield LinesAfterMeasuring(id="scores", cursor_type="none", zebra_stripes=True)
+                # Every viewer at the table sees the same scores: drawn once.
+                yield SharedTable(id="scores", cursor_type="none", zebra_stripes=True)
             with Horizontal(id="end-boards"):
                 for i in range(len(view.seats)):
                     yield TowerBoard(large=False, id=f"final{i}")
@@ -70,15 +71,21 @@ class EndScreen(SettledScreen):
     def fill(self) -> None:
         """The score table and the final towers."""
         view = self.client.view()
-        table = self.query_one(DataTable)
+        table = self.query_one(SharedTable)
         table.add_columns("", _("player"), _("towers"), _("main"), _("pairs"), _("teardown"),
                           _("total"))
         ranked = sorted(range(len(view.seats)), key=lambda i: -view.seats[i].score.total)
+        rows = []
         for i in ranked:
             s = view.seats[i]
             mark = "★" if i in view.winners else ""
-            table.add_row(mark, name_text(s.name, "bold"), s.score.towers, s.score.main,
-                          s.score.pairs, s.score.teardown, Text(str(s.score.total), "bold"))
+            row = (mark, s.name, s.score.towers, s.score.main, s.score.pairs, s.score.teardown,
+                   s.score.total)
+            rows.append(row)
+            table.add_row(mark, name_text(s.name, "bold"), *row[2:6],
+                          Text(str(s.score.total), "bold"))
+        table.listing = tuple(rows)
+        table.measure_now()  # sized before the first layout, not after it (one layout less)
         for i, seat in enumerate(view.seats):
             self.query_one(f"#final{i}", TowerBoard).show(seat, seat.name, None, False,
                                                           i in view.winners)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from textual import events
+from typing import Any
+
 from textual.containers import Grid
+from textual.geometry import Size
 
 
 class OpponentGrid(Grid):
@@ -14,17 +16,15 @@ class OpponentGrid(Grid):
     board sits in the left column on one viewer's screen and in the right
     on another's, so every viewer's board of that player was rendered at
     two widths, twice a change (ui/shared_lines.py shares renders of one
-    size). Columns of the floor of an equal share draw it once."""
+    size). Columns of the floor of an equal share draw it once.
 
-    column_width: int = 0
-    """The width the columns were last given (0: not yet)."""
+    The columns are arranged in the width less its odd cells, in the layout
+    that sizes the grid: set from a Resize, they cost every screen showing
+    the grid a second layout (a joining spectator's table too)."""
 
-    def on_resize(self, event: events.Resize) -> None:
+    # Any: upstream's result type lives in a private module (textual._arrange).
+    def arrange(self, size: Size, optimal: bool = False) -> Any:
         columns = self.styles.grid_size_columns
-        if columns < 2:
-            return
-        width = event.size.width // columns
-        if width == self.column_width:
-            return
-        self.column_width = width
-        self.styles.grid_columns = " ".join([str(width)] * columns)
+        if columns >= 2:
+            size = Size(size.width - size.width % columns, size.height)
+        return super().arrange(size, optimal)
