@@ -22,6 +22,11 @@ sample after the warm-up: what Python objects are kept. (Frozen objects are
 invisible to ``gc.get_objects``, so it unfreezes them to count, collects
 the young generations and freezes again: it freezes what the collector's
 next settle would have, once a sample.)
+``LOADTEST_CACHES=1`` notes each cache's entries and bytes at each sample
+(scripts/load_caches.py).
+Each sample also has Python's allocator's arenas and the bytes in its
+blocks (``sys._debugmallocstats``): arenas that grow while the blocks'
+bytes do not are fragmentation of Python's own heap.
 ``LOADTEST_TRIM=1`` calls ``malloc_trim(0)`` at each sample and notes the RSS
 it gave back.
 """
@@ -76,6 +81,41 @@ def malloc_figures() -> dict[str, int]:
             "malloc_free_kib": info.fordblks // 1024}
 
 
+PYMALLOC = {"# arenas allocated current": "arenas",
+            "# bytes in allocated blocks": "pymalloc_used_kib",
+            "# bytes in available blocks": "pymalloc_free_blocks_kib",
+            "unused pools": "pymalloc_free_pools_kib"}
+"""The lines of ``sys._debugmallocstats`` kept: Python's own allocator's
+arenas (1 MiB each, given back only when wholly empty) against the bytes in
+the blocks it has handed out: their difference is fragmentation."""
+
+
+def pymalloc_figures() -> dict[str, int]:
+    """Python's small-object allocator's arenas and blocks (KiB; arenas as a count).
+
+    ``sys._debugmallocstats`` writes to the C stderr, so fd 2 is pointed at
+    a temporary file meanwhile."""
+    import tempfile
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as out:
+        os.dup2(out.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        text = out.read().decode("ascii", "replace")
+    figures: dict[str, int] = {}
+    for row in text.splitlines():
+        for label, key in PYMALLOC.items():
+            if label in row and "=" in row:
+                value = int(row.rsplit("=", 1)[1].strip().replace(",", ""))
+                figures[key] = value if key == "arenas" else value // 1024
+    return figures
+
+
 def trim() -> int:
     """``malloc_trim(0)``; the RSS it gave back, KiB."""
     before = rss_kib()
@@ -119,6 +159,9 @@ def type_counts(line: dict[str, Any]) -> Counter[str]:
             counts.update(f"widget:{type(o).__qualname__}" for o in objects
                           if isinstance(o, widget_module.Widget))
         for o in objects:
+            if type(o).__qualname__ == "QuietCollector":  # the server's reclaims
+                line["reclaims_by_growth"] = getattr(o, "reclaims_by_growth", None)
+                line["blocks_alive"] = getattr(o, "blocks_alive", None)
             if type(o).__qualname__ == "Workers" and hasattr(o, "_hints"):
                 line["hints_kept"] = len(o._hints)
                 line["hint_keys_kib"] = sum(len(k[1]) for k in o._hints) // 1024
@@ -190,13 +233,16 @@ async def watch_memory(path: str) -> None:
         line: dict[str, Any] = {
             "t": round(time.monotonic() - started, 1), "rss_kib": rss_kib(),
             "blocks": sys.getallocatedblocks(), "gc_counts": gc.get_count(),
-            **malloc_figures()}
+            **malloc_figures(), **pymalloc_figures()}
         shared = sys.modules.get("fivetowers.ui.shared_lines")
         if shared is not None:  # the renders the screens share, against their cap
             line["shared_renders"] = len(shared._lines)
             line["shared_cap"] = max(shared.KEPT, shared.PER_APP * len(shared._apps))
         if os.environ.get("LOADTEST_RECLAIM"):
             line.update(reclaim())
+        if os.environ.get("LOADTEST_CACHES"):  # each cache's entries and bytes
+            from load_caches import caches
+            line["caches"] = caches()
         if types:
             counts = type_counts(line)
             line["objects"] = sum(counts.values())
@@ -214,6 +260,7 @@ async def watch_memory(path: str) -> None:
             snap = tracemalloc.take_snapshot().filter_traces(
                 [tracemalloc.Filter(False, tracemalloc.__file__)])
             line["traced_kib"] = tracemalloc.get_traced_memory()[0] // 1024
+            line["tracemalloc_own_kib"] = tracemalloc.get_tracemalloc_memory() // 1024
             if base is None and time.monotonic() - started >= after:
                 base = snap
             elif base is not None:

@@ -83,3 +83,24 @@ def slope_per_minute(points: list[tuple[float, float]]) -> float:
     if var == 0:
         return float("nan")
     return sum((t - mt) * (v - mv) for t, v in points) / var * 60
+
+
+def growth_after(points: list[tuple[float, float]], warmup: float) -> tuple[float, list[float]]:
+    """RSS growth once ``warmup`` seconds of ``(seconds, MiB)`` points are past:
+    its least-squares slope (MiB a minute) and each whole minute's change
+    after it (the last point at or before each minute's end against the one
+    before; the last point of the warm-up starts the count). Caches fill
+    during the warm-up; what still grows after it grows with play."""
+    after = [(t, v) for t, v in points if t >= warmup]
+    if not after:
+        return float("nan"), []
+    begun = [p for p in points if p[0] <= warmup] or after[:1]
+    start_t, previous = begun[-1]
+    minutes: list[float] = []
+    minute = 1
+    while start_t + 60 * minute <= after[-1][0]:
+        value = [v for t, v in points if t <= start_t + 60 * minute][-1]
+        minutes.append(value - previous)
+        previous = value
+        minute += 1
+    return slope_per_minute(after), minutes

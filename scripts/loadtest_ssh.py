@@ -99,12 +99,18 @@ sys.path.insert(0, str(HERE))
 
 from load_mix import PRESETS, MixError, Plan, seat, with_overrides  # noqa: E402
 from load_postgres import TEMPORARY, is_postgres, postgres_url  # noqa: E402
-from load_proc import Sample, cpu_seconds, sample, slope_per_minute, workers_cpu  # noqa: E402
+from load_proc import (  # noqa: E402
+    Sample, cpu_seconds, growth_after, sample, slope_per_minute, workers_cpu,
+)
 
 GOAL_P99_MS = 250.0
 GOAL_MIB_PER_SESSION = 3.0
 GOAL_GROWTH_MIB_MIN = 2.0
 GOAL_ARRIVAL_S = 1.5
+MEMORY_WARMUP = 180.0
+"""Seconds of the measurement before its RSS growth counts as growth after
+warm-up (``--memory-warmup``): the bounded caches (drawn lines, styles,
+hints) fill over the first minutes of play (scripts/load_caches.py)."""
 LEFT_AFTER = float(os.environ.get("LOADTEST_LEFT_AFTER", "3"))
 """Seconds after the last session ended that the server's RSS is sampled
 (longer lets LOADTEST_MEMORY's sampler note the empty server too)."""
@@ -311,7 +317,8 @@ def ratio(value: float, goal: float) -> str:
 # -- the play measurement ----------------------------------------------------
 async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders: int,
                data_dir: Path, store_url: str | None = None,
-               processes: int = 1, slowest: int = 5) -> dict[str, object]:
+               processes: int = 1, slowest: int = 5,
+               memory_warmup: float = MEMORY_WARMUP) -> dict[str, object]:
     from load_clients import (
         MISSED_AFTER, FloodReport, Player, Results, Viewer, run_flooder, run_viewer,
     )
@@ -432,6 +439,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     after_one = [(t, v) for t, v, _ in points if first_game is not None and t >= first_game]
     one_growth = slope_per_minute(after_one) if len(after_one) >= 5 else float("nan")
     wgrowth = slope_per_minute([(t, w) for t, _, w in points])
+    settled, settled_minutes = growth_after([(t, v) for t, v, _ in points], memory_warmup)
     every50, every99 = pct(results.everyone, 0.5) * 1000, pct(results.everyone, 0.99) * 1000
     print(plan.mix.describe())
     from load_spread import Spread
@@ -474,10 +482,18 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     print(f"server RSS once every session had left: {left.server_kib / 1024:.1f} MiB "
           f"({(left.server_kib - idle.server_kib) / 1024:+.1f} MiB against idle: the caches "
           "shared by sessions, the tables, and what the allocator keeps)")
-    print(f"RSS growth after warm-up: server {growth:.1f} MiB/min (goal "
-          f"{GOAL_GROWTH_MIB_MIN:g}, {ratio(growth, GOAL_GROWTH_MIB_MIN)}; in the "
-          f"measurement's second half {late_growth:.1f}), "
-          f"workers {wgrowth:.1f} MiB/min")
+    print(f"RSS growth over the measurement (caches still filling): server {growth:.1f} "
+          f"MiB/min (in its second half {late_growth:.1f}), workers {wgrowth:.1f} MiB/min")
+    if settled_minutes:
+        print(f"RSS growth after the memory warm-up (--memory-warmup {memory_warmup:.0f}s): "
+              f"server {settled:.1f} MiB/min (goal {GOAL_GROWTH_MIB_MIN:g}, "
+              f"{ratio(settled, GOAL_GROWTH_MIB_MIN)}); minute by minute after it: "
+              + ", ".join(f"{mib:+.1f}" for mib in settled_minutes) + " MiB")
+    else:
+        print(f"RSS growth after the memory warm-up: not measured (the measurement "
+              f"ended before --memory-warmup {memory_warmup:.0f}s and a minute more; "
+              f"the caches fill over the first minutes: --seconds "
+              f"{memory_warmup + 300:.0f} tells)")
     if plan.mix.rematch:
         games = [table_games(viewers) for viewers in tables]
         print(f"games finished: {sum(games)} at {len(games)} tables (each table: "
@@ -514,6 +530,8 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "every_p50_ms": every50, "every_p99_ms": every99,
         "mib_per_session": per_session, "growth_mib_min": growth,
         "late_growth_mib_min": late_growth,
+        "memory_warmup_s": memory_warmup, "settled_growth_mib_min": settled,
+        "settled_by_minute_mib": settled_minutes,
         "first_games_s": first_games, "growth_after_first_game_mib_min": first_growth,
         "first_game_s": first_game, "growth_after_a_first_game_mib_min": one_growth,
         "games": sum(table_games(viewers) for viewers in tables),
@@ -668,6 +686,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds between the last session connecting and measuring "
                              "(default 5 + N/4: every session's start-up is done by then)")
+    parser.add_argument("--memory-warmup", type=float, default=MEMORY_WARMUP,
+                        help="seconds into the measurement before RSS growth counts for "
+                             f"'memory stays flat' (default {MEMORY_WARMUP:g}: the caches "
+                             "fill over the first minutes)")
     parser.add_argument("--store", nargs="?", const="sqlite", default=None,
                         metavar=f"sqlite|{TEMPORARY}|URL",
                         help="keep every move, as the server does: in a SQLite store "
@@ -733,7 +755,8 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(arrivals(plan, args.arrivals, Path(args.data_dir), store_url))
             return 0
         asyncio.run(load(plan, args.seconds, args.pace, warmup, args.flooders,
-                         Path(args.data_dir), store_url, args.processes, args.slowest))
+                         Path(args.data_dir), store_url, args.processes, args.slowest,
+                         args.memory_warmup))
     return 0
 
 

@@ -59,6 +59,9 @@ def test_realistic_mix_plays_and_reports(tmp_path: Path) -> None:
     per_session = figures["mib_per_session"]
     assert isinstance(per_session, float) and 0 < per_session < 200
     assert math.isfinite(figures["growth_mib_min"])  # type: ignore[arg-type]
+    # Eight seconds are all warm-up: no growth "after warm-up" is claimed.
+    assert "RSS growth after the memory warm-up: not measured" in out
+    assert figures["settled_by_minute_mib"] == []
     cpu = figures["client_cpu"]
     assert isinstance(cpu, float) and 0 < cpu < 2
     # The server's pool: its bots' moves and hints while measuring.
