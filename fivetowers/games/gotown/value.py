@@ -121,48 +121,48 @@ def win_share(game: Game, seat: int) -> float:
 
 HEADS_UP_FITTED_BY = (
     'python scripts/gotown_value_fit.py --games 5000 --every 0.12 --seed 2 --players '
-    '2 --workers 2 --write: 25998 seat samples from 16173 states of 5000 games (4 in '
-    '5 of them); on the rest, learned: log loss 0.5457, first-ranked seat won 71.4%; '
-    'hand-made score (calibrated): log loss 0.6215, first-ranked seat won 65.1%'
+    '2 --workers 2 --write: 26058 seat samples from 16242 states of 5000 games (4 in '
+    '5 of them); on the rest, learned: log loss 0.5529, first-ranked seat won 70.6%; '
+    'hand-made score (calibrated): log loss 0.6273, first-ranked seat won 64.8%'
 )
 """The command line that fitted :data:`HEADS_UP_WEIGHTS`, and the data it saw."""
 HEADS_UP_WEIGHTS: tuple[float, ...] = (
-    0.0000,  # bias
-    0.4158,  # me_to_go_1
-    0.1595,  # me_to_go_2
-    -0.6658,  # me_to_go
-    0.4748,  # me_guarded
-    0.2349,  # me_pairs
-    -0.0074,  # me_reach
-    0.0289,  # me_wilds
-    0.0636,  # me_hand
-    0.2070,  # me_attacks
-    0.2070,  # me_thieves
-    0.3071,  # me_dogs
-    0.2114,  # me_tempo
-    0.7010,  # me_steal_ready
-    -0.1874,  # me_skips
-    -0.4158,  # rival_to_go_1
-    -0.1595,  # rival_to_go_2
-    0.6658,  # rival_to_go
-    -0.4748,  # rival_guarded
-    -0.2349,  # rival_pairs
-    0.0074,  # rival_reach
-    -0.0289,  # rival_wilds
-    -0.0636,  # rival_hand
-    -0.2070,  # rival_attacks
-    -0.2070,  # rival_thieves
-    -0.3071,  # rival_dogs
-    -0.2114,  # rival_tempo
-    -0.7010,  # rival_steal_ready
-    0.1874,  # rival_skips
+    -0.0000,  # bias
+    0.2681,  # me_to_go_1
+    0.1488,  # me_to_go_2
+    -0.6667,  # me_to_go
+    0.4736,  # me_guarded
+    0.2622,  # me_pairs
+    -0.0258,  # me_reach
+    -0.0134,  # me_wilds
+    0.0777,  # me_hand
+    0.2213,  # me_attacks
+    0.2184,  # me_thieves
+    0.3352,  # me_dogs
+    0.1711,  # me_tempo
+    0.6753,  # me_steal_ready
+    -0.3433,  # me_skips
+    -0.2681,  # rival_to_go_1
+    -0.1488,  # rival_to_go_2
+    0.6667,  # rival_to_go
+    -0.4736,  # rival_guarded
+    -0.2622,  # rival_pairs
+    0.0258,  # rival_reach
+    0.0134,  # rival_wilds
+    -0.0777,  # rival_hand
+    -0.2213,  # rival_attacks
+    -0.2184,  # rival_thieves
+    -0.3352,  # rival_dogs
+    -0.1711,  # rival_tempo
+    -0.6753,  # rival_steal_ready
+    0.3433,  # rival_skips
     0.0000,  # others_near
     -0.0000,  # two_players
     0.0000,  # four_players
     0.0000,  # short_game
     -0.0000,  # draw_pile
-    -0.0219,  # my_wait
-    0.0219,  # rival_wait
+    0.0102,  # my_wait
+    -0.0102,  # rival_wait
 )
 """One weight per feature of :data:`NAMES`, fitted on games of two."""
 
