@@ -217,9 +217,9 @@ def main(argv: list[str] | None = None) -> None:
     learned = report("learned", held, [chance(weights, s[2]) for s in held])
     hand_made = report("hand-made score (calibrated)", held,
                        [chance(formula, [1.0, s[3]]) for s in held])
-    shipped = report("shipped weights", held, [shipped_chance(s[2]) for s in held])
+    before = report("weights before this fit", held, [shipped_chance(s[2]) for s in held])
     print("held out: " + learned)
-    print("held out: " + shipped)
+    print("held out: " + before)
     print("held out: " + hand_made)
     print("train:    " + report("learned", train, [chance(weights, s[2]) for s in train]))
     for name, w in zip(value.NAMES, weights):
@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
         command = "python scripts/gotown_value_fit.py " + " ".join(argv or sys.argv[1:])
         write(weights, f"{command}: {len(train)} seat samples from {states} states "
                        f"of {args.games} games (4 in 5 of them); on the rest, {learned}; "
-                       f"{hand_made}", heads_up=set(sizes) == {2})
+                       f"{before}; {hand_made}", heads_up=set(sizes) == {2})
         print(f"wrote {MODULE}")
 
 

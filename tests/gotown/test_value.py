@@ -92,6 +92,7 @@ def test_the_fit_script_fits_a_tiny_sample_and_writes_its_weights(
     script.main(["--games", "15", "--every", "0.5", "--workers", "1", "--write"])
     out = capsys.readouterr().out
     assert "held out: learned: log loss" in out and "hand-made score" in out
+    assert "held out: weights before this fit: log loss" in out
     written = copy.read_text(encoding="utf-8")
     assert "--games 15 --every 0.5" in written
     namespace: dict[str, Any] = {}
