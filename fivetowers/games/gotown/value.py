@@ -170,47 +170,48 @@ HEADS_UP_WEIGHTS: tuple[float, ...] = (
 
 FITTED_BY = (
     'python scripts/gotown_value_fit.py --games 8000 --every 0.1 --seed 1 --workers 2'
-    ' --write: 77195 seat samples from 31685 states of 8000 games (4 in 5 of them); '
-    'on the rest, learned: log loss 0.5845, first-ranked seat won 47.8%; hand-made '
-    'score (calibrated): log loss 0.6096, first-ranked seat won 45.3%'
+    ' --write: 77266 seat samples from 31681 states of 8000 games (4 in 5 of them); '
+    'on the rest, learned: log loss 0.5825, first-ranked seat won 48.9%; weights '
+    'before this fit: log loss 0.5780, first-ranked seat won 49.2%; hand-made score '
+    '(calibrated): log loss 0.6071, first-ranked seat won 46.7%'
 )
 """The command line that fitted :data:`WEIGHTS`, and the data it saw."""
 WEIGHTS: tuple[float, ...] = (
-    -0.7397,  # bias
-    0.3619,  # me_to_go_1
-    0.2132,  # me_to_go_2
-    -0.2957,  # me_to_go
-    0.3876,  # me_guarded
-    0.3692,  # me_pairs
-    -0.2453,  # me_reach
-    0.0735,  # me_wilds
-    0.0479,  # me_hand
-    0.0385,  # me_attacks
-    0.2192,  # me_thieves
-    0.2233,  # me_dogs
-    0.1116,  # me_tempo
-    0.2564,  # me_steal_ready
-    -0.3594,  # me_skips
-    0.0602,  # rival_to_go_1
-    0.0359,  # rival_to_go_2
-    0.3233,  # rival_to_go
-    -0.2678,  # rival_guarded
-    -0.3951,  # rival_pairs
-    0.2826,  # rival_reach
-    -0.0625,  # rival_wilds
-    -0.0493,  # rival_hand
-    -0.0630,  # rival_attacks
-    -0.1493,  # rival_thieves
-    -0.1810,  # rival_dogs
-    -0.0947,  # rival_tempo
-    -0.2363,  # rival_steal_ready
-    0.1518,  # rival_skips
-    0.0684,  # others_near
-    0.5693,  # two_players
-    -0.3217,  # four_players
-    -0.0112,  # short_game
-    -0.0196,  # draw_pile
-    -0.1275,  # my_wait
-    0.0864,  # rival_wait
+    -0.7311,  # bias
+    0.5043,  # me_to_go_1
+    0.2325,  # me_to_go_2
+    -0.2768,  # me_to_go
+    0.3724,  # me_guarded
+    0.2312,  # me_pairs
+    -0.1125,  # me_reach
+    0.0516,  # me_wilds
+    0.0556,  # me_hand
+    0.0343,  # me_attacks
+    0.1504,  # me_thieves
+    0.2383,  # me_dogs
+    0.0991,  # me_tempo
+    0.2339,  # me_steal_ready
+    -0.3722,  # me_skips
+    -0.0240,  # rival_to_go_1
+    0.0309,  # rival_to_go_2
+    0.3141,  # rival_to_go
+    -0.2731,  # rival_guarded
+    -0.2478,  # rival_pairs
+    0.1359,  # rival_reach
+    -0.0570,  # rival_wilds
+    -0.0599,  # rival_hand
+    -0.0656,  # rival_attacks
+    -0.1148,  # rival_thieves
+    -0.2040,  # rival_dogs
+    -0.0822,  # rival_tempo
+    -0.2276,  # rival_steal_ready
+    0.1456,  # rival_skips
+    -0.5669,  # others_near
+    0.5743,  # two_players
+    -0.3257,  # four_players
+    -0.0058,  # short_game
+    -0.0300,  # draw_pile
+    -0.1260,  # my_wait
+    0.0643,  # rival_wait
 )
 """One weight per feature of :data:`NAMES`, fitted on games of 2–4."""
