@@ -11,6 +11,9 @@ and the data it saw are in :data:`FITTED_BY`): greedy+ games from random
 seeds, 2–4 players, both lengths, a sample of their turn boundaries, each
 seat's features against whether it won in the end. Run that script to
 regenerate them (``--write`` puts them here; without it, it prints them).
+Both sets were refit on the games of greedy+ with its fitted worths
+(plus.py); on the states held out they score as the weights fitted on the
+games of the greedy+ before did (figures in each ``FITTED_BY``).
 """
 
 from __future__ import annotations
