@@ -28,6 +28,7 @@ import random
 import sys
 import time
 from dataclasses import fields, replace
+from typing import Any
 
 from fivetowers.games.gotown.bots import GreedyBot
 from fivetowers.games.gotown.rules import Action, Game, IllegalPlay, PlayerView
@@ -35,7 +36,8 @@ from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, TABLE_SEARCH, Search
 from fivetowers.games.gotown.tournament import MAX_ACTIONS
 from fivetowers.games.tournament import lineup, play_all, play_out, wilson
 
-Job = tuple[int, int, int, int, Search]  # seed, index, players, deals, design
+Job = tuple[int, int, int, int, Search, float]  # seed, index, players, deals, design, clock
+Outcome = tuple[int, bool, int, int, int, float, int]
 
 
 def design_from(text: str, base: Search) -> Search:
@@ -53,35 +55,48 @@ def design_from(text: str, base: Search) -> Search:
 
 
 class Counting(StrongBot):
-    """The strong bot, counting the deals and playouts of its searches."""
+    """The strong bot, counting the deals and playouts of its searches, their
+    CPU time, and how many of them would see ``min_deals`` deals within
+    ``clock`` seconds a move at that CPU cost a deal (what the tournament's
+    clock lets search: a decision's forecast is made from its first deal)."""
 
-    searched = 0
-    deals_made = 0
-    playouts_made = 0
+    def __init__(self, clock: float, min_deals: int, **options: Any) -> None:
+        super().__init__(**options)
+        self.clock, self.min_deals = clock, min_deals
+        self.searched = self.deals_made = self.playouts_made = self.in_time = 0
+        self.cpu = 0.0
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         self.deals = self.playouts = 0
+        started = time.process_time()
         action = super().choose(view, rng)
         if self.deals > 1:
+            spent = time.process_time() - started
             self.searched += 1
             self.deals_made += self.deals
             self.playouts_made += self.playouts
+            self.cpu += spent
+            self.in_time += spent / self.deals * self.min_deals <= self.clock
         return action
 
 
-def play(job: Job) -> tuple[int, bool, int, int, int]:
-    """Game ``index``: its index, whether the strong bot won, and its search counts."""
-    seed, index, players, deals, design = job
+def play(job: Job) -> Outcome:
+    """Game ``index``: its index, whether the strong bot won, and its search
+    counts (decisions, deals, playouts, CPU seconds, decisions in time)."""
+    seed, index, players, deals, design, clock = job
     seats = lineup(("strong", "greedy"), players, index)
     game_seed = seed * 1_000_003 + index  # as the tournament seeds its games
     game = Game([f"{name}-{s}" for s, name in enumerate(seats)], 5, seed=game_seed)
-    strong = Counting(simulations=deals, heads_up=design, table=design) \
-        if players == 2 else Counting(simulations=deals, table=design)
+    # the clock's bar: the heads-up design's min_deals (at more seats, any deal)
+    bar = max(design.min_deals, 1) if players == 2 else 1
+    strong = Counting(clock, bar, simulations=deals, heads_up=design, table=design) \
+        if players == 2 else Counting(clock, bar, simulations=deals, table=design)
     bots = [strong if name == "strong" else GreedyBot() for name in seats]
     play_out(game, lambda: game.over, seats, bots, game_seed, index, refused=IllegalPlay,
              max_actions=MAX_ACTIONS)
     won = any(seats[w] == "strong" for w in game.winners)
-    return index, won, strong.searched, strong.deals_made, strong.playouts_made
+    return (index, won, strong.searched, strong.deals_made, strong.playouts_made,
+            strong.cpu, strong.in_time)
 
 
 def main() -> None:
@@ -94,6 +109,8 @@ def main() -> None:
                         help="the first game's index (to extend a run: --first 200)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--design", default="", help="Search fields to change")
+    parser.add_argument("--clock", type=float, default=0.05,
+                        help="the time per move to forecast the searched decisions at")
     parser.add_argument("--wins-to", metavar="FILE",
                         help="write each game's index and 1/0 (strong won) to FILE, one a line, "
                              "to pair two designs game by game (--paired)")
@@ -105,21 +122,28 @@ def main() -> None:
         return
     base = HEADS_UP_SEARCH if args.players == 2 else TABLE_SEARCH
     design = design_from(args.design, base)
-    jobs = [(args.seed, i, args.players, args.deals, design) for i in range(args.first, args.first + args.games)]
-    wins = searched = deals = playouts = 0
+    jobs = [(args.seed, i, args.players, args.deals, design, args.clock)
+            for i in range(args.first, args.first + args.games)]
+    wins = searched = deals = playouts = in_time = 0
+    cpu = 0.0
     start = time.process_time()
     wall = time.perf_counter()
     outcomes: list[tuple[int, bool]] = []
-    for index, won, s, d, p in play_all(play, jobs, args.workers):
+    for index, won, s, d, p, c, t in play_all(play, jobs, args.workers):
         wins += won
         outcomes.append((index, won))
         searched, deals, playouts = searched + s, deals + d, playouts + p
+        cpu, in_time = cpu + c, in_time + t
     low, high = wilson(wins, args.games)
     per = max(searched, 1)
     print(f"deals {args.deals} {args.design or 'default'} ({design}) players {args.players} "
           f"seed {args.seed} games {args.first}-{args.first + args.games - 1}: strong won {wins}/{args.games} = {wins / args.games:.1%} "
           f"[{low:.1%}-{high:.1%}]; searched decisions {searched / args.games:.1f} a game, "
-          f"{deals / per:.1f} deals and {playouts / per:.1f} playouts each; "
+          f"{deals / per:.1f} deals and {playouts / per:.1f} playouts each, "
+          f"{cpu / max(deals, 1) * 1000:.2f} ms CPU a deal (busy shared machine): "
+          f"{args.clock / max(cpu / max(deals, 1), 1e-9):.0f} deals in {args.clock} s, "
+          f"{in_time / per:.0%} of searched decisions would see "
+          f"{max(design.min_deals, 1) if args.players == 2 else 1} in it; "
           f"{time.perf_counter() - wall:.0f} s wall (busy shared machine), "
           f"parent CPU {time.process_time() - start:.1f} s")
     sys.stdout.flush()

@@ -13,7 +13,9 @@ is), and prints, on the held-out games, its log loss and accuracy beside the
 strong bot's hand-made score (:func:`~fivetowers.games.gotown.strong.score`,
 given the same chance to be calibrated: a logistic fit of its one number):
 the log loss per seat, and how often the seat each ranks first is the
-winner. ``--write`` puts the weights and this command line into value.py.
+winner; and the same for the weights value.py holds now (fitted on the games
+of greedy+ as it was then), to see what a refit gains. ``--write`` puts the
+weights and this command line into value.py.
 """
 
 from __future__ import annotations
@@ -128,6 +130,16 @@ def chance(w: list[float], x: list[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+_TWO_PLAYERS = value.NAMES.index("two_players")
+
+
+def shipped_chance(x: list[float]) -> float:
+    """The chance value.py's weights (as they were when this run started) give
+    features ``x``, picked by table size as :func:`~value.win_chance` picks them."""
+    weights = value.HEADS_UP_WEIGHTS if x[_TWO_PLAYERS] else value.WEIGHTS
+    return chance(list(weights), x)
+
+
 def log_loss(ps: list[float], ys: list[float]) -> float:
     eps = 1e-9
     return -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps))
@@ -205,7 +217,9 @@ def main(argv: list[str] | None = None) -> None:
     learned = report("learned", held, [chance(weights, s[2]) for s in held])
     hand_made = report("hand-made score (calibrated)", held,
                        [chance(formula, [1.0, s[3]]) for s in held])
+    before = report("weights before this fit", held, [shipped_chance(s[2]) for s in held])
     print("held out: " + learned)
+    print("held out: " + before)
     print("held out: " + hand_made)
     print("train:    " + report("learned", train, [chance(weights, s[2]) for s in train]))
     for name, w in zip(value.NAMES, weights):
@@ -214,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
         command = "python scripts/gotown_value_fit.py " + " ".join(argv or sys.argv[1:])
         write(weights, f"{command}: {len(train)} seat samples from {states} states "
                        f"of {args.games} games (4 in 5 of them); on the rest, {learned}; "
-                       f"{hand_made}", heads_up=set(sizes) == {2})
+                       f"{before}; {hand_made}", heads_up=set(sizes) == {2})
         print(f"wrote {MODULE}")
 
 

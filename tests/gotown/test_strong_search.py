@@ -88,9 +88,13 @@ def test_the_arena_builds_a_design_from_its_option() -> None:
     assert design.width == HEADS_UP_SEARCH.width
     with pytest.raises(SystemExit, match="unknown design field"):
         arena.design_from("depth=3", HEADS_UP_SEARCH)
-    index, won, searched, deals, _ = arena.play((1, 0, 2, 2, replace(HEADS_UP_SEARCH, min_deals=0)))
+    eager = replace(HEADS_UP_SEARCH, min_deals=0)
+    index, won, searched, deals, _, cpu, in_time = arena.play((1, 0, 2, 2, eager, 100.0))
     assert index == 0
     assert isinstance(won, bool) and searched > 0 and deals == 2 * searched
+    assert cpu > 0 and in_time == searched  # 100 s a move: every search in time
+    # at no time a move none is; the same game, the same searches
+    assert arena.play((1, 0, 2, 2, eager, 0.0))[2:7:4] == (searched, 0)
 
 
 def test_the_score_counts_a_steal_ready_when_the_design_does() -> None:
