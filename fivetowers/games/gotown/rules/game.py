@@ -44,7 +44,7 @@ TURNS_PER_PLAYER = 100
 """The termination ruling: the game ends when 100 × players turns have ended."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     """One seat: a secret hand, a public tower with its dogs, milkshakes before it."""
 
@@ -66,8 +66,16 @@ class Player:
         return len(self.floors) - 1 in self.dogs
 
     def copy(self) -> Player:
-        return Player(self.name, Counter(self.hand), list(self.floors), set(self.dogs),
+        return Player(self.name, _counter_copy(self.hand), list(self.floors), set(self.dogs),
                       self.milkshakes)
+
+
+def _counter_copy(counts: Counter[Card]) -> Counter[Card]:
+    """A copy of ``counts``: dict's own update, in C (Counter's runs Python
+    and an ABC check; a search copies every hand at every playout)."""
+    copied: Counter[Card] = Counter()
+    dict.update(copied, counts)
+    return copied
 
 
 _CARD_ORDER = {c: i for i, c in enumerate(COUNTS)}
@@ -575,7 +583,8 @@ class Game:
         new.__dict__.update(self.__dict__)
         new.players = [p.copy() for p in self.players]
         new.draw, new.discard, new.actions = list(self.draw), list(self.discard), list(self.actions)
-        new.reshuffles = [list(r) for r in self.reshuffles]
+        # a new draw pile is appended to reshuffles and never changed after
+        new.reshuffles = list(self.reshuffles)
         return new
 
     # -- invariants (tests and debugging) -----------------------------------
