@@ -100,7 +100,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.playout import _builds, _offer_attacks, steal
@@ -169,7 +169,7 @@ class Knobs:
     hit_threat: float = 10.0
     own_height: float = 0.5
 
-    @property
+    @cached_property  # asked at every play of a playout
     def build_cap(self) -> float:
         """The most a build short of a win is worth (a spread is at most 8
         values and two wilds): after a steal worth more, no build is offered."""
@@ -281,7 +281,7 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
     # a build is worth at most build_cap short of a win: after a steal, none is offered
     builds = _builds(hand, seat) if wins or best_worth <= knobs.build_cap else []
     if builds:
-        size = hand.total()
+        size = sum(hand.values())  # Counter.total(), a call less
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
             or held(Card.DOG) or height[seat] + pairs_held(hand) >= goal
         if full:

@@ -27,7 +27,7 @@ from fivetowers.games.gotown.rules.actions import (
     Thief, WreckingBall, action_json,
 )
 from fivetowers.games.gotown.rules.cards import (
-    COUNTS, FLOOR_SUM, Card, Floor, Piece, cards_seen, full_deck,
+    COUNTS, FLOOR_SUM, Card, Floor, Piece, cards_seen, counter_of, full_deck,
 )
 from fivetowers.games.gotown.rules.errors import (
     FormatError, GameOver, IllegalPlay, MalformedAction, NotYourTurn, shown,
@@ -66,16 +66,8 @@ class Player:
         return len(self.floors) - 1 in self.dogs
 
     def copy(self) -> Player:
-        return Player(self.name, _counter_copy(self.hand), list(self.floors), set(self.dogs),
+        return Player(self.name, counter_of(self.hand), list(self.floors), set(self.dogs),
                       self.milkshakes)
-
-
-def _counter_copy(counts: Counter[Card]) -> Counter[Card]:
-    """A copy of ``counts``: dict's own update, in C (Counter's runs Python
-    and an ABC check; a search copies every hand at every playout)."""
-    copied: Counter[Card] = Counter()
-    dict.update(copied, counts)
-    return copied
 
 
 _CARD_ORDER = {c: i for i, c in enumerate(COUNTS)}
@@ -452,9 +444,12 @@ class Game:
         return action
 
     def _play(self, me: Player, card: Card) -> None:
-        me.hand[card] -= 1
-        if not me.hand[card]:
-            del me.hand[card]
+        hand = me.hand
+        left = hand[card] - 1
+        if left:
+            hand[card] = left
+        else:
+            hand.pop(card)  # dict's, in C: Counter's del runs Python
 
     def _would_take(self, action: Thief | SuperThief) -> object:
         """What the game would draw for ``action`` now (None: nothing to draw)."""
@@ -496,8 +491,9 @@ class Game:
 
     def _end_turn(self, seat: int) -> None:
         me = self.players[seat]
-        if me.hand_size < REFILL_TO:
-            self._draw(me, REFILL_TO - me.hand_size)
+        size = me.hand_size
+        if size < REFILL_TO:
+            self._draw(me, REFILL_TO - size)
         again = self.truck_on_table
         if again:
             self.truck_on_table = False
