@@ -12,7 +12,11 @@ many deals each saw (percentiles), the share that reached MIN_DEALS (the
 search had its say) and 60 deals; and the CPU µs a playout and a deal cost
 inside the search loop, with the time spent before it (the view, the
 dealer, greedy+'s play, the candidates). ``--profile N`` instead prints
-cProfile's top N functions over those games.
+cProfile's top N functions over those games. ``--count`` instead counts
+the Python opcodes run and the calls made (Python and C) by the search's
+deals and playouts at the decisions of those games (4 deals each, every
+candidate played out): a measure of work that no other process's load
+changes, for before/after comparisons on a busy machine.
 """
 
 from __future__ import annotations
@@ -23,13 +27,15 @@ import cProfile
 import pstats
 import random
 import statistics
+import sys
 import time
-from typing import Iterator
+from types import FrameType
+from typing import Any, Callable, Iterator
 from unittest import mock
 
 from fivetowers.games.gotown.bots import GreedyBot
 from fivetowers.games.gotown.rules import Action, Game, PlayerView
-from fivetowers.games.gotown.strong import MIN_DEALS, Search, StrongBot
+from fivetowers.games.gotown.strong import MIN_DEALS, Dealer, Search, StrongBot
 
 NAMES = ("An", "Bình")
 
@@ -113,13 +119,85 @@ def report(found: Decisions, budget: float) -> None:
           f"{1e3 * found.before_cpu / searched:.2f} ms a decision")
 
 
+def searched_views(games: int, seed: int) -> list[PlayerView]:
+    """The strong bot's views at the decisions of heads-up games of
+    greedy+ against greedy where it has more than one play."""
+    found: list[PlayerView] = []
+    for index in range(games):
+        game = Game(list(NAMES), 5, seed=seed + index)
+        rng, greedy = random.Random(seed + index), GreedyBot(plan=False)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            if seat == index % 2:
+                if len(view.legal) > 1:
+                    found.append(view)
+                game.apply(StrongBot(search=False).choose(view, rng))
+            else:
+                game.apply(greedy.choose(view, rng))
+    return found
+
+
+def search_work(views: list[PlayerView], seed: int, deals: int = 4) -> tuple[int, int]:
+    """The search's deals and playouts at ``views``: (deals, playouts)."""
+    bot, rng = StrongBot(), random.Random(seed)
+    design = bot.design(2)
+    dealt = playouts = 0
+    for view in views:
+        assert view.seat is not None
+        dealer = Dealer(view)
+        plays = bot.candidates(view, bot.default(view, dealer, rng), design)
+        for _ in range(deals):
+            deal, playout_seed = dealer.deal(rng), rng.randrange(1 << 30)
+            for action in plays:
+                bot._playout(deal, action, view.seat, random.Random(playout_seed), design)
+            dealt, playouts = dealt + 1, playouts + len(plays)
+    return dealt, playouts
+
+
+def count_work(games: int, seed: int) -> None:
+    """Print the opcodes and calls a deal of :func:`search_work`."""
+    views = searched_views(games, seed)
+    opcodes = calls = 0
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Callable[..., Any]:
+        nonlocal opcodes, calls
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            opcodes += 1
+        elif event == "call":
+            calls += 1
+        return trace
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal calls
+        calls += event == "c_call"
+
+    sys.setprofile(profile)
+    sys.settrace(trace)
+    try:
+        deals, playouts = search_work(views, seed)
+    finally:
+        sys.settrace(None)
+        sys.setprofile(None)
+    print(f"search work over {len(views)} decisions, {deals} deals, {playouts} playouts: "
+          f"{opcodes / deals:.0f} Python opcodes and {calls / deals:.0f} calls a deal "
+          f"({opcodes / playouts:.0f} and {calls / playouts:.0f} a playout)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=0.05)
     parser.add_argument("--profile", type=int, default=0, metavar="N")
+    parser.add_argument("--count", action="store_true",
+                        help="count the search's opcodes and calls a deal (fixed work)")
     args = parser.parse_args()
+    if args.count:
+        count_work(args.games, args.seed)
+        return
     with cpu_clock():
         if args.profile:
             profiler = cProfile.Profile()
