@@ -105,10 +105,10 @@ from itertools import chain
 from typing import Mapping
 
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
-from fivetowers.games.gotown.playout import _builds, _offer_attacks, steal
+from fivetowers.games.gotown.playout import _builds, _offer_attacks, made, steal, thief
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
-    SuperThief, Thief, WreckingBall,
+    SuperThief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import (
     COUNTS, FLOOR_SUM, cards_seen, cards_unseen, floor_card,
@@ -117,6 +117,7 @@ from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 _ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
+_SUPER_THIEVES = tuple(SuperThief(seat) for seat in range(MAX_PLAYERS))
 _OTHERS = tuple(tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
                 for players in range(MAX_PLAYERS + 1))
 """The seats other than ``seat`` at a table of ``players``: _OTHERS[players][seat]."""
@@ -326,20 +327,20 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
     if best_worth >= 1000.0:
         return rng.choice(best)
     if held(Card.SUPER_THIEF):
-        offer(knobs.super_thief, SuperThief(seat))
+        offer(knobs.super_thief, _SUPER_THIEVES[seat])
     if held(Card.THIEF):
         for target in others:
             size = players[target].hand_size
             if size:
-                offer(knobs.thief + size * knobs.thief_size, Thief(seat, target))
+                offer(knobs.thief + size * knobs.thief_size, thief(seat, target))
     if held(Card.DONUT_TRUCK):
-        offer(knobs.donut_truck, DonutTruck(seat))
+        offer(knobs.donut_truck, made(DonutTruck, seat))
     if held(Card.DOG) and me.floors:
         mine = len(me.floors) - 1
         if mine not in me.dogs:
-            offer(knobs.dog_top, Dog(seat, mine))
+            offer(knobs.dog_top, made(Dog, seat, mine))
         elif mine - 1 >= 0 and mine - 1 not in me.dogs:
-            offer(knobs.dog_below, Dog(seat, mine - 1))
+            offer(knobs.dog_below, made(Dog, seat, mine - 1))
 
     if knobs.hammer_min or knobs.milk_min:
         def attack(worth: float, action: Action) -> None:
@@ -357,7 +358,8 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         for target in others:
             if players[target].floors and players[target].top_has_dog():
                 threat = height[target] - height[seat] * knobs.own_height
-                offer(knobs.bone + knobs.hit_threat * threat, Bone(seat, target, height[target] - 1))
+                offer(knobs.bone + knobs.hit_threat * threat,
+                      made(Bone, seat, target, height[target] - 1))
     return rng.choice(best) if best else _ENDS[seat]
 
 

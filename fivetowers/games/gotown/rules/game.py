@@ -398,7 +398,7 @@ class Game:
             assert stolen is not None
             other = top.right if stolen is top.left else top.left
             self.discard.append(other.card)
-            me.floors.append(Floor(Piece(action.card.number), stolen))
+            me.floors.append(_stolen_floor(action.card.number, stolen))
         else:
             action = self._carry_out_action_card(me, action)
         self.actions.append(action)
@@ -609,6 +609,13 @@ def _match(floor: Floor, number: int) -> Piece | None:
         if piece.value + number == FLOOR_SUM:
             return piece
     return None
+
+
+@lru_cache(maxsize=None)
+def _stolen_floor(number: int, stolen: Piece) -> Floor:
+    """The floor a steal makes: the card played, then the piece it took
+    (made once, as :func:`_build_floor`'s)."""
+    return Floor(Piece(number), stolen)
 
 
 @lru_cache(maxsize=None)
