@@ -220,7 +220,8 @@ def _in_sight(game: Game, seat: int) -> tuple[Mapping[Card, int], int]:
     counting all 17 kinds was a tenth of the strong bot's search."""
     sighted = cards_seen(game.players, chain(game.discard, game.players[seat].hand.elements()),
                          game.truck_on_table)
-    return sighted, _DECK_SIZE - sum(min(n, COUNTS[card]) for card, n in sighted.items())
+    # no kind counted past its number in the deck (min of the two, in C)
+    return sighted, _DECK_SIZE - sum(map(min, sighted.values(), map(COUNTS.__getitem__, sighted)))
 
 
 def _unseen_stealers(build: Build, in_sight: Mapping[Card, int]) -> int:
@@ -233,7 +234,8 @@ def _unseen_stealers(build: Build, in_sight: Mapping[Card, int]) -> int:
 def steal_chance(game: Game, seat: int, build: Build, unseen: Counter[Card]) -> float:
     """The chance that some opponent holds, after its next draw, a card that
     steals the floor ``build`` makes, its hand dealt at random from the unseen cards."""
-    return _chance(stealers(build, unseen), unseen.total(), _hand_sizes(game, seat))
+    total = unseen.total()
+    return _chance(stealers(build, unseen), total, _held_next(_hand_sizes(game, seat), total))
 
 
 def _hand_sizes(game: Game, seat: int) -> tuple[int, ...]:
@@ -241,11 +243,17 @@ def _hand_sizes(game: Game, seat: int) -> tuple[int, ...]:
     return tuple(player.hand_size for s, player in enumerate(game.players) if s != seat)
 
 
-def _chance(bad: int, total: int, hand_sizes: tuple[int, ...]) -> float:
-    """:func:`steal_chance` with ``bad`` stealers among ``total`` unseen cards."""
+def _held_next(hand_sizes: tuple[int, ...], total: int) -> tuple[int, ...]:
+    """The opponents' hands after their next draw (of ``total`` unseen cards)."""
+    return tuple(min(size + 1, total) for size in hand_sizes)
+
+
+def _chance(bad: int, total: int, held_next: tuple[int, ...]) -> float:
+    """:func:`steal_chance` with ``bad`` stealers among ``total`` unseen cards,
+    the opponents about to hold ``held_next`` (:func:`_held_next`)."""
     if total <= 0 or bad <= 0:
         return 0.0
-    return _steal_chance(total, bad, tuple(min(size + 1, total) for size in hand_sizes))
+    return _steal_chance(total, bad, held_next)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -320,9 +328,9 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
                       knobs.build + spread_after(hand, build) * knobs.build_spread, build)
         elif knobs.risk_p >= 0:
             in_sight, total = _in_sight(game, seat)
-            sizes = _hand_sizes(game, seat)
+            held_next = _held_next(_hand_sizes(game, seat), total)
             for build in builds:
-                if _chance(_unseen_stealers(build, in_sight), total, sizes) <= knobs.risk_p:
+                if _chance(_unseen_stealers(build, in_sight), total, held_next) <= knobs.risk_p:
                     offer(knobs.build + spread_after(hand, build) * knobs.build_spread, build)
     if best_worth >= 1000.0:
         return rng.choice(best)
