@@ -28,7 +28,7 @@ from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Game, Record, replay
 from fivetowers.games.gotown.rules.position import Position
-from fivetowers.games.gotown.strong import MIN_DEALS, Dealer, StrongBot
+from fivetowers.games.gotown.strong import FORECAST_DEALS, MIN_DEALS, Dealer, StrongBot
 
 NAMES = ("An", "Bình", "Chi", "Dũng")
 HINT_GOAL_P99_MS = 10.0
@@ -119,7 +119,7 @@ def main() -> None:
 def strong_decisions(games: int, seed: int) -> None:
     """The strong bot at its default budget against the greedy bot, heads-up:
     how many of its decisions dealt at all, how many searched to the end of
-    their time (the forecast after the first deal reached MIN_DEALS), and how
+    their time (the forecast after FORECAST_DEALS deals reached MIN_DEALS), and how
     many of those reached MIN_DEALS deals (heads-up, the others play greedy+)."""
     decisions = searched = full = trusted = deals = full_deals = playouts = 0
     spent = 0.0
@@ -140,10 +140,10 @@ def strong_decisions(games: int, seed: int) -> None:
                 spent += time.perf_counter() - start
                 decisions += 1
                 searched += strong.deals > 0
-                full += strong.deals > 1
+                full += strong.deals > FORECAST_DEALS
                 trusted += strong.deals >= MIN_DEALS
                 deals += strong.deals
-                full_deals += strong.deals if strong.deals > 1 else 0
+                full_deals += strong.deals if strong.deals > FORECAST_DEALS else 0
                 playouts += strong.playouts
             game.apply(action)
     print(f"strong bot ({StrongBot().time_per_move:g} s budget): {decisions / spent:.1f} "

@@ -244,14 +244,15 @@ def test_strong_heads_up_plays_greedy_plus_when_its_clock_ends_before_min_deals(
 
     class Preempted:
         """Microseconds a call, then a jump past any deadline: the process
-        lost the processor after the forecast, two deals into the search."""
+        lost the processor after the forecast, a deal past it."""
 
         def __init__(self) -> None:
             self.calls = 0
 
         def __call__(self) -> float:
             self.calls += 1
-            return self.calls * 1e-6 + (1.0 if self.calls > 4 else 0.0)
+            # the deadline, the start, a loop check a deal, the forecast
+            return self.calls * 1e-6 + (1.0 if self.calls > 3 + strong.FORECAST_DEALS else 0.0)
 
     searched = 0
     for seed in range(4):
@@ -268,6 +269,6 @@ def test_strong_heads_up_plays_greedy_plus_when_its_clock_ends_before_min_deals(
                 chosen = bot.choose(view, random.Random(len(game.actions)))
                 monkeypatch.undo()
                 assert chosen == expected, (seed, len(game.actions))
-                searched += bot.deals == 2
+                searched += bot.deals == strong.FORECAST_DEALS + 1
             game.apply_trusted(plus_play(game, rng))
     assert searched > 20

@@ -154,3 +154,31 @@ def test_the_worth_knobs_change_the_plays_they_rank() -> None:
                      replace(GREEDY_PLUS, milkshake=-5.0, jackhammer=-20.0)) == End(0)
     # the plain greedy rules keep the default worths
     assert plus_play(both, random.Random(0), GREEDY) == Milkshake(0, 1)
+
+
+def test_greedy_plus_counts_unseen_stealers_as_unseen_counts_does() -> None:
+    """Greedy+'s short count of the unseen cards (what is in sight, for the
+    cards asked about) gives unseen_counts' total and every build's
+    stealers: over whole games of 2–4 players, and at a hand-made table
+    with more 3s in sight and in hand than the deck holds."""
+    from fivetowers.games.gotown.playout import _builds
+    from fivetowers.games.gotown.plus import _in_sight, _unseen_stealers, stealers
+
+    every_build = [b for b in _builds(Counter({c: 2 for c in Card}), 0)]
+
+    def same(game: Game) -> None:
+        for seat in range(game.player_count):
+            in_sight, total = _in_sight(game, seat)
+            unseen = unseen_counts(game, seat)
+            assert total == unseen.total()
+            for build in every_build:
+                assert _unseen_stealers(build, in_sight) == stealers(build, unseen), build
+
+    for seed in range(6):
+        game = Game([f"p{i}" for i in range(2 + seed % 3)], 4 + seed % 2, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            same(game)
+            game.apply_trusted(plus_play(game, rng))
+    same(table([["3", "3", "3", "6", "?"], ["3"]], towers=[[["3", "6"]], [["3", "?6"]]],
+               discard=["3", "dog", "6"], dogs=[[0], [0]]))

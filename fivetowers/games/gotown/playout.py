@@ -16,10 +16,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar, Union
 
 from fivetowers.games.gotown.rules import (
-    Action, Bone, Build, Card, Game, Jackhammer, Milkshake, Steal, WreckingBall,
+    Action, Bone, Build, Card, DonutTruck, Dog, Game, Jackhammer, Milkshake, Steal, Thief,
+    WreckingBall,
 )
 from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 from fivetowers.games.gotown.rules.cards import FLOOR_SUM, Floor, floor_card
@@ -57,17 +58,17 @@ def _offer_attacks(game: Game, seat: int, others: Sequence[int], height: list[in
         threat = height[target] - height[seat] * knobs.own_height
         guarded = them.top_has_dog()
         if milkshake:
-            offer(knobs.milkshake + knobs.milk_threat * threat, Milkshake(seat, target))
+            offer(knobs.milkshake + knobs.milk_threat * threat, made(Milkshake, seat, target))
         if not them.floors:
             continue
         hit = knobs.hit_threat * threat
         if jackhammer and not guarded:
-            offer(knobs.jackhammer + hit, Jackhammer(seat, target))
+            offer(knobs.jackhammer + hit, made(Jackhammer, seat, target))
         if wrecking_ball and (height[target] >= 2 or guarded):
-            offer(knobs.wrecking_ball + hit, WreckingBall(seat, target))
+            offer(knobs.wrecking_ball + hit, made(WreckingBall, seat, target))
         if bone and guarded and (
                 height[target] + 1 >= game.floors_to_win or _can_hit(hand, them.floors[-1])):
-            offer(knobs.bone + hit, Bone(seat, target, height[target] - 1))
+            offer(knobs.bone + hit, made(Bone, seat, target, height[target] - 1))
 
 
 def _can_hit(hand: Counter[Card], top: Floor) -> bool:
@@ -109,6 +110,23 @@ _BUILDS = tuple(_seat_builds(seat) for seat in range(MAX_PLAYERS))
 def steal(seat: int, card: Card, target: int) -> Steal:
     """The play (a value, made once: a playout offers the same steals again and again)."""
     return Steal(seat, card, target)
+
+
+_Play = TypeVar("_Play", bound=Union[Dog, Bone, Jackhammer, WreckingBall, Milkshake, DonutTruck])
+
+
+@lru_cache(maxsize=None)
+def made(kind: type[_Play], *fields: int) -> _Play:
+    """The play ``kind(*fields)``, made once: plays are values, and a
+    playout offers the same attacks, dogs and thieves again and again (a
+    frozen dataclass is slow to make)."""
+    return kind(*fields)
+
+
+@lru_cache(maxsize=None)
+def thief(seat: int, target: int) -> Thief:
+    """The play (a value, made once, as :func:`made`'s)."""
+    return Thief(seat, target)
 
 
 __all__ = ["greedy_play"]

@@ -20,7 +20,7 @@ alone won 56.2% of 400 games (seed 1), greedy+ with the search at 0.05 s a
 move on a loaded machine (about 6 deals a decision) 47.5% of the same games,
 and with 30 deals a decision 61.5% of 200 [54.6–68.0]. So the search has its
 say heads-up only when a decision will see :data:`MIN_DEALS` deals; the
-clock's forecast is made after the first.
+clock's forecast is made after the first :data:`FORECAST_DEALS`.
 
 With a fixed number of deals a decision (``scripts/gotown_search_arena.py``,
 which builds ``StrongBot(simulations=N)``: figures free of the machine's
@@ -215,11 +215,19 @@ MIN_DEALS = 30
 """The fewest deals a heads-up decision's search needs to leave greedy+'s
 play: with fewer, the search's noise costs more than it finds (see the
 module's notes); a decision that will not reach them returns greedy+'s play
-after one deal, and so does one whose clock runs out before them after all
-(on a busy machine the forecast from one deal can be hopeful). At three or four seats the search always has its say: there
+after :data:`FORECAST_DEALS` deals (one with a fixed number), and so does
+one whose clock runs out before them after all (on a busy machine the
+forecast can be hopeful). At three or four seats the search always has its say: there
 the bot before greedy+ won 33.0% of 300 four-player games with it on a
 quiet machine, greedy+ alone 26.0% of 1000 (under load, the search over
 greedy+ 22.0% of 200, seed 1; greedy+ alone 19.0% of the same games)."""
+FORECAST_DEALS = 3
+"""Under the clock, how many deals the forecast of :data:`MIN_DEALS` is
+made after (with a fixed number of deals it is exact after the first). One
+deal's time is a noisy forecast: heads-up at 0.05 s of CPU a move, of 13
+decisions out of 67 whose forecast after one deal was below 30, 10 reached
+30 deals when let go on (``scripts/bench_gotown_search.py``, busy shared
+machine, CPU clock)."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
@@ -325,11 +333,12 @@ class StrongBot:
         squares = [0.0] * len(plays)
         searched = list(range(1, len(plays)))
         rounds = playouts = 0
+        forecast_at = 1 if self.simulations is not None else FORECAST_DEALS
         started = time.perf_counter()
         while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
                               else rounds < self.simulations):
-            if rounds == 1 and design.min_deals and \
-                    self._too_few_deals(started, deadline, design.min_deals):
+            if rounds == forecast_at and design.min_deals and \
+                    self._too_few_deals(started, deadline, design.min_deals, rounds):
                 self.deals, self.playouts = rounds, playouts
                 return greedy
             deal = dealer.deal(rng)
@@ -358,13 +367,14 @@ class StrongBot:
                 best, best_mean = i, mean
         return plays[best]
 
-    def _too_few_deals(self, started: float, deadline: float, needed: int) -> bool:
+    def _too_few_deals(self, started: float, deadline: float, needed: int,
+                       done: int = 1) -> bool:
         """True when the move's deals will be fewer than ``needed``
-        (the clock's forecast from the first deal, or the fixed number)."""
+        (the clock's forecast from the ``done`` deals made, or the fixed number)."""
         if self.simulations is not None:
             return self.simulations < needed
         now = time.perf_counter()
-        return 1 + (deadline - now) / max(now - started, 1e-9) < needed
+        return done + done * (deadline - now) / max(now - started, 1e-9) < needed
 
     def default(self, view: PlayerView, dealer: Dealer, rng: random.Random) -> Action:
         """Greedy+'s play (:func:`~fivetowers.games.gotown.plus.plus_play`):

@@ -27,7 +27,7 @@ from fivetowers.games.gotown.rules.actions import (
     Thief, WreckingBall, action_json,
 )
 from fivetowers.games.gotown.rules.cards import (
-    COUNTS, FLOOR_SUM, Card, Floor, Piece, cards_seen, full_deck,
+    COUNTS, FLOOR_SUM, Card, Floor, Piece, cards_seen, counter_of, full_deck,
 )
 from fivetowers.games.gotown.rules.errors import (
     FormatError, GameOver, IllegalPlay, MalformedAction, NotYourTurn, shown,
@@ -44,7 +44,7 @@ TURNS_PER_PLAYER = 100
 """The termination ruling: the game ends when 100 × players turns have ended."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     """One seat: a secret hand, a public tower with its dogs, milkshakes before it."""
 
@@ -66,7 +66,7 @@ class Player:
         return len(self.floors) - 1 in self.dogs
 
     def copy(self) -> Player:
-        return Player(self.name, Counter(self.hand), list(self.floors), set(self.dogs),
+        return Player(self.name, counter_of(self.hand), list(self.floors), set(self.dogs),
                       self.milkshakes)
 
 
@@ -398,7 +398,7 @@ class Game:
             assert stolen is not None
             other = top.right if stolen is top.left else top.left
             self.discard.append(other.card)
-            me.floors.append(Floor(Piece(action.card.number), stolen))
+            me.floors.append(_stolen_floor(action.card.number, stolen))
         else:
             action = self._carry_out_action_card(me, action)
         self.actions.append(action)
@@ -444,9 +444,12 @@ class Game:
         return action
 
     def _play(self, me: Player, card: Card) -> None:
-        me.hand[card] -= 1
-        if not me.hand[card]:
-            del me.hand[card]
+        hand = me.hand
+        left = hand[card] - 1
+        if left:
+            hand[card] = left
+        else:
+            hand.pop(card)  # dict's, in C: Counter's del runs Python
 
     def _would_take(self, action: Thief | SuperThief) -> object:
         """What the game would draw for ``action`` now (None: nothing to draw)."""
@@ -488,8 +491,9 @@ class Game:
 
     def _end_turn(self, seat: int) -> None:
         me = self.players[seat]
-        if me.hand_size < REFILL_TO:
-            self._draw(me, REFILL_TO - me.hand_size)
+        size = me.hand_size
+        if size < REFILL_TO:
+            self._draw(me, REFILL_TO - size)
         again = self.truck_on_table
         if again:
             self.truck_on_table = False
@@ -575,7 +579,8 @@ class Game:
         new.__dict__.update(self.__dict__)
         new.players = [p.copy() for p in self.players]
         new.draw, new.discard, new.actions = list(self.draw), list(self.discard), list(self.actions)
-        new.reshuffles = [list(r) for r in self.reshuffles]
+        # a new draw pile is appended to reshuffles and never changed after
+        new.reshuffles = list(self.reshuffles)
         return new
 
     # -- invariants (tests and debugging) -----------------------------------
@@ -604,6 +609,13 @@ def _match(floor: Floor, number: int) -> Piece | None:
         if piece.value + number == FLOOR_SUM:
             return piece
     return None
+
+
+@lru_cache(maxsize=None)
+def _stolen_floor(number: int, stolen: Piece) -> Floor:
+    """The floor a steal makes: the card played, then the piece it took
+    (made once, as :func:`_build_floor`'s)."""
+    return Floor(Piece(number), stolen)
 
 
 @lru_cache(maxsize=None)
