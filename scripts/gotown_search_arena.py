@@ -58,7 +58,8 @@ class Counting(StrongBot):
     """The strong bot, counting the deals and playouts of its searches, their
     CPU time, and how many of them would see ``min_deals`` deals within
     ``clock`` seconds a move at that CPU cost a deal (what the tournament's
-    clock lets search: a decision's forecast is made from its first deal)."""
+    clock lets search). The CPU a deal counts the decision's work before its
+deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
 
     def __init__(self, clock: float, min_deals: int, **options: Any) -> None:
         super().__init__(**options)

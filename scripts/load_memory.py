@@ -159,9 +159,6 @@ def type_counts(line: dict[str, Any]) -> Counter[str]:
             counts.update(f"widget:{type(o).__qualname__}" for o in objects
                           if isinstance(o, widget_module.Widget))
         for o in objects:
-            if type(o).__qualname__ == "QuietCollector":  # the server's reclaims
-                line["reclaims_by_growth"] = getattr(o, "reclaims_by_growth", None)
-                line["blocks_alive"] = getattr(o, "blocks_alive", None)
             if type(o).__qualname__ == "Workers" and hasattr(o, "_hints"):
                 line["hints_kept"] = len(o._hints)
                 line["hint_keys_kib"] = sum(len(k[1]) for k in o._hints) // 1024

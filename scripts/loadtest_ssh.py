@@ -500,9 +500,9 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
               f"{min(games, default=0)} to {max(games, default=0)}); every table had finished "
               "its first game " + (f"{first_games:.0f}s into the measurement" if first_games
                                    is not None else "only after the measurement (or never)"))
-        print(f"RSS growth after every table's first game: server {first_growth:.1f} MiB/min "
-              f"(goal {GOAL_GROWTH_MIB_MIN:g}, {ratio(first_growth, GOAL_GROWTH_MIB_MIN)}; "
-              f"{len(after_first)} samples); after the first game anywhere ("
+        print(f"RSS growth after every table's first game (for information; the goal's "
+              f"figure is the one after the memory warm-up): server {first_growth:.1f} MiB/min "
+              f"({len(after_first)} samples); after the first game anywhere ("
               + (f"{first_game:.0f}s" if first_game is not None else "none")
               + f"): {one_growth:.1f} MiB/min")
     print("server RSS by minute (MiB, the last sample of each): " + ", ".join(

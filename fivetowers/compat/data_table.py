@@ -16,15 +16,18 @@ from fivetowers.compat.checked import Workaround, source_digest, source_unchange
 TEXTUAL = "8.2.8"
 """The Textual version the DataTable was read in."""
 
-UPSTREAM_SOURCE = "9404928b4fdd9dab"
-"""The first 16 hex digits of the SHA-256 of the source of Textual's
-``DataTable.add_row``: the steps below are the ones it takes only while it
-is that code."""
+UPSTREAM_SOURCE = "ef99b72846d8ce48"
+"""The first 16 hex digits of the SHA-256 of the sources of Textual's
+``DataTable.add_row`` and of what setting the cursor there runs
+(``validate_cursor_coordinate``, ``watch_cursor_coordinate``,
+``_highlight_cursor``): the steps below are the ones they take only while
+they are that code."""
 
 
 def upstream_source_digest() -> str:
-    """The digest of ``DataTable.add_row``, as UPSTREAM_SOURCE records it."""
-    return source_digest(DataTable.add_row)
+    """The digest of ``DataTable.add_row`` and its cursor's, as UPSTREAM_SOURCE records it."""
+    return source_digest(DataTable.add_row, DataTable.validate_cursor_coordinate,
+                         DataTable.watch_cursor_coordinate, DataTable._highlight_cursor)
 
 
 def add_rows_at_once(table: DataTable[Any],

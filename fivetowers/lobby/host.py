@@ -96,10 +96,11 @@ _HOST_CLASSES: weakref.WeakSet[type[Any]] = weakref.WeakSet()
 def lobby_host(screen: Screen[Any]) -> LobbyHost:
     """The lobby app ``screen`` is shown by, typed as what screens may ask of it."""
     app = screen.app
-    # A runtime protocol check asks the App for every member (reading each
-    # property): some 25 Python calls a time, three times a lobby start.
-    # Every member is a method or property of the class, so the answer is
-    # the class's.
+    # A runtime protocol check asks the App for every member: some 25 Python
+    # calls a time (Python 3.11 reads each property), three times a lobby
+    # start. Every member is a method or property of the class or an
+    # attribute its __init__ always sets (lobby, port, server_name), so the
+    # answer is the class's.
     if type(app) in _HOST_CLASSES:
         return cast(LobbyHost, app)
     if not isinstance(app, LobbyHost):

@@ -30,7 +30,7 @@ async def test_a_value_is_kept_until_textual_restyles_the_widget() -> None:
 
         assert until_restyled(plain, work_out) == () and until_restyled(plain, work_out) == ()
         assert len(worked_out) == 1  # kept
-        plain.visual_style  # upstream's own use of the cache leaves it
+        plain.get_visual_style()  # upstream's own use of the cache leaves it
         assert until_restyled(plain, work_out) == () and len(worked_out) == 1
         plain.add_class("on")  # restyled at once: notify_style_update empties the cache
         assert until_restyled(plain, work_out) == ("on",) and len(worked_out) == 2

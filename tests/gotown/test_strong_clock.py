@@ -15,8 +15,9 @@ from tests.gotown.arrange import table
 
 
 class SlowStart:
-    """A clock whose first deal takes 2.5 ms and every later call 0.5 ms:
-    from the first deal alone, 0.05 s holds 20 deals; it holds about 50."""
+    """A clock whose first deal takes 2.5 ms and every later call 0.5 ms
+    (a call a deal): from the first deal alone, 0.05 s holds 20 deals; it
+    holds about 90."""
 
     def __init__(self) -> None:
         self.now = 0.0
@@ -44,13 +45,14 @@ def test_a_slow_first_deal_does_not_silence_the_search(monkeypatch: pytest.Monke
 
 def test_a_clock_too_short_for_min_deals_still_stops_after_the_forecast(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every deal 2.5 ms: 20 in 0.05 s. The bot stops at the forecast,
+    """Every clock call 2.5 ms (a call a deal, and one for the forecast):
+    about 14 deals forecast for 0.05 s. The bot stops at the forecast,
     FORECAST_DEALS deals in, and plays greedy+'s play."""
     game = table([["1", "8", "2", "3", "4"], ["3", "4", "6", "6", "7"]],
                  towers=[[["3", "6"]], []], draw=["2"] * 5)
     view = game.view(0)
     ticks = iter(range(10_000))
-    monkeypatch.setattr(time, "perf_counter", lambda: 0.00125 * next(ticks))
+    monkeypatch.setattr(time, "perf_counter", lambda: 0.0025 * next(ticks))
     bot = StrongBot(0.05)
     assert bot.choose(view, random.Random(0)) == plus_play(game, random.Random(0))
     assert bot.deals == FORECAST_DEALS

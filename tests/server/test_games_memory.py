@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fivetowers.ui import shared_lines
+from fivetowers.ui import log_lines, shared_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -26,8 +26,10 @@ get_inner_outer cache added some 1,400 a game (+2,729 over two)."""
 
 
 async def test_drawn_lines_alive_stay_flat_game_after_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The shared renders of its own, whatever earlier tests in this process drew.
+    # The shared renders and log entries' lines of its own, whatever earlier
+    # tests in this process drew.
     monkeypatch.setattr(shared_lines, "_lines", OrderedDict())
+    monkeypatch.setattr(log_lines, "_entries", OrderedDict())
     bench = Bench(tables=1, seats=2, watchers=1, seed=3)
     await bench.start()
     try:
@@ -44,8 +46,10 @@ async def test_drawn_lines_alive_stay_flat_game_after_game(monkeypatch: pytest.M
 
 
 def drawn_lines_not_shared() -> Counter[str]:
-    """:func:`alive`, less the Strips of the shared renders (a cache that
-    fills up to its bound over the first games)."""
+    """:func:`alive`, less the Strips of the shared renders and of the log
+    entries' lines (caches that fill up to their bounds over the first games:
+    each game's log is new entries)."""
     counts = alive()
-    counts["Strip"] -= len({id(line) for lines in shared_lines._lines.values() for line in lines})
+    counts["Strip"] -= len({id(line) for cache in (shared_lines._lines, log_lines._entries)
+                            for lines in cache.values() for line in lines})
     return counts

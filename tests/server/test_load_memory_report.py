@@ -3,6 +3,7 @@ and the samples of what the server's memory is made of."""
 
 from __future__ import annotations
 
+import gc
 import math
 import sys
 from functools import lru_cache
@@ -43,7 +44,9 @@ def _cached(n: int) -> bytes:
 def test_the_caches_are_found_with_their_entries_and_bytes() -> None:
     for n in range(40):
         _cached(1000 + n)
+    assert gc.get_freeze_count() == 0
     found = caches(owners=(__name__,))
+    assert gc.get_freeze_count() == 0  # nothing of this process frozen for good
     mine = found[f"{__name__}._filled"]
     assert mine["entries"] == 64 and mine["kib"] >= 64
     wrapped = found[f"{__name__}._cached"]

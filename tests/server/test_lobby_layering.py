@@ -12,6 +12,7 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -193,31 +194,33 @@ def test_a_games_screens_load_only_when_asked_for() -> None:
     assert done.stdout.strip() == "FiveTowersScreens"
 
 
-def test_a_lobby_host_is_checked_once_per_app_class() -> None:
-    """The runtime protocol check reads every member of the App (a lobby
-    start asked three times): the second App of a class is not asked."""
+def test_a_lobby_host_is_checked_once_per_app_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runtime protocol check asks the App for every member (a lobby
+    start asked three times): the second App of a class is not checked."""
     from types import SimpleNamespace
 
+    import fivetowers.lobby.host as host
     from fivetowers.lobby.app import LobbyApp
     from fivetowers.lobby.model import Lobby
     from fivetowers.server.session import Visitor
 
-    reads = []
+    checked: list[object] = []
 
-    class CountedApp(LobbyApp):
-        @property
-        def player_name(self) -> str:
-            reads.append(self)
-            return super().player_name
+    def counted_isinstance(value: object, kinds: Any) -> bool:
+        if kinds is host.LobbyHost:
+            checked.append(value)
+        return isinstance(value, kinds)
 
+    monkeypatch.setattr(host, "isinstance", counted_isinstance, raising=False)
     visitor = Visitor(identity="SHA256:x", name="ann", address="127.0.0.1", join_code=None,
                       term="xterm-256color", colorterm="truecolor")
-    first, second = CountedApp(Lobby(), visitor), CountedApp(Lobby(), visitor)
-    assert lobby_host(SimpleNamespace(app=first)) is first  # type: ignore[arg-type]
-    assert reads == [first]  # the protocol check read it
-    assert lobby_host(SimpleNamespace(app=second)) is second  # type: ignore[arg-type]
-    assert lobby_host(SimpleNamespace(app=first)) is first  # type: ignore[arg-type]
-    assert reads == [first]
+    first, second = LobbyApp(Lobby(), visitor), LobbyApp(Lobby(), visitor)
+    host._HOST_CLASSES.discard(LobbyApp)  # as if no lobby had started in this process
+    assert host.lobby_host(SimpleNamespace(app=first)) is first  # type: ignore[arg-type]
+    assert checked == [first]
+    assert host.lobby_host(SimpleNamespace(app=second)) is second  # type: ignore[arg-type]
+    assert host.lobby_host(SimpleNamespace(app=first)) is first  # type: ignore[arg-type]
+    assert checked == [first]
 
 
 async def test_a_lobby_screen_in_another_app_says_so_every_time() -> None:

@@ -118,14 +118,14 @@ _Play = TypeVar("_Play", bound=Union[Dog, Bone, Jackhammer, WreckingBall, Milksh
 @lru_cache(maxsize=None)
 def made(kind: type[_Play], *fields: int) -> _Play:
     """The play ``kind(*fields)``, made once: plays are values, and a
-    playout offers the same attacks, dogs and thieves again and again (a
-    frozen dataclass is slow to make)."""
+    playout offers the same attacks, dogs and bones again and again (a
+    frozen dataclass is slow to make; thieves: :func:`thief`)."""
     return kind(*fields)
 
 
 @lru_cache(maxsize=None)
 def thief(seat: int, target: int) -> Thief:
-    """The play (a value, made once, as :func:`made`'s)."""
+    """The thief's play on ``target``, made once (a value, as :func:`made`'s)."""
     return Thief(seat, target)
 
 
