@@ -57,8 +57,7 @@ def add_rows_at_once(table: DataTable[Any],
             table.add_row(*cells, key=key)
         return
     columns = table.ordered_columns
-    added = 0
-    for key, cells in rows:
+    for added, (key, cells) in enumerate(rows, 1):
         row_key = RowKey(key)
         if row_key in table._row_locations:
             raise DuplicateKey(f"The row key {row_key!r} already exists.")
@@ -69,15 +68,13 @@ def add_rows_at_once(table: DataTable[Any],
         table.rows[row_key] = Row(row_key, 1, None, False)
         table._new_rows.add(row_key)
         table._require_update_dimensions = True
-        added += 1
         if added == 1:
             table.cursor_coordinate = table.cursor_coordinate
             if columns and table.show_cursor and table.cursor_type != "none":
                 table._highlight_cursor()
-            table._update_count += 1
+        table._update_count += 1
+        if added == 1:
             table.check_idle()
-        else:
-            table._update_count += 1
 
 
 WORKAROUNDS = (

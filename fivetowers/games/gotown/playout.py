@@ -125,7 +125,8 @@ def made(kind: type[_Play], *fields: int) -> _Play:
 
 @lru_cache(maxsize=None)
 def thief(seat: int, target: int) -> Thief:
-    """The thief's play on ``target``, made once (a value, as :func:`made`'s)."""
+    """The thief's play on ``target``, made once (a value, as :func:`made`'s:
+    apart because a thief's fields are not all seats, as ``made``'s types have them)."""
     return Thief(seat, target)
 
 

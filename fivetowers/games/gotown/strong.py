@@ -368,7 +368,7 @@ class StrongBot:
         return plays[best]
 
     def _too_few_deals(self, started: float, deadline: float, needed: int,
-                       done: int = 1) -> bool:
+                       done: int) -> bool:
         """True when the move's deals will be fewer than ``needed``
         (the clock's forecast from the ``done`` deals made, or the fixed number)."""
         if self.simulations is not None:
