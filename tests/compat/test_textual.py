@@ -145,6 +145,39 @@ def test_stylesheets_with_the_same_variables_share_parsed_rules() -> None:
     assert other._parse_rules(CSS, ("probe.tcss", "")) is not rules
 
 
+class CountedVariables(dict[str, str]):
+    """CSS variables that count how often their items are read."""
+
+    reads = 0
+
+    def items(self) -> Any:
+        CountedVariables.reads += 1
+        return super().items()
+
+
+def test_a_stylesheets_variables_are_keyed_once_per_dict() -> None:
+    # A start parses a dozen sources: the variables (a theme's ~170) were
+    # sorted into the key for each of them.
+    assert share_parsed_css()
+    sheet = Stylesheet(variables=CountedVariables(background="green"))
+    rules = sheet._parse_rules(CSS, ("probe.tcss", ""))  # parsed: reads them
+    CountedVariables.reads = 0
+    for _ in range(4):
+        assert sheet._parse_rules(CSS, ("probe.tcss", "")) is rules
+    assert CountedVariables.reads == 0
+
+
+def test_variables_replaced_are_keyed_anew() -> None:
+    assert share_parsed_css()
+    sheet = Stylesheet(variables={"background": "red"})
+    red = sheet._parse_rules(CSS, ("probe.tcss", ""))
+    sheet.set_variables({"background": "blue"})
+    blue = sheet._parse_rules(CSS, ("probe.tcss", ""))
+    assert blue is not red
+    assert Stylesheet(variables={"background": "blue"})._parse_rules(
+        CSS, ("probe.tcss", "")) is blue
+
+
 def test_a_changed_parse_is_left_alone(monkeypatch: pytest.MonkeyPatch,
                                        caplog: pytest.LogCaptureFixture) -> None:
     def changed(self: Stylesheet, css: str, read_from: Any, *, scope: str = "") -> Any:
