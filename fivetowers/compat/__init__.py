@@ -36,6 +36,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   cache, which kept 1,024 gone widgets' drawn lines.
 - ``drop_closed_watchers`` (and ``is_closing``): the footer's watchers
   (``__watchers``) of key widgets long gone.
+- ``is_being_removed``: whether Textual is pruning a node (``_pruning``):
+  the lobby's list is not restyled when focus is taken off it as its
+  session ends.
 - ``LeanScreensApp``: screens without tooltips, and toast racks only once
   there is a notification (``_disable_tooltips``, ``_disable_notifications``).
 - ``OwnDriver``: the Driver state Textual's drivers share privately

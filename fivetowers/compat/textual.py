@@ -467,6 +467,18 @@ def is_closing(node: MessagePump) -> bool:
     return node._closing or node._closed
 
 
+def is_being_removed(node: DOMNode) -> bool:
+    """Whether ``node`` is being removed from the DOM (its App pruning it).
+
+    Textual marks every node it prunes (``App._prune``: a removed widget,
+    the screens of an App that ends) in ``DOMNode._pruning`` and offers no
+    public predicate; it takes focus off a focused node it prunes, whose
+    restyle then is for nothing. Retire it when DOMNode gets a public
+    ``is_removing`` (a small upstream request).
+    """
+    return node._pruning
+
+
 def drop_closed_watchers(node: DOMNode, attribute: str) -> None:
     """Forget the watchers of ``node.attribute`` that closed nodes made.
 
@@ -1121,6 +1133,7 @@ WORKAROUNDS = (
     _recorded("drop_closed_watchers", ("__watchers", "_closing", "_closed"),
               "Textual drops a removed node's watchers (or Footer unbinds old keys)"),
     _recorded("is_closing", ("_closing", "_closed"), "MessagePump gets a public is_closing"),
+    _recorded("is_being_removed", ("DOMNode._pruning",), "DOMNode gets a public is_removing"),
     _recorded("LeanScreensApp", ("_disable_tooltips", "_disable_notifications",
                                  "_refresh_notifications", "_notifications", "_nodes",
                                  "textual.widgets._toast"),

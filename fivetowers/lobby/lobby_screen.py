@@ -13,7 +13,7 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from fivetowers.compat.data_table import add_rows_at_once
-from fivetowers.compat.textual import SettledScreen
+from fivetowers.compat.textual import SettledScreen, is_being_removed
 from fivetowers.games import game_kinds
 from fivetowers.i18n import N_, _
 from fivetowers.lobby.host import LobbyChanged, LobbyHost, lobby_host
@@ -29,6 +29,13 @@ class TableList(SharedTable):
 
     Players arriving together all see the same list; ``listing`` is what the
     rows show (see SharedTable)."""
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        # As a session ends, Textual takes focus off the list it is removing
+        # (``App._prune``): restyling a list nobody will see again, and its
+        # dozen component classes, was a third of a session's end.
+        if not is_being_removed(self):
+            super().watch_has_focus(has_focus)
 
 
 class LobbyScreen(SettledScreen):

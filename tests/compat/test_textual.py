@@ -30,7 +30,8 @@ from fivetowers.compat.textual import (APPLY_PARAMETERS, PARSE_RULES_PARAMETERS,
                                        InOrderInput, LeanScreensApp,
                                        OwnDriver, UncachedXTermParser, data_table_draw_state,
                                        divide_without_cycles, drop_closed_watchers,
-                                       has_toast_rack, is_closing, lazy_strip_caches,
+                                       has_toast_rack, is_being_removed, is_closing,
+                                       lazy_strip_caches,
                                        look_pseudo_classes,
                                        strip_cache,
                                        keep_process_output, release_strip_caches,
@@ -176,6 +177,23 @@ def test_variables_replaced_are_keyed_anew() -> None:
     assert blue is not red
     assert Stylesheet(variables={"background": "blue"})._parse_rules(
         CSS, ("probe.tcss", "")) is blue
+
+
+async def test_a_node_is_being_removed_from_its_removal_on() -> None:
+    class Two(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("stays", id="stays")
+            yield Static("goes", id="goes")
+
+    app = Two()
+    async with app.run_test() as pilot:
+        goes, stays = app.query_one("#goes"), app.query_one("#stays")
+        assert not is_being_removed(goes) and not is_being_removed(stays)
+        removal = goes.remove()
+        assert is_being_removed(goes) and not is_being_removed(stays)
+        await removal
+        await pilot.pause()
+        assert not app.query("#goes")
 
 
 def test_a_changed_parse_is_left_alone(monkeypatch: pytest.MonkeyPatch,

@@ -293,6 +293,25 @@ async def test_the_table_list_is_styled_focused_once_not_again_when_focus_comes(
         assert not table.has_focus and table in restyled
 
 
+async def test_the_table_list_is_not_restyled_as_the_session_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    restyled = _restyles(monkeypatch)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(TableList)
+        assert app.screen.focused is table
+        blurred: list[bool] = []
+        def seen(focused: bool) -> None:
+            blurred.append(focused)
+
+        table.watch(table, "has_focus", seen, init=False)
+        await app.action_quit()
+        await pilot.pause()
+    assert blurred == [False]  # focus was taken off it as it was removed
+    assert table not in restyled
+
+
 async def test_the_table_list_does_not_look_focused_when_auto_focus_leaves_it() -> None:
     class NoAutoFocus(LobbyScreen):
         AUTO_FOCUS = ""
