@@ -32,6 +32,7 @@ from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.compat.textual import data_table_draw_state
 from fivetowers.ui.key_bar import KeyBar, forget_built_lines
+from fivetowers.ui.shared_static import SharedStatic
 
 from tests.server.server_helpers import Screen, StartServer, connect
 
@@ -310,6 +311,35 @@ async def test_the_table_list_is_not_restyled_as_the_session_ends(
         await pilot.pause()
     assert blurred == [False]  # focus was taken off it as it was removed
     assert table not in restyled
+
+
+async def test_the_empty_list_line_is_updated_only_when_its_words_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    updates: list[object] = []
+    original = SharedStatic.update
+
+    def update(self: SharedStatic, content: Any = "", *, layout: bool = True) -> None:
+        if self.id == "lobby-empty":
+            updates.append(content)
+        original(self, content, layout=layout)
+
+    monkeypatch.setattr(SharedStatic, "update", update)
+    lobby = _lobby()
+    app = LobbyApp(lobby, _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        assert updates == []  # composed empty, and a list with tables keeps it so
+        saved = dict(lobby.tables)
+        lobby.tables.clear()
+        screen.refresh_tables()
+        screen.refresh_tables()
+        empty = screen.query_one("#lobby-empty", SharedStatic)
+        assert "No tables yet" in str(empty.content) and len(updates) == 1
+        lobby.tables.update(saved)
+        screen.refresh_tables()
+        assert empty.content == "" and len(updates) == 2
 
 
 async def test_the_table_list_does_not_look_focused_when_auto_focus_leaves_it() -> None:
