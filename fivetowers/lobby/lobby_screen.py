@@ -86,7 +86,12 @@ class LobbyScreen(SettledScreen):
         title = styled_template(_("{game} lobby — you are {name}"),
                                 game=("5 Towers", "bold"), name=(app.player_name, "bold"))
         yield Static(title, id="lobby-title")
-        tables = TableList(id="tables", cursor_type="row", zebra_stripes=True)
+        tables = TableList(id="tables")
+        # Set without their watchers: on a list not mounted and still empty
+        # they change nothing (no row to highlight, none to scroll to), and
+        # the cursor's scrolled to the first row of nothing (1% of a start).
+        tables.set_reactive(TableList.cursor_type, "row")
+        tables.set_reactive(TableList.zebra_stripes, True)
         if self.app.app_focus and self.focused is None:
             # Textual's auto focus picks the list (the first focusable widget)
             # right after mounting styled it, and taking focus styled it and its

@@ -342,6 +342,23 @@ async def test_the_empty_list_line_is_updated_only_when_its_words_change(
         assert empty.content == "" and len(updates) == 2
 
 
+async def test_the_table_list_is_made_a_row_list_with_stripes_without_watchers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    watched: list[str] = []
+
+    def cursor_type(self: DataTable[Any], old: str, new: str) -> None:
+        watched.append(new)
+
+    monkeypatch.setattr(DataTable, "watch_cursor_type", cursor_type)
+    app = LobbyApp(_lobby(), _visitor("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(TableList)
+        assert table.cursor_type == "row" and table.zebra_stripes
+        assert watched == []
+        assert table.cursor_row == 0 and table.scroll_offset == (0, 0)
+
+
 async def test_the_table_list_does_not_look_focused_when_auto_focus_leaves_it() -> None:
     class NoAutoFocus(LobbyScreen):
         AUTO_FOCUS = ""
