@@ -57,3 +57,22 @@ async def test_playing_and_putting_back_a_card_lay_out_once(
             if not client.view().my_turn:
                 break
         assert played and client.version > version
+
+
+async def test_picking_a_card_lays_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The choices' list is sized where the layout sizes it: its first draw
+    # asks for no second layout.
+    game = played_until(2, 3, lambda g, _: g.to_move == 0 and len(g.legal_actions()) > 3)
+    client = client_for(game)
+    app = app_for(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table_screen(app)
+        reflowed = spy_reflows(monkeypatch)
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.pause(0.05)
+        assert screen.choices and screen.query_one(PlayPanel).region.height > 5
+        assert [root for root in reflowed if root is screen] == [screen]
+        choices = screen.query_one("#choices")
+        assert choices.virtual_size.height == len(screen.choices)
