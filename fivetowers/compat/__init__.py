@@ -67,6 +67,10 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``InOrderInput``: an Input that applies keys arriving in one read in
   order (its bindings ran after the printable keys behind them;
   ``Input._on_key``, ``App._check_bindings``).
+- ``SizedOnceScreen`` (:mod:`fivetowers.compat.sized_once`): a layout
+  that resizes widgets does not ask for a second one through their new
+  virtual sizes (``Widget._size_updated``, ``Widget._layout_required``),
+  unless a scrollbar came or went.
 - ``render_dirty_lines_only`` (:mod:`fivetowers.compat.dirty_lines`): a
   screen's partial update renders each widget only on the rows that
   changed (``Compositor.render_partial_update`` rendered every widget in
@@ -132,10 +136,11 @@ def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, data_table, dirty_lines,
                                    dispatch, event_log, futures, measured_lines, reactive,
-                                   restyle_memo, rich, saslprep, screen_removal, styles, textual)
+                                   restyle_memo, rich, saslprep, screen_removal, sized_once, styles,
+                                   textual)
 
     return (*textual.WORKAROUNDS, *measured_lines.WORKAROUNDS, *screen_removal.WORKAROUNDS,
-            *dirty_lines.WORKAROUNDS,
+            *dirty_lines.WORKAROUNDS, *sized_once.WORKAROUNDS,
             *dispatch.WORKAROUNDS, *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
             *styles.WORKAROUNDS, *event_log.WORKAROUNDS, *data_table.WORKAROUNDS,
             *restyle_memo.WORKAROUNDS,

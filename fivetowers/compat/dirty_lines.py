@@ -52,10 +52,17 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
         return None
     crop = Region.from_union(update_regions).intersection(self.size.region)
     spans = list(self._regions_to_spans(update_regions))
-    is_rendered_line = {y for y, _, _ in spans}.__contains__
     cuts = self.cuts
-    chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    # The cuts of each rendered row no widget has filled yet (None in chops):
+    # one set operation a row tells whether a widget behind has any to fill.
+    unfilled = {y: set(cuts[y][:-1]) for y, _, _ in spans}
+    unsent: dict[int, Strip | None] = {}  # the rows not sent: ChopsUpdate reads only spans
+    chops = [dict.fromkeys(cut_set[:-1]) if y in unfilled else unsent
+             for y, cut_set in enumerate(cuts)]
+    remaining = sum(map(len, unfilled.values()))
     for widget, region, band in _bands(self, crop, update_regions):
+        if not remaining:
+            break  # every changed cut has its strip: the widgets behind show nowhere
         first_cut, last_cut = band.column_span
         # The rows where some cut is still open: a cut already filled by a
         # widget in front would win over this one's (as Textual paints), so
@@ -63,24 +70,27 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
         # the screen's background) need no render at all.
         open_rows: list[tuple[int, list[int]]] = []
         for y in band.line_range:
-            if not is_rendered_line(y):
+            open_cuts = unfilled.get(y)
+            if not open_cuts:  # not rendered, or filled by widgets in front
                 continue
-            chops_line = chops[y]
             final_cuts = [cut for cut in cuts[y] if (last_cut >= cut >= first_cut)]
             # A cut at the band's right edge starts no piece of this widget's.
             starts = final_cuts[:-1] if final_cuts[-1:] == [last_cut] else final_cuts
-            if any(chops_line.get(cut) is None for cut in starts):
+            if not open_cuts.isdisjoint(starts):
                 open_rows.append((y, final_cuts))
         for top, bottom, rows in _runs(open_rows):
             strips = widget.render_lines(Region(band.x - region.x, top - region.y,
                                                 band.width, bottom - top))
             for (y, final_cuts), strip in zip(rows, strips):
                 chops_line = chops[y]
+                open_cuts = unfilled[y]
                 cut_strips = strip.divide([cut - band.x for cut in final_cuts[1:]])
                 # Front to back: the first strip for a cut wins (as Textual paints).
                 for cut, piece in zip(final_cuts, cut_strips):
-                    if chops_line.get(cut) is None:
+                    if cut in open_cuts:
                         chops_line[cut] = piece
+                        open_cuts.discard(cut)
+                        remaining -= 1
     chop_ends = [cut_set[1:] for cut_set in cuts]
     return ChopsUpdate(cast("Sequence[Mapping[int, Strip]]", chops), spans, chop_ends)
 
@@ -99,23 +109,31 @@ def _bands(compositor: Compositor, crop: Region, dirty: Iterable[Region]
            ) -> Iterator[tuple[Widget, Region, Region]]:
     """(widget, its region, a band of its visible part), front to back: each
     widget's rows where it meets a changed region."""
-    dirty = list(dirty)
+    changed = [(x, y, x + width, y + height) for x, y, width, height in dirty]
     for widget, (region, clip) in compositor.visible_widgets.items():
         if not crop.overlaps(clip):
             continue
-        visible = region.intersection(clip)
-        if not visible:
+        x, y, width, height = region.intersection(clip)  # the widget's visible part
+        if width <= 0 or height <= 0:
             continue
-        rows = sorted((part.y, part.bottom) for part in
-                      (visible.intersection(changed) for changed in dirty) if part)
+        right, bottom = x + width, y + height
+        # The rows of its visible part that each changed region meets (its
+        # Region.intersection, unrolled: a call a widget and region was most
+        # of a partial update's own cost).
+        rows = [(y if y > top else top, bottom if bottom < low else low)
+                for left, top, end, low in changed
+                if x < end and left < right and y < low and top < bottom]
+        if not rows:
+            continue
+        rows.sort()
         bands: list[list[int]] = []
-        for top, bottom in rows:  # runs of rows, merged where they touch
-            if bands and top <= bands[-1][1]:
-                bands[-1][1] = max(bands[-1][1], bottom)
+        for first, last in rows:  # runs of rows, merged where they touch
+            if bands and first <= bands[-1][1]:
+                bands[-1][1] = max(bands[-1][1], last)
             else:
-                bands.append([top, bottom])
-        for top, bottom in bands:
-            yield widget, region, Region(visible.x, top, visible.width, bottom - top)
+                bands.append([first, last])
+        for first, last in bands:
+            yield widget, region, Region(x, first, width, last - first)
 
 
 WORKAROUNDS = (

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
+from fivetowers.compat.sized_once import SizedOnceScreen
 from fivetowers.compat.textual import CoveredScreen, is_closing, write_to_terminal
 from fivetowers.i18n import N_, _
 from fivetowers.ui.text import name_text
@@ -156,7 +157,7 @@ class TableChanged(Message):
     version: int
 
 
-class LiveTableScreen(CoveredScreen, Screen[None], Generic[C]):
+class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
     """A table screen over a live table's client ``client``: it also puts
     the table's chat in the log (``_chat_heard``), counts down to a stand-in
     bot (``status_extras``) and rings the bell on a new turn (``alert``)."""

@@ -3,6 +3,10 @@ and sends exactly what Textual's own partial update sends."""
 
 from __future__ import annotations
 
+import sys
+from types import FrameType
+from typing import Any, Callable
+
 from rich.console import Console
 from textual._compositor import Compositor
 from textual.app import App, ComposeResult
@@ -122,3 +126,60 @@ async def test_rows_that_widgets_in_front_fill_render_nothing_behind() -> None:
         # shows to the right of its hand: rendered, on the rows that changed.
         assert full.renders == before[0]
         assert roomy.renders == before[1] + 1
+
+
+
+def calls_but_renders(work: Callable[[], Any]) -> int:
+    """The Python calls ``work()`` makes outside widgets' ``render_lines``."""
+    calls = inside = 0
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal calls, inside
+        rendering = frame.f_code.co_name == "render_lines"
+        if event == "call":
+            if rendering or inside:
+                inside += rendering
+            else:
+                calls += 1
+        elif event == "return" and rendering:
+            inside -= 1
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return calls - 1  # work itself
+
+
+class Rows(App[None]):
+    CSS = "Static { height: 1; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            for n in range(20):
+                yield Counted(f"row {n}", id=f"row{n}")
+
+
+async def test_a_partial_update_costs_few_calls_besides_the_renders() -> None:
+    # A move changes a few rows of a screen of some 40 widgets: each widget
+    # the update looks at costs a call or two, not calls a changed region
+    # and row (Region methods, generators), and once every changed cut has
+    # its strip the widgets behind are not looked at (the update's own work
+    # was 15% of a hosted table's calls per viewer per change).
+    app = Rows()
+    async with app.run_test(size=(40, 20)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        row = app.query_one("#row0", Static)
+        compositor._dirty_regions.add(row.region)
+        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console=app.console)
+        compositor._dirty_regions.add(row.region)
+        update = None
+
+        def ours() -> None:
+            nonlocal update
+            update = _render_partial_update(compositor)
+        calls = calls_but_renders(ours)
+        assert segments(update, app.console) == theirs
+        assert calls <= 3 * len(compositor.visible_widgets), calls  # it was 206 for 22

@@ -216,3 +216,24 @@ async def test_every_viewer_draws_another_players_board_at_one_width() -> None:
         await settle(pilot)
         assert {board.outer_size for board in boards} == {boards[0].outer_size}
         assert boards[0].outer_size.width == 26
+
+
+async def test_the_build_steps_showing_lay_the_screen_out_once() -> None:
+    # The steps' list is sized where the layout sizes it (ui/sized_options.py):
+    # its first draw with new steps asks for no second layout.
+    client = passive_client(Variant.BASE, seed=5)
+    app = app_for(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("1")  # the human outbids the starter's 0; the other bot passes
+        await settle(pilot)
+        assert client.view().phase is Phase.BUILD and client.view().to_move == 1
+        screen = app.screen
+        layouts = spy_screen_layouts(screen)
+        await pilot.press("a", "u")  # the hint's plan, less its last card: steps show
+        for _ in range(5):
+            await pilot.pause()
+        steps = screen.query_one("#steps", OptionList)
+        assert steps.display and steps.option_count
+        assert steps.virtual_size.height == steps.option_count
+        assert len(layouts) == 1

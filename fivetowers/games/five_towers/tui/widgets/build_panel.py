@@ -15,6 +15,7 @@ from fivetowers.games.five_towers.tui.words import TOWER, card_word
 from fivetowers.games.five_towers.tui.messages import StepPicked
 from fivetowers.i18n import _, ngettext
 from fivetowers.ui.shared_static import SharedStatic
+from fivetowers.ui.sized_options import SizedOptionList
 from fivetowers.ui.steady_text import update_steady
 
 
@@ -88,7 +89,7 @@ class BuildPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield SharedStatic(id="build-text")
-        steps = OptionList(id="steps")
+        steps = SizedOptionList(id="steps")
         steps.can_focus = False
         yield steps
 

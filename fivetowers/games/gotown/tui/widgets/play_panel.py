@@ -14,6 +14,7 @@ from fivetowers.games.gotown.tui.choices import Choice
 from fivetowers.games.gotown.tui.look import card_words
 from fivetowers.games.gotown.tui.messages import ChoicePicked
 from fivetowers.i18n import _
+from fivetowers.ui.sized_options import SizedOptionList
 from fivetowers.ui.steady_text import update_steady
 
 
@@ -37,7 +38,7 @@ class PlayPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="play-text")
-        options = OptionList(id="choices")
+        options = SizedOptionList(id="choices")
         options.can_focus = False
         yield options
 
