@@ -41,7 +41,19 @@ def card_of(pair: Pair) -> Card:
     return Card(TYPES[pair[0]], pair[1])
 
 
-@lru_cache(maxsize=None)
+CHAINS_KEPT = 1 << 11
+"""Answers of :func:`_best_chain` kept (about 150 bytes each). Unbounded, the
+serving process kept every hand's chains for good (913 after 10 minutes of
+play at 20 sessions); over 60 random games of every size and variant,
+4,582 entries gave 87.4% hits, 2,048 gave 83.5% and 1,024 77.7%, at the
+same CPU (a miss is a few comparisons)."""
+
+SANDS_KEPT = 1 << 10
+"""Answers of :func:`best_sand` kept (about 200 bytes each; Great Powers
+only): over the same games 1,704 entries gave 55.6% hits, 1,024 53.5%."""
+
+
+@lru_cache(maxsize=CHAINS_KEPT)
 def _best_chain(end: int, values: tuple[int, ...], under: bool) -> int:
     """Most of ``values`` (sorted) that can be added one by one at one end of a
     tower: onto ``end`` (its top), or slid ``under`` it (its lowest card)."""
@@ -71,7 +83,7 @@ def best_under(lowest: int, values: tuple[int, ...]) -> int:
     return _best_chain(lowest, values, True)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=SANDS_KEPT)
 def best_sand(bottom: int, top: int, values: tuple[int, ...]) -> int:
     """Great Powers sand: one end per round; ``top == EMPTY`` for no tower."""
     if top == TOWER_TOP:
