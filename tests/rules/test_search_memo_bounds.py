@@ -30,3 +30,28 @@ def test_the_chain_and_sand_memos_stay_within_their_bounds_game_after_game() -> 
     assert chain.hits + chain.misses > 0 and chain.misses > chain.maxsize
     assert chain.currsize <= chain.maxsize and sand.currsize <= sand.maxsize
     assert chain.hits > chain.misses  # still a memo: most answers are found again
+
+
+MEMOS_AT_THEIR_BOUNDS_AT_MOST = 2 << 20
+"""Bytes all the search memos hold full, in the server and in each worker:
+at 8,192 / 65,536 answers most_placed and free_rebuild_best alone held some
+3 and 18 MiB (for the same hits as now, see their bounds' figures)."""
+
+
+def test_the_search_memos_full_hold_at_most_two_mib() -> None:
+    from load_caches import _stop_types, reachable_bytes
+
+    search.clear_caches()
+    rng = random.Random(7)
+    for i in range(12):
+        game = Game([f"P{j}" for j in range(3 + i % 3)], Variant.GREAT_POWERS, seed=200 + i)
+        while not game.is_terminal():
+            random_move(game, rng)
+    stop = _stop_types()
+    full = 0
+    for memo in (search._best_chain, search.best_sand, search.most_placed,
+                 search.free_rebuild_best):
+        info = memo.cache_info()
+        assert info.maxsize is not None and 0 < info.currsize <= info.maxsize
+        full += reachable_bytes(memo, stop) * info.maxsize // info.currsize
+    assert full <= MEMOS_AT_THEIR_BOUNDS_AT_MOST, full
