@@ -8,7 +8,8 @@ real LobbyApp and table screens in process, random bots' moves, rematches)
 with every cache of ``load_caches.BOUNDS`` counting its lookups and misses,
 and prints for each, after each game: its entries against its bound, its
 hit rate over that game and the bytes reachable from it (load_caches'
-estimate). ``--bound MODULE.NAME=N`` sets a module's bound before the run,
+estimate) and what it would hold at its bound (the bytes an entry
+now, times the bound). ``--bound MODULE.NAME=N`` sets a module's bound before the run,
 or an lru_cache's ``maxsize`` by the function's name, to see what a smaller one costs in misses (a miss is a render or a lookup
 done again: ``scripts/bench_sessions.py --calls`` gives its CPU). The hit
 rate of a game after the first is the cache's worth in play: entries that
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_games_memory import Bench  # noqa: E402
-from load_caches import BOUNDS, bound_of, reachable_bytes, _stop_types  # noqa: E402
+from load_caches import BOUNDS, bound_of, ceiling_kib, reachable_bytes, _stop_types  # noqa: E402
 
 
 class _Counting:
@@ -100,7 +101,9 @@ async def run(args: argparse.Namespace) -> None:
     stop = _stop_types()
     for _ in range(args.games):
         await bench.play_round()
-        print(f"game {bench.games}: entries/bound, hit rate this game, lookups, KiB")
+        print(f"game {bench.games}: entries/bound, hit rate this game, lookups, KiB, "
+              "KiB at the bound")
+        ceilings = 0
         for where, cache in watched.items():
             entries, lookups, misses = counts(cache)
             _, was_lookups, was_misses = before[where]
@@ -109,8 +112,12 @@ async def run(args: argparse.Namespace) -> None:
             if not asked and not entries:
                 continue
             rate = 1 - (misses - was_misses) / asked if asked else float("nan")
+            kib = reachable_bytes(cache, stop) // 1024
+            ceiling = ceiling_kib(where, entries, kib)
+            ceilings += ceiling
             print(f"  {where:48s} {entries:6d}/{bound_of(where):<6d} {rate:6.1%} "
-                  f"{asked:7d} {reachable_bytes(cache, stop) // 1024:6d}", flush=True)
+                  f"{asked:7d} {kib:6d} {ceiling:6d}", flush=True)
+        print(f"  all at their bounds: {ceilings / 1024:.1f} MiB")
     await bench.close()
 
 

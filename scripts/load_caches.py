@@ -96,6 +96,12 @@ def bound_of(where: str) -> int:
     return value
 
 
+def ceiling_kib(where: str, entries: int, kib: int) -> int:
+    """What the cache at ``where`` would hold at its bound, from its
+    ``kib`` for ``entries`` now (0 with none: nothing to go by)."""
+    return bound_of(where) * kib // entries if entries else 0
+
+
 def _stop_types() -> tuple[type, ...]:
     """What a cache's bytes do not climb through: code and live screens."""
     extra: list[type] = []

@@ -25,15 +25,26 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_games_memory import Bench  # noqa: E402
-from load_caches import BOUNDS, FINITE, bound_of, caches  # noqa: E402
+from load_caches import BOUNDS, FINITE, bound_of, caches, ceiling_kib  # noqa: E402
+
+CACHES_AT_THEIR_BOUNDS_AT_MOST_KIB = 28 << 10
+"""What every known cache would hold at its bound (its bytes an entry now,
+times its bound), here with three Apps: some 22 MiB; 38 MiB with the style
+caches' bounds of 4,096, some 60 with every bound of 2026-12-02's morning:
+most of it caches that took many minutes to fill at 20 sessions and then
+held what no screen showed any more."""
 
 
 LOG_ENTRIES = "fivetowers.ui.log_lines._entries"
 
 
-def _sizes() -> dict[str, int]:
+def _found() -> dict[str, dict[str, int]]:
     """Every fivetowers module's container and lru_cache, by where it lives."""
-    return {where: found["entries"] for where, found in caches(("fivetowers",), least=1).items()}
+    return caches(("fivetowers",), least=1)
+
+
+def _sizes() -> dict[str, int]:
+    return {where: found["entries"] for where, found in _found().items()}
 
 
 def _unbounded_lru_caches() -> list[str]:
@@ -58,7 +69,10 @@ async def test_every_cache_that_grows_game_after_game_is_bounded_and_within_its_
         await bench.play_round()
         first = _sizes()
         await bench.play_round()
-        later = _sizes()
+        found = _found()
+        later = {where: kept["entries"] for where, kept in found.items()}
+        ceiling = sum(ceiling_kib(where, kept["entries"], kept["kib"])
+                      for where, kept in found.items() if where in BOUNDS)
     finally:
         await bench.close()
     grew = {where for where, entries in later.items() if entries > first.get(where, 0)}
@@ -75,6 +89,8 @@ async def test_every_cache_that_grows_game_after_game_is_bounded_and_within_its_
     # is shown again, so it is full while they play.
     print("log entries kept after two games", first.get(LOG_ENTRIES), later[LOG_ENTRIES])
     assert later[LOG_ENTRIES] == bound_of(LOG_ENTRIES)
+    print("KiB at the bounds", ceiling)
+    assert ceiling <= CACHES_AT_THEIR_BOUNDS_AT_MOST_KIB
 
 
 def test_a_new_unbounded_module_cache_would_fail() -> None:
