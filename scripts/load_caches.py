@@ -19,12 +19,87 @@ import gc
 import sys
 import types
 from collections import OrderedDict
-from typing import Any
+import importlib
+from typing import Any, Callable
 
 MIN_ENTRIES = 32
 OWNERS = ("fivetowers", "textual", "rich")
 STOP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
         types.MethodType, types.CodeType, types.FrameType)
+
+
+def _shared_lines_bound() -> int:
+    from fivetowers.ui import shared_lines
+
+    return max(shared_lines.KEPT, shared_lines.PER_APP * len(shared_lines._apps))
+
+
+def _log_lines_bound() -> int:
+    from fivetowers.ui import log_lines
+
+    return max(log_lines.KEPT, log_lines.PER_APP * len(log_lines._apps))
+
+
+MAXSIZE = "maxsize"
+"""A ``functools.lru_cache``'s bound is its own."""
+
+BOUNDS: dict[str, str | Callable[[], int]] = {
+    "fivetowers.ui.log_lines._entries": _log_lines_bound,
+    "fivetowers.ui.log_lines._style_on_row": MAXSIZE,
+    "fivetowers.ui.shared_lines._lines": _shared_lines_bound,
+    "fivetowers.ui.key_bar._built": "fivetowers.ui.key_bar.BUILT_KEPT",
+    "fivetowers.compat.styles._outcomes": "fivetowers.compat.styles.RULES_KEPT",
+    "fivetowers.compat.dispatch._plans": "fivetowers.compat.dispatch.PLANS_KEPT",
+    "fivetowers.compat.reactive._plain": "fivetowers.compat.reactive.KINDS_KEPT",
+    "fivetowers.compat.callbacks._counts": "fivetowers.compat.callbacks.COUNTS_KEPT",
+    "fivetowers.compat.textual._parsed": "fivetowers.compat.textual.CSS_KEPT",
+    "fivetowers.compat.textual._MEASURED_ROWS": "fivetowers.compat.textual.MEASURED_ROWS_KEPT",
+    "fivetowers.compat.textual._matches": "fivetowers.compat.textual.STYLE_MATCHES_KEPT",
+    "fivetowers.compat.textual._candidates": "fivetowers.compat.textual.STYLE_MATCHES_KEPT",
+    "fivetowers.compat.textual._rule_lists": "fivetowers.compat.textual.RULE_LISTS_KEPT",
+    "fivetowers.compat.textual._inner_outer": MAXSIZE,
+    "fivetowers.server.colours.client_color_system": MAXSIZE,
+    "fivetowers.games.five_towers.rules.search._best_chain": MAXSIZE,
+    "fivetowers.games.five_towers.rules.search.best_sand": MAXSIZE,
+    "fivetowers.games.five_towers.rules.search.most_placed": MAXSIZE,
+    "fivetowers.games.five_towers.rules.search.free_rebuild_best": MAXSIZE,
+    "fivetowers.games.five_towers.bots.plans.options": MAXSIZE,
+    "fivetowers.games.gotown.plus._steal_chance": MAXSIZE,
+}
+"""The serving process's caches (found by :func:`caches`) and their bounds:
+a module's constant by its full name, or the lru_cache's ``maxsize``."""
+
+FINITE = frozenset({
+    "fivetowers.i18n.translator",  # one a language
+    "fivetowers.compat.checked.source_digest",  # one an upstream function patched
+    "fivetowers.games.gotown.rules.game._stolen_floor",  # numbers x pieces
+    "fivetowers.games.gotown.rules.game._build_floor",  # pairs of cards
+    "fivetowers.games.gotown.playout.steal",  # seats x cards x seats
+    "fivetowers.games.gotown.playout.made",  # plays' kinds x seats
+    "fivetowers.games.gotown.playout.thief",  # seats x seats
+})
+"""Caches with no bound of their own, whose keys are a small fixed set."""
+
+
+def bound_of(where: str) -> int:
+    """The bound of the cache at ``where`` (a key of :data:`BOUNDS`) now;
+    0 for an lru_cache with none."""
+    bound = BOUNDS[where]
+    if callable(bound):
+        return bound()
+    if bound == MAXSIZE:
+        module, attr = where.rsplit(".", 1)
+        return getattr(importlib.import_module(module), attr).cache_info().maxsize or 0
+    module, attr = bound.rsplit(".", 1)
+    value = getattr(importlib.import_module(module), attr)
+    assert isinstance(value, int), where
+    return value
+
+
+def ceiling_kib(where: str, entries: int, kib: int) -> int:
+    """What the cache at ``where`` would hold at its bound, from its
+    ``kib`` for ``entries`` now (0 with none: nothing to go by)."""
+    return bound_of(where) * kib // entries if entries else 0
 
 
 def _stop_types() -> tuple[type, ...]:
@@ -55,16 +130,17 @@ def reachable_bytes(root: Any, stop: tuple[type, ...], limit: int = 2_000_000) -
     return total
 
 
-def caches(owners: tuple[str, ...] = OWNERS) -> dict[str, dict[str, int]]:
-    """Every cache found in the modules named ``owners*`` (see the module's
-    docstring), by where it lives."""
+def caches(owners: tuple[str, ...] = OWNERS, least: int = MIN_ENTRIES
+           ) -> dict[str, dict[str, int]]:
+    """Every cache found in the modules named ``owners*`` with at least
+    ``least`` entries (see the module's docstring), by where it lives."""
     stop = _stop_types()
     found: dict[str, dict[str, int]] = {}
     for name, module in list(sys.modules.items()):
         if not name.startswith(owners) or module is None:
             continue
         for attr, value in list(vars(module).items()):
-            if type(value) in (dict, OrderedDict, set) and len(value) >= MIN_ENTRIES:
+            if type(value) in (dict, OrderedDict, set) and len(value) >= least:
                 if attr.startswith("__") or (attr.isupper() and type(value) is not OrderedDict):
                     # builtins, constants (an upper-case OrderedDict is a cache: _MEASURED_ROWS)
                     continue
@@ -80,7 +156,7 @@ def caches(owners: tuple[str, ...] = OWNERS) -> dict[str, dict[str, int]]:
             gc.freeze()
     for o in wrappers:
         info = o.cache_info()
-        if info.currsize < MIN_ENTRIES:
+        if info.currsize < least:
             continue
         where = f"{getattr(o, '__module__', '?')}.{getattr(o, '__qualname__', '?')}"
         if not where.startswith(owners):

@@ -7,19 +7,21 @@ once per look and width, by the pipeline Textual draws a widget's content
 with (so they are the lines it would draw: an entry's lines never depend
 on its neighbours'), and a log's content is its newest entries' lines,
 newest at the bottom. The entries are kept for every App (viewers at a
-table read the same log) up to ``KEPT``; the whole log's render is still
-shared between viewers by ui/shared_lines.py.
+table read the same log), ``PER_APP`` for each App drawing logs; the whole
+log's render is still shared between viewers by ui/shared_lines.py.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Callable, Hashable, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Sequence, TypeVar
+from weakref import WeakSet
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.app import App
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
@@ -29,11 +31,18 @@ from fivetowers.ui.shared_lines import look_key
 
 Entry = TypeVar("Entry", bound=Hashable)
 
-KEPT = 2048
-"""Entries' lines kept: a five-seat game logs about 300 entries, a viewer's
-log shows about 10."""
+KEPT = 128
+"""Entries' lines kept at the least."""
+PER_APP = 8
+"""Entries' lines kept per App drawing logs. A viewer's log shows about 10
+entries, and a table's viewers share theirs; the entries of games over are
+never shown again. 20 sessions at 4 tables played game after game
+(scripts/bench_cache_bounds.py) hit 80.0% with 2,048 kept (about 1.9 KiB
+each: 3.8 MiB, some 19 minutes to fill in the load test) and 80.1% with
+256 and with 96."""
 
 _entries: OrderedDict[Hashable, list[Strip]] = OrderedDict()
+_apps: WeakSet[App[Any]] = WeakSet()
 
 
 def entry_lines(widget: Widget, entry: Entry, text: Callable[[Entry], Text],
@@ -47,7 +56,7 @@ def entry_lines(widget: Widget, entry: Entry, text: Callable[[Entry], Text],
     wrapped = Text("\n").join(text(entry).wrap(widget.app.console, width))
     lines = _entries[key] = Visual.to_strips(
         widget, visualize(widget, wrapped, markup=False), width, None, widget.visual_style)
-    if len(_entries) > KEPT:
+    if len(_entries) > max(KEPT, PER_APP * len(_apps)):
         release_strip_caches(_entries.popitem(last=False)[1])
     return lines
 
@@ -59,6 +68,7 @@ def log_lines(widget: Widget, entries: Sequence[Entry], text: Callable[[Entry], 
     if width <= 0 or height <= 0:
         return []
     look = (look_key(widget), widget.visual_style)
+    _apps.add(widget.app)
     drawn: list[list[Strip]] = []
     count = 0
     for entry in reversed(entries):

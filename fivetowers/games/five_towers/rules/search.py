@@ -41,7 +41,19 @@ def card_of(pair: Pair) -> Card:
     return Card(TYPES[pair[0]], pair[1])
 
 
-@lru_cache(maxsize=None)
+CHAINS_KEPT = 1 << 11
+"""Answers of :func:`_best_chain` kept (about 150 bytes each). Unbounded, the
+serving process kept every hand's chains for good (913 after 10 minutes of
+play at 20 sessions); over 60 random games of every size and variant,
+4,582 entries gave 87.4% hits, 2,048 gave 83.5% and 1,024 77.7%, at the
+same CPU (a miss is a few comparisons)."""
+
+SANDS_KEPT = 1 << 10
+"""Answers of :func:`best_sand` kept (about 200 bytes each; Great Powers
+only): over the same games 1,704 entries gave 55.6% hits, 1,024 53.5%."""
+
+
+@lru_cache(maxsize=CHAINS_KEPT)
 def _best_chain(end: int, values: tuple[int, ...], under: bool) -> int:
     """Most of ``values`` (sorted) that can be added one by one at one end of a
     tower: onto ``end`` (its top), or slid ``under`` it (its lowest card)."""
@@ -71,7 +83,7 @@ def best_under(lowest: int, values: tuple[int, ...]) -> int:
     return _best_chain(lowest, values, True)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=SANDS_KEPT)
 def best_sand(bottom: int, top: int, values: tuple[int, ...]) -> int:
     """Great Powers sand: one end per round; ``top == EMPTY`` for no tower."""
     if top == TOWER_TOP:
@@ -132,12 +144,15 @@ def _split(display: tuple[Pair, ...], allow_tree: bool) -> list[tuple[int, ...]]
     return [tuple(sorted(vs)) for vs in by_type]
 
 
-MOST_PLACED_KEPT = 1 << 13
-"""Answers of :func:`most_placed` kept. Its hits come from within one search
-(the same sub-boards reached in several orders): over 241 strong-bot moves,
-8,192 entries gave 59,974 hits and 262,144 gave 60,008, while the larger
-cache grew a worker process by about 10 MiB a minute until it filled (some
-130 MiB), with positions of deals long over."""
+MOST_PLACED_KEPT = 1 << 10
+"""Answers of :func:`most_placed` kept (about 375 bytes each). Its hits come
+from within one search (the same sub-boards reached in several orders):
+over 300 moves of three Great Powers deals (a strong bot and three greedy
+ones), 8,192, 2,048 and 1,024 entries all gave 19,099 hits, 512 gave
+18,981; in the serving process (legal bids, scripts/bench_cache_bounds.py)
+8,192 and 1,024 gave the same 20.6%. 262,144 grew a worker process by about
+10 MiB a minute until it filled (some 130 MiB), with positions of deals
+long over; 8,192 held 3 MiB in the server and in each worker."""
 
 
 @lru_cache(maxsize=MOST_PLACED_KEPT)
@@ -197,7 +212,13 @@ def _coupled_best(towers: Towers, pile: tuple[Pair, ...], display: tuple[Pair, .
 _NO_TOWERS: Towers = ((), (), (), (), ())
 
 
-@lru_cache(maxsize=1 << 16)
+FREE_REBUILDS_KEPT = 1 << 11
+"""Answers of :func:`free_rebuild_best` kept (about 280 bytes each): over the
+same 300 moves it made 2,013 entries; 65,536 (its bound before) would have
+held some 18 MiB of old deals' towers, 1,024 lost 3 hits of 6,309."""
+
+
+@lru_cache(maxsize=FREE_REBUILDS_KEPT)
 def free_rebuild_best(ti: int, tower: tuple[int, ...], values: tuple[int, ...],
                       extras: tuple[int, ...], sand_end: int) -> int:
     """An upper bound for one Great Powers tower: most of ``values`` it takes when
