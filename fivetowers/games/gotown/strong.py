@@ -271,6 +271,13 @@ class Search:
     share: bool = False
     """With :attr:`value`: our chance over the sum of every seat's
     (:func:`~fivetowers.games.gotown.value.win_share`)."""
+    defend: int = 0
+    """When an opponent is this many floors or fewer from winning, also
+    search the best play against its tower (:meth:`StrongBot.defence`),
+    beyond :attr:`width` (0: never)."""
+    critical_deals: int = 0
+    """The fewest deals (instead of :attr:`min_deals`) of a decision at which
+    an opponent is one floor from winning (0: :attr:`min_deals`)."""
 
 
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
@@ -319,6 +326,10 @@ class StrongBot:
         if isinstance(greedy, (Steal, Thief, SuperThief)) and not design.steals:
             return greedy
         plays = self.candidates(view, greedy, design)
+        if design.defend:
+            guard = self.defence(view, design.defend)
+            if guard is not None and guard not in plays:
+                plays.append(guard)
         hidden: list[Counter[Card] | None] = [None] * len(plays)
         if design.hold:
             plan = self.held_back(greedy, dealer)
@@ -334,11 +345,14 @@ class StrongBot:
         searched = list(range(1, len(plays)))
         rounds = playouts = 0
         forecast_at = 1 if self.simulations is not None else FORECAST_DEALS
+        min_deals = design.min_deals
+        if design.critical_deals and _one_floor_off(view):
+            min_deals = design.critical_deals
         started = time.perf_counter()
         while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
                               else rounds < self.simulations):
-            if rounds == forecast_at and design.min_deals and \
-                    self._too_few_deals(started, deadline, design.min_deals, rounds):
+            if rounds == forecast_at and min_deals and \
+                    self._too_few_deals(started, deadline, min_deals, rounds):
                 self.deals, self.playouts = rounds, playouts
                 return greedy
             deal = dealer.deal(rng)
@@ -357,7 +371,7 @@ class StrongBot:
                 if not searched:
                     break
         self.deals, self.playouts = rounds, playouts
-        if rounds < design.min_deals:
+        if rounds < min_deals:
             return greedy  # the clock ran out after a hopeful forecast (a busy machine)
         # greedy+'s play unless the search finds one better beyond its noise
         best, best_mean = 0, 0.0
@@ -406,6 +420,31 @@ class StrongBot:
                 plays.append(action)
         return plays
 
+    @staticmethod
+    def defence(view: PlayerView, within: int) -> Action | None:
+        """The best play open now against the tower of the opponent fewest
+        floors from winning, if it is ``within`` floors of it: a steal from
+        its top, a wrecking ball or jackhammer on it, a bone on its top's
+        dog, a milkshake before it, a donut truck, a thief on its hand, in
+        that order; None if there is none (or no opponent that near)."""
+        assert view.seat is not None
+        me = view.seat
+        rivals = [s for s in range(len(view.seats)) if s != me]
+        rival = min(rivals, key=lambda s: -len(view.seats[s].floors))
+        if view.floors_to_win - len(view.seats[rival].floors) > within:
+            return None
+        top = len(view.seats[rival].floors) - 1
+        best: tuple[int, Action] | None = None
+        for action in view.legal:
+            rank = _DEFENCE_RANK.get(type(action))
+            if rank is None or getattr(action, "target", rival) != rival:
+                continue
+            if isinstance(action, Bone) and action.floor != top:
+                continue
+            if best is None or rank < best[0]:
+                best = rank, action
+        return best[1] if best is not None else None
+
     def held_back(self, greedy: Action, dealer: Dealer) -> tuple[Action, Counter[Card]] | None:
         """The rest of greedy+'s turn without the cards of its play
         ``greedy`` (an action card, all of its kind; a build's two cards):
@@ -433,6 +472,17 @@ class StrongBot:
         while not game.over and game.turn < horizon:
             game.apply_trusted(plus_play(game, rng))
         return score(game, me, design)
+
+
+_DEFENCE_RANK: dict[type, int] = {Steal: 0, WreckingBall: 1, Jackhammer: 2, Bone: 3,
+                                   Milkshake: 4, DonutTruck: 5, Thief: 6, SuperThief: 6}
+"""The plays against a rival's tower, best first (:meth:`StrongBot.defence`)."""
+
+
+def _one_floor_off(view: PlayerView) -> bool:
+    """True if an opponent of the viewer is one floor from winning."""
+    return any(len(s.floors) + 1 >= view.floors_to_win
+               for seat, s in enumerate(view.seats) if seat != view.seat)
 
 
 def finish_turn(game: Game, me: int, kept: Counter[Card], rng: random.Random) -> None:
