@@ -151,6 +151,67 @@ more often, so the defaults stay as they are. ``rounds=2`` leans the other
 way on 100 games of one seed, far within the noise: its second seed is the
 next measurement.
 
+That measurement, with main's greedy+ (the fitted worths), 60 deals,
+paired with the design kept on the same games (busy shared machine,
+figures free of its load; the clock's columns as above):
+
+===========================  =============  =============  =============  ===============
+``value=True,rounds=2``      seed 1, 0–199  seed 2, 0–199  400 games      at 0.05 s
+===========================  =============  =============  =============  ===============
+won (design kept)            136 (136)      122 (124)      64.5% (65.0%)  69 deals, 100%
+only it / only kept          30/30, p 1.0   31/33, p 0.90  61/63, p 0.93  (kept: 55, 96%)
+===========================  =============  =============  =============  ===============
+
+(Seed 1's games 100–199: 62 against 66, 14/18.) On fixed deals the
+learned score with 2 rounds plays as the design kept does, to the game;
+under the clock it would see about a quarter more deals, which past 30
+add little (above). Not adopted: nothing on fixed deals says it is better.
+
+Defending against a rival near its win (``defend``, :meth:`StrongBot.defence`;
+``critical_deals``), with main's greedy+: greedy+ already makes every play
+worth more than 0 before it ends its turn heads-up, so the best play
+against the rival's tower is nearly always among the plays searched. Over
+40 games of seed 1 (662 searched decisions), a rival was one floor from
+winning at 11; the defensive play was open at 6 of them and was greedy+'s
+own play at all 6; within two floors, open at 29 and a new candidate at 5
+(a wrecking ball or jackhammer where greedy+ built or played a donut truck
+first). Paired with the design kept at 60 deals (busy shared machine,
+figures free of its load): ``defend=2`` on seed 1's games 100–199 won 65
+to 66 (0/1), on seed 2's games 0–99 DEFEND_S2. The fewest deals for those
+decisions: at 15 deals a decision (so that MIN_DEALS keeps every other
+search silent; greedy+ alone then, 60.5% of seed 1's games 0–199 and 50.0%
+of seed 2's) ``critical_deals=10`` searched 0.3 decisions a game and won
+122 and 99 of the 200 against 121 and 100 (2/1 and 0/1). Too rare to
+matter either way: both stay off.
+
+Which decisions the search changes, and whether those changes win
+(``scripts/gotown_search_arena.py --departures 60``: each decision that
+leaves greedy+'s play, judged on the game's true state, the rival's real
+hand and 60 shuffles of the draw pile, the search's play against greedy+'s
+with greedy+ and the greedy bot playing on to the game's end). Seed 3,
+games 0–79, 60 deals (47 won, 58.8%): 390 departures, 4.9 a game, each
+gaining +0.027 wins (se 0.005) over greedy+'s play:
+
+===========================  ==========  ====================
+greedy+'s play -> search's   departures  wins gained (se)
+===========================  ==========  ====================
+build -> end the turn        219         +0.026 (0.005)
+milkshake -> end the turn    40          +0.015 (0.013)
+end the turn -> build        34          +0.025 (0.022)
+build -> another build       29          +0.037 (0.019)
+bone -> end the turn         12          −0.019 (0.040)
+dog -> end the turn          11          +0.017 (0.013)
+milkshake -> build           10          +0.135 (0.038)
+the 9 other kinds            35          (1–9 each)
+===========================  ==========  ====================
+
+The search's changes win: mostly a pair kept in hand rather than built
+(where greedy+ builds with 3 cards or fewer, or by its risk rule), each
+worth about 2.6 points of a game. No kind of
+departure loses beyond its noise, so no candidate is worth dropping; if
+anything the search leaves greedy+'s play too seldom (``sure=0.0``:
+SURE_ZERO).
+
 Whole-turn plans were tried as candidates (a sequence of plays for the rest
 of the turn, plans leaving the same hand and table counted once, searched by
 successive halving on common deals with the design kept's playouts a
