@@ -167,22 +167,22 @@ learned score with 2 rounds plays as the design kept does, to the game;
 under the clock it would see about a quarter more deals, which past 30
 add little (above). Not adopted: nothing on fixed deals says it is better.
 
-Defending against a rival near its win (``defend``, :meth:`StrongBot.defence`;
-``critical_deals``), with main's greedy+: greedy+ already makes every play
-worth more than 0 before it ends its turn heads-up, so the best play
-against the rival's tower is nearly always among the plays searched. Over
-40 games of seed 1 (662 searched decisions), a rival was one floor from
-winning at 11; the defensive play was open at 6 of them and was greedy+'s
-own play at all 6; within two floors, open at 29 and a new candidate at 5
-(a wrecking ball or jackhammer where greedy+ built or played a donut truck
-first). Paired with the design kept at 60 deals (busy shared machine,
-figures free of its load): ``defend=2`` on seed 1's games 100–199 won 65
-to 66 (0/1), on seed 2's games 0–99 DEFEND_S2. The fewest deals for those
-decisions: at 15 deals a decision (so that MIN_DEALS keeps every other
-search silent; greedy+ alone then, 60.5% of seed 1's games 0–199 and 50.0%
-of seed 2's) ``critical_deals=10`` searched 0.3 decisions a game and won
-122 and 99 of the 200 against 121 and 100 (2/1 and 0/1). Too rare to
-matter either way: both stay off.
+Defending against a rival near its win (``defend``,
+:meth:`StrongBot.defence`; ``critical_deals``), with main's greedy+: greedy+
+already makes every play worth more than 0 before it ends its turn heads-up,
+so the best play against the rival's tower is nearly always among the plays
+searched. Over 40 games of seed 1 (662 searched decisions), a rival was one
+floor from winning at 11; the defensive play was open at 6 of them and was
+greedy+'s own play at all 6; within two floors, open at 29 and a new
+candidate at 5 (a wrecking ball or jackhammer where greedy+ built or played
+a donut truck first). Paired with the design kept at 60 deals (busy shared
+machine, figures free of its load): ``defend=2`` on seed 1's games 100–199
+won 65 to 66 (0/1), on seed 2's games 0–99 66 to 66, the same games (0/0).
+The fewest deals for those decisions: at 15 deals a decision (so that
+MIN_DEALS keeps every other search silent; greedy+ alone then, 60.5% of seed
+1's games 0–199 and 50.0% of seed 2's) ``critical_deals=10`` searched 0.3
+decisions a game and won 122 and 99 of the 200 against 121 and 100 (2/1 and
+0/1). Too rare to matter either way: both stay off.
 
 Which decisions the search changes, and whether those changes win
 (``scripts/gotown_search_arena.py --departures 60``: each decision that
@@ -207,10 +207,12 @@ the 9 other kinds            35          (1–9 each)
 
 The search's changes win: mostly a pair kept in hand rather than built
 (where greedy+ builds with 3 cards or fewer, or by its risk rule), each
-worth about 2.6 points of a game. No kind of
-departure loses beyond its noise, so no candidate is worth dropping; if
-anything the search leaves greedy+'s play too seldom (``sure=0.0``:
-SURE_ZERO).
+worth about 2.6 points of a game. No kind of departure loses beyond its
+noise, so no candidate is worth dropping; if anything the search would leave
+greedy+'s play more readily, but the departures a lower bar adds do not win:
+``sure=0.0`` (instead of 0.5), paired with the design kept at 60 deals, won
+64 to 66 on seed 1's games 100–199 (10/12) and 64 to 66 on seed 2's games
+0–99 (13/15): 128 to 132, 23/27, p 0.67. The defaults stay.
 
 Whole-turn plans were tried as candidates (a sequence of plays for the rest
 of the turn, plans leaving the same hand and table counted once, searched by
