@@ -7,6 +7,7 @@ do not depend on the machine's load (the clock plays no part).
     python scripts/gotown_search_arena.py --deals 30 --players 4 --games 200
     python scripts/gotown_search_arena.py --design stealer=0.5 --wins-to b.txt
     python scripts/gotown_search_arena.py --paired a.txt b.txt
+    python scripts/gotown_search_arena.py --deals 60 --games 100 --departures 100
 
 The games, their seeds, seats and the bots' random numbers are those of
 ``fivetowers tournament --game gotown --bots strong,greedy`` with the same
@@ -17,6 +18,15 @@ its 95% Wilson interval, and the mean deals and playouts a searched decision
 made. Two designs agree on most games, so ``--wins-to`` keeps each game's
 outcome and ``--paired`` compares two such files on their common games: the
 games only one design won, and the sign test's p on those.
+
+``--departures K`` judges the decisions at which the strong bot leaves
+greedy+'s play, on the game's true state (the rival's real hand): from
+each, K times, the draw pile shuffled anew (the same K shuffles for both
+plays), the search's play and greedy+'s, then greedy+ for the strong bot's
+seat and the greedy bot for the others to the game's end. It prints, by
+the kind of departure (greedy+'s play's kind, then the search's), how many
+there were and the mean of the wins it gained (the search's play won, less
+greedy+'s) with its standard error: whether what the search changes wins.
 """
 
 from __future__ import annotations
@@ -31,13 +41,15 @@ from dataclasses import fields, replace
 from typing import Any
 
 from fivetowers.games.gotown.bots import GreedyBot
+from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Action, Game, IllegalPlay, PlayerView
 from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, TABLE_SEARCH, Search, StrongBot
 from fivetowers.games.gotown.tournament import MAX_ACTIONS
 from fivetowers.games.tournament import lineup, play_all, play_out, wilson
 
-Job = tuple[int, int, int, int, Search, float]  # seed, index, players, deals, design, clock
-Outcome = tuple[int, bool, int, int, int, float, int]
+Job = tuple[int, int, int, int, Search, float, int]
+"""seed, index, players, deals, design, clock, departures' continuations"""
+Outcome = tuple[int, bool, int, int, int, float, int, list[tuple[str, float, float]]]
 
 
 def design_from(text: str, base: Search) -> Search:
@@ -61,16 +73,30 @@ class Counting(StrongBot):
     clock lets search). The CPU a deal counts the decision's work before its
 deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
 
-    def __init__(self, clock: float, min_deals: int, **options: Any) -> None:
+    def __init__(self, clock: float, min_deals: int, game: Game | None = None,
+                 continuations: int = 0, **options: Any) -> None:
         super().__init__(**options)
         self.clock, self.min_deals = clock, min_deals
         self.searched = self.deals_made = self.playouts_made = self.in_time = 0
         self.cpu = 0.0
+        self.game, self.continuations = game, continuations
+        self.greedy: Action | None = None  # greedy+'s play at the last decision
+        self.departures: list[tuple[str, float, float]] = []  # kind, wins gained, squared
+
+    def default(self, view: PlayerView, dealer: Any, rng: random.Random) -> Action:
+        self.greedy = super().default(view, dealer, rng)
+        return self.greedy
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         self.deals = self.playouts = 0
+        self.greedy = None
         started = time.process_time()
         action = super().choose(view, rng)
+        if self.continuations and self.game is not None and self.greedy is not None \
+                and action != self.greedy:
+            kind = f"{type(self.greedy).__name__}->{type(action).__name__}"
+            self.departures.append((kind, *judge(self.game, view, self.greedy, action,
+                                                 self.continuations)))
         if self.deals > 1:
             spent = time.process_time() - started
             self.searched += 1
@@ -81,23 +107,54 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
         return action
 
 
+def judge(game: Game, view: PlayerView, greedy: Action, chosen: Action,
+          continuations: int) -> tuple[float, float]:
+    """The mean and mean square of the wins ``chosen`` gains over ``greedy``
+    from ``game``'s true state, over ``continuations`` shuffles of its draw
+    pile (see the module's docstring)."""
+    me = view.seat
+    assert me is not None
+    rival = GreedyBot()
+    total = squares = 0.0
+    for k in range(continuations):
+        won = []
+        for play in (chosen, greedy):
+            rng = random.Random(k)
+            board = game.clone()
+            rng.shuffle(board.draw)
+            board.seed = rng.randrange(1 << 30)
+            board.apply(play)
+            for _ in range(MAX_ACTIONS):
+                if board.over:
+                    break
+                seat = board.to_move
+                assert seat is not None
+                board.apply(plus_play(board, rng) if seat == me
+                            else rival.choose(board.view(seat), rng))
+            won.append(float(me in board.winners))
+        total += won[0] - won[1]
+        squares += (won[0] - won[1]) ** 2
+    return total / continuations, squares / continuations
+
+
 def play(job: Job) -> Outcome:
     """Game ``index``: its index, whether the strong bot won, and its search
     counts (decisions, deals, playouts, CPU seconds, decisions in time)."""
-    seed, index, players, deals, design, clock = job
+    seed, index, players, deals, design, clock, continuations = job
     seats = lineup(("strong", "greedy"), players, index)
     game_seed = seed * 1_000_003 + index  # as the tournament seeds its games
     game = Game([f"{name}-{s}" for s, name in enumerate(seats)], 5, seed=game_seed)
     # the clock's bar: the heads-up design's min_deals (at more seats, any deal)
     bar = max(design.min_deals, 1) if players == 2 else 1
-    strong = Counting(clock, bar, simulations=deals, heads_up=design, table=design) \
-        if players == 2 else Counting(clock, bar, simulations=deals, table=design)
+    strong = Counting(clock, bar, game, continuations, simulations=deals, heads_up=design,
+                      table=design) if players == 2 \
+        else Counting(clock, bar, game, continuations, simulations=deals, table=design)
     bots = [strong if name == "strong" else GreedyBot() for name in seats]
     play_out(game, lambda: game.over, seats, bots, game_seed, index, refused=IllegalPlay,
              max_actions=MAX_ACTIONS)
     won = any(seats[w] == "strong" for w in game.winners)
     return (index, won, strong.searched, strong.deals_made, strong.playouts_made,
-            strong.cpu, strong.in_time)
+            strong.cpu, strong.in_time, strong.departures)
 
 
 def main() -> None:
@@ -115,6 +172,9 @@ def main() -> None:
     parser.add_argument("--wins-to", metavar="FILE",
                         help="write each game's index and 1/0 (strong won) to FILE, one a line, "
                              "to pair two designs game by game (--paired)")
+    parser.add_argument("--departures", type=int, default=0, metavar="K",
+                        help="judge each decision that leaves greedy+'s play by K "
+                             "continuations of the true state (see the docstring)")
     parser.add_argument("--paired", nargs=2, metavar=("A", "B"),
                         help="compare two --wins-to files on their common games and exit")
     args = parser.parse_args()
@@ -123,14 +183,16 @@ def main() -> None:
         return
     base = HEADS_UP_SEARCH if args.players == 2 else TABLE_SEARCH
     design = design_from(args.design, base)
-    jobs = [(args.seed, i, args.players, args.deals, design, args.clock)
+    jobs = [(args.seed, i, args.players, args.deals, design, args.clock, args.departures)
             for i in range(args.first, args.first + args.games)]
     wins = searched = deals = playouts = in_time = 0
     cpu = 0.0
     start = time.process_time()
     wall = time.perf_counter()
     outcomes: list[tuple[int, bool]] = []
-    for index, won, s, d, p, c, t in play_all(play, jobs, args.workers):
+    departures: list[tuple[str, float, float]] = []
+    for index, won, s, d, p, c, t, judged in play_all(play, jobs, args.workers):
+        departures.extend(judged)
         wins += won
         outcomes.append((index, won))
         searched, deals, playouts = searched + s, deals + d, playouts + p
@@ -147,10 +209,29 @@ def main() -> None:
           f"{max(design.min_deals, 1) if args.players == 2 else 1} in it; "
           f"{time.perf_counter() - wall:.0f} s wall (busy shared machine), "
           f"parent CPU {time.process_time() - start:.1f} s")
+    if args.departures:
+        print(departures_table(departures, args.departures))
     sys.stdout.flush()
     if args.wins_to:
         with open(args.wins_to, "w", encoding="utf-8") as out:
             out.writelines(f"{index} {int(won)}\n" for index, won in outcomes)
+
+
+def departures_table(departures: list[tuple[str, float, float]], continuations: int) -> str:
+    """By kind (and all together), how many departures there were and the
+    mean wins they gained with its standard error (each departure's mean of
+    ``continuations`` counts as one sample; its own noise is part of the spread)."""
+    kinds: dict[str, list[float]] = {}
+    for kind, gained, _ in departures:
+        kinds.setdefault(kind, []).append(gained)
+        kinds.setdefault("all", []).append(gained)
+    lines = [f"departures judged by {continuations} continuations each:"]
+    for kind, gains in sorted(kinds.items(), key=lambda item: -len(item[1])):
+        n = len(gains)
+        mean = sum(gains) / n
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(n - 1, 1) / n)
+        lines.append(f"  {kind:28} {n:5} departures, wins gained {mean:+.3f} (se {spread:.3f})")
+    return "\n".join(lines)
 
 
 def read_wins(path: str) -> dict[int, bool]:

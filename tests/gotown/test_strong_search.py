@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from fivetowers.games.gotown.rules import Build, Card, Dog, Game, Steal
+from fivetowers.games.gotown.rules import (
+    Build, Card, Dog, DonutTruck, End, Game, Steal, WreckingBall,
+)
 from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, Dealer, Search, StrongBot, finish_turn, score
 
 from tests.conftest import script_module
@@ -89,12 +91,19 @@ def test_the_arena_builds_a_design_from_its_option() -> None:
     with pytest.raises(SystemExit, match="unknown design field"):
         arena.design_from("depth=3", HEADS_UP_SEARCH)
     eager = replace(HEADS_UP_SEARCH, min_deals=0)
-    index, won, searched, deals, _, cpu, in_time = arena.play((1, 0, 2, 2, eager, 100.0))
+    index, won, searched, deals, playouts, cpu, in_time, judged = \
+        arena.play((1, 0, 2, 2, eager, 100.0, 0))
     assert index == 0
     assert isinstance(won, bool) and searched > 0 and deals == 2 * searched
     assert cpu > 0 and in_time == searched  # 100 s a move: every search in time
     # at no time a move none is; the same game, the same searches
-    assert arena.play((1, 0, 2, 2, eager, 0.0))[2:7:4] == (searched, 0)
+    assert judged == []  # no departures judged unless asked
+    # judging them leaves the game as it was played, and judges some
+    judging = arena.play((1, 0, 2, 2, eager, 100.0, 2))
+    assert judging[:5] == (index, won, searched, deals, playouts) and judging[7]
+    assert all("->" in kind and -1.0 <= gained <= 1.0 and gained ** 2 <= square <= 1.0
+               for kind, gained, square in judging[7])
+    assert arena.play((1, 0, 2, 2, eager, 0.0, 0))[2:7:4] == (searched, 0)
 
 
 def test_the_score_counts_a_steal_ready_when_the_design_does() -> None:
@@ -160,3 +169,60 @@ def test_the_arena_pairs_two_designs_game_by_game(tmp_path: Path) -> None:
     eight = {i: True for i in range(8)}
     none = {i: False for i in range(8)}
     assert arena.paired(eight, none).endswith("only A 8, only B 0; sign test p = 0.008")
+
+
+# Bình is one floor from winning; greedy+ plays the donut truck first, and
+# the three plays searched heads-up (it, ending the turn, building 1+8)
+# leave out the wrecking ball on Bình's top.
+NEAR_WIN = ([["1", "8", "wrecking-ball", "donut-truck", "2", "6"], ["3", "4", "6"]],
+            [[], [["2", "7"], ["1", "8"], ["3", "6"], ["4", "5"]]])
+
+
+def test_the_play_against_a_rival_near_its_win_is_searched_when_the_design_says_so() -> None:
+    hands, towers = NEAR_WIN
+    view = table(hands, towers=towers, draw=["2"] * 5).view(0)
+    assert StrongBot.defence(view, 1) == WreckingBall(0, 1)
+    assert StrongBot.defence(view, 0) is None  # one floor off is not within 0
+    plain = StrongBot(simulations=4, heads_up=replace(HEADS_UP_SEARCH, min_deals=0))
+    defending = StrongBot(simulations=4, heads_up=replace(HEADS_UP_SEARCH, min_deals=0,
+                                                          defend=1))
+    assert WreckingBall(0, 1) not in plain.candidates(view, DonutTruck(0), plain.heads_up)
+    assert plain.choose(view, random.Random(0)) in view.legal
+    assert defending.choose(view, random.Random(0)) in view.legal
+    assert defending.playouts == plain.playouts + 4  # the wrecking ball on each of 4 deals
+
+
+def test_a_rival_one_floor_from_winning_needs_only_the_critical_deals() -> None:
+    """With 10 deals a decision, MIN_DEALS 30 keeps the search silent; with
+    critical_deals 10 it searches where Bình is one floor from winning, and
+    still not where no rival is that near."""
+    hands, towers = NEAR_WIN
+    near = table(hands, towers=towers, draw=["2"] * 5).view(0)
+    far = table(*PAIR[:1], towers=PAIR[1], draw=["2"] * 5).view(0)
+    critical = replace(HEADS_UP_SEARCH, critical_deals=10)
+    for view, deals in ((near, 10), (far, 1)):
+        bot = StrongBot(simulations=10, heads_up=critical)
+        assert bot.choose(view, random.Random(0)) in view.legal
+        assert bot.deals == deals
+        silent = StrongBot(simulations=10)
+        silent.choose(view, random.Random(0))
+        assert silent.deals == 1
+
+
+def test_the_arena_judges_a_departure_on_the_true_state() -> None:
+    """Both towers are one floor from winning and each hand holds its last
+    floor: building wins now, ending the turn lets Bình build and win, on
+    every shuffle of the draw pile."""
+    arena = _arena()
+    game = table([["1", "8", "2"], ["4", "5", "3"]],
+                 towers=[[["2", "7"]] * 4, [["3", "6"]] * 4], draw=["6", "7", "1", "8"])
+    view = game.view(0)
+    build, end = Build(0, (Card.ONE, Card.EIGHT)), End(0)
+    assert arena.judge(game, view, end, build, 3) == (1.0, 1.0)
+    assert arena.judge(game, view, build, end, 3) == (-1.0, 1.0)
+    assert arena.judge(game, view, end, end, 3) == (0.0, 0.0)
+    assert len(game.actions) == 0 and game.to_move == 0  # the game itself untouched
+    text = arena.departures_table([("End->Build", 1.0, 1.0), ("End->Build", 0.0, 0.0),
+                                   ("Dog->End", -0.5, 0.5)], 3)
+    assert "End->Build                       2 departures, wins gained +0.500 (se 0.500)" in text
+    assert "all                              3 departures, wins gained +0.167" in text

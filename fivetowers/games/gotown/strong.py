@@ -151,6 +151,69 @@ more often, so the defaults stay as they are. ``rounds=2`` leans the other
 way on 100 games of one seed, far within the noise: its second seed is the
 next measurement.
 
+That measurement, with main's greedy+ (the fitted worths), 60 deals,
+paired with the design kept on the same games (busy shared machine,
+figures free of its load; the clock's columns as above):
+
+===========================  =============  =============  =============  ===============
+``value=True,rounds=2``      seed 1, 0–199  seed 2, 0–199  400 games      at 0.05 s
+===========================  =============  =============  =============  ===============
+won (design kept)            136 (136)      122 (124)      64.5% (65.0%)  69 deals, 100%
+only it / only kept          30/30, p 1.0   31/33, p 0.90  61/63, p 0.93  (kept: 55, 96%)
+===========================  =============  =============  =============  ===============
+
+(Seed 1's games 100–199: 62 against 66, 14/18.) On fixed deals the
+learned score with 2 rounds plays as the design kept does, to the game;
+under the clock it would see about a quarter more deals, which past 30
+add little (above). Not adopted: nothing on fixed deals says it is better.
+
+Defending against a rival near its win (``defend``,
+:meth:`StrongBot.defence`; ``critical_deals``), with main's greedy+: greedy+
+already makes every play worth more than 0 before it ends its turn heads-up,
+so the best play against the rival's tower is nearly always among the plays
+searched. Over 40 games of seed 1 (662 searched decisions), a rival was one
+floor from winning at 11; the defensive play was open at 6 of them and was
+greedy+'s own play at all 6; within two floors, open at 29 and a new
+candidate at 5 (a wrecking ball or jackhammer where greedy+ built or played
+a donut truck first). Paired with the design kept at 60 deals (busy shared
+machine, figures free of its load): ``defend=2`` on seed 1's games 100–199
+won 65 to 66 (0/1), on seed 2's games 0–99 66 to 66, the same games (0/0).
+The fewest deals for those decisions: at 15 deals a decision (so that
+MIN_DEALS keeps every other search silent; greedy+ alone then, 60.5% of seed
+1's games 0–199 and 50.0% of seed 2's) ``critical_deals=10`` searched 0.3
+decisions a game and won 122 and 99 of the 200 against 121 and 100 (2/1 and
+0/1). Too rare to matter either way: both stay off.
+
+Which decisions the search changes, and whether those changes win
+(``scripts/gotown_search_arena.py --departures 60``: each decision that
+leaves greedy+'s play, judged on the game's true state, the rival's real
+hand and 60 shuffles of the draw pile, the search's play against greedy+'s
+with greedy+ and the greedy bot playing on to the game's end). Seed 3,
+games 0–79, 60 deals (47 won, 58.8%): 390 departures, 4.9 a game, each
+gaining +0.027 wins (se 0.005) over greedy+'s play:
+
+===========================  ==========  ====================
+greedy+'s play -> search's   departures  wins gained (se)
+===========================  ==========  ====================
+build -> end the turn        219         +0.026 (0.005)
+milkshake -> end the turn    40          +0.015 (0.013)
+end the turn -> build        34          +0.025 (0.022)
+build -> another build       29          +0.037 (0.019)
+bone -> end the turn         12          −0.019 (0.040)
+dog -> end the turn          11          +0.017 (0.013)
+milkshake -> build           10          +0.135 (0.038)
+the 9 other kinds            35          (1–9 each)
+===========================  ==========  ====================
+
+The search's changes win: mostly a pair kept in hand rather than built
+(where greedy+ builds with 3 cards or fewer, or by its risk rule), each
+worth about 2.6 points of a game. No kind of departure loses beyond its
+noise, so no candidate is worth dropping; if anything the search would leave
+greedy+'s play more readily, but the departures a lower bar adds do not win:
+``sure=0.0`` (instead of 0.5), paired with the design kept at 60 deals, won
+64 to 66 on seed 1's games 100–199 (10/12) and 64 to 66 on seed 2's games
+0–99 (13/15): 128 to 132, 23/27, p 0.67. The defaults stay.
+
 Whole-turn plans were tried as candidates (a sequence of plays for the rest
 of the turn, plans leaving the same hand and table counted once, searched by
 successive halving on common deals with the design kept's playouts a
@@ -271,6 +334,13 @@ class Search:
     share: bool = False
     """With :attr:`value`: our chance over the sum of every seat's
     (:func:`~fivetowers.games.gotown.value.win_share`)."""
+    defend: int = 0
+    """When an opponent is this many floors or fewer from winning, also
+    search the best play against its tower (:meth:`StrongBot.defence`),
+    beyond :attr:`width` (0: never)."""
+    critical_deals: int = 0
+    """The fewest deals (instead of :attr:`min_deals`) of a decision at which
+    an opponent is one floor from winning (0: :attr:`min_deals`)."""
 
 
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
@@ -319,6 +389,10 @@ class StrongBot:
         if isinstance(greedy, (Steal, Thief, SuperThief)) and not design.steals:
             return greedy
         plays = self.candidates(view, greedy, design)
+        if design.defend:
+            guard = self.defence(view, design.defend)
+            if guard is not None and guard not in plays:
+                plays.append(guard)
         hidden: list[Counter[Card] | None] = [None] * len(plays)
         if design.hold:
             plan = self.held_back(greedy, dealer)
@@ -334,11 +408,14 @@ class StrongBot:
         searched = list(range(1, len(plays)))
         rounds = playouts = 0
         forecast_at = 1 if self.simulations is not None else FORECAST_DEALS
+        min_deals = design.min_deals
+        if design.critical_deals and _one_floor_off(view):
+            min_deals = design.critical_deals
         started = time.perf_counter()
         while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
                               else rounds < self.simulations):
-            if rounds == forecast_at and design.min_deals and \
-                    self._too_few_deals(started, deadline, design.min_deals, rounds):
+            if rounds == forecast_at and min_deals and \
+                    self._too_few_deals(started, deadline, min_deals, rounds):
                 self.deals, self.playouts = rounds, playouts
                 return greedy
             deal = dealer.deal(rng)
@@ -357,7 +434,7 @@ class StrongBot:
                 if not searched:
                     break
         self.deals, self.playouts = rounds, playouts
-        if rounds < design.min_deals:
+        if rounds < min_deals:
             return greedy  # the clock ran out after a hopeful forecast (a busy machine)
         # greedy+'s play unless the search finds one better beyond its noise
         best, best_mean = 0, 0.0
@@ -406,6 +483,31 @@ class StrongBot:
                 plays.append(action)
         return plays
 
+    @staticmethod
+    def defence(view: PlayerView, within: int) -> Action | None:
+        """The best play open now against the tower of the opponent fewest
+        floors from winning, if it is ``within`` floors of it: a steal from
+        its top, a wrecking ball or jackhammer on it, a bone on its top's
+        dog, a milkshake before it, a donut truck, a thief on its hand, in
+        that order; None if there is none (or no opponent that near)."""
+        assert view.seat is not None
+        me = view.seat
+        rivals = [s for s in range(len(view.seats)) if s != me]
+        rival = min(rivals, key=lambda s: -len(view.seats[s].floors))
+        if view.floors_to_win - len(view.seats[rival].floors) > within:
+            return None
+        top = len(view.seats[rival].floors) - 1
+        best: tuple[int, Action] | None = None
+        for action in view.legal:
+            rank = _DEFENCE_RANK.get(type(action))
+            if rank is None or getattr(action, "target", rival) != rival:
+                continue
+            if isinstance(action, Bone) and action.floor != top:
+                continue
+            if best is None or rank < best[0]:
+                best = rank, action
+        return best[1] if best is not None else None
+
     def held_back(self, greedy: Action, dealer: Dealer) -> tuple[Action, Counter[Card]] | None:
         """The rest of greedy+'s turn without the cards of its play
         ``greedy`` (an action card, all of its kind; a build's two cards):
@@ -433,6 +535,17 @@ class StrongBot:
         while not game.over and game.turn < horizon:
             game.apply_trusted(plus_play(game, rng))
         return score(game, me, design)
+
+
+_DEFENCE_RANK: dict[type, int] = {Steal: 0, WreckingBall: 1, Jackhammer: 2, Bone: 3,
+                                   Milkshake: 4, DonutTruck: 5, Thief: 6, SuperThief: 6}
+"""The plays against a rival's tower, best first (:meth:`StrongBot.defence`)."""
+
+
+def _one_floor_off(view: PlayerView) -> bool:
+    """True if an opponent of the viewer is one floor from winning."""
+    return any(len(s.floors) + 1 >= view.floors_to_win
+               for seat, s in enumerate(view.seats) if seat != view.seat)
 
 
 def finish_turn(game: Game, me: int, kept: Counter[Card], rng: random.Random) -> None:
