@@ -9,8 +9,9 @@ with every cache of ``load_caches.BOUNDS`` counting its lookups and misses,
 and prints for each, after each game: its entries against its bound, its
 hit rate over that game and the bytes reachable from it (load_caches'
 estimate) and what it would hold at its bound (the bytes an entry
-now, times the bound). ``--bound MODULE.NAME=N`` sets a module's bound before the run,
-or an lru_cache's ``maxsize`` by the function's name, to see what a smaller one costs in misses (a miss is a render or a lookup
+now, times the bound). ``--bound MODULE.NAME=N`` sets a module's bound
+before the run, or an lru_cache's ``maxsize`` by the function's name, to
+see what a smaller one costs in misses (a miss is a render or a lookup
 done again: ``scripts/bench_sessions.py --calls`` gives its CPU). The hit
 rate of a game after the first is the cache's worth in play: entries that
 are never hit again are the cold ones a bound may drop.
@@ -67,7 +68,7 @@ def counting(where: str) -> Any:
         cache.cache_clear()
         return cache
     kind = CountingOrderedDict if isinstance(cache, OrderedDict) else CountingDict
-    cache = kind(cache)  # (a copy counts nothing: its entries are not misses)
+    cache = kind(cache)  # (copying counts its entries as misses: the counts start after)
     setattr(module, attr, cache)
     return cache
 
@@ -87,9 +88,12 @@ async def run(args: argparse.Namespace) -> None:
         module = importlib.import_module(module_name)
         cached = getattr(module, attr)
         if isinstance(cached, functools._lru_cache_wrapper):
-            # A new cache around the same function (its recursion and its
-            # module's callers find it by the module's name).
-            setattr(module, attr, functools.lru_cache(int(value))(cached.__wrapped__))
+            # A new cache around the same function, wherever it is found by
+            # name: its own module (its recursion) and modules that imported it.
+            smaller = functools.lru_cache(int(value))(cached.__wrapped__)
+            for holder in list(sys.modules.values()):
+                if getattr(holder, attr, None) is cached:
+                    setattr(holder, attr, smaller)
         else:
             setattr(module, attr, int(value))
     bench = Bench(args.tables, args.seats, args.watchers)

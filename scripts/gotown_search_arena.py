@@ -92,13 +92,13 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
         self.greedy = None
         started = time.process_time()
         action = super().choose(view, rng)
+        spent = time.process_time() - started  # the search's own, before any judging
         if self.continuations and self.game is not None and self.greedy is not None \
                 and action != self.greedy:
             kind = f"{type(self.greedy).__name__}->{type(action).__name__}"
             self.departures.append((kind, *judge(self.game, view, self.greedy, action,
                                                  self.continuations)))
         if self.deals > 1:
-            spent = time.process_time() - started
             self.searched += 1
             self.deals_made += self.deals
             self.playouts_made += self.playouts

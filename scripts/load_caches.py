@@ -31,13 +31,13 @@ STOP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
 def _shared_lines_bound() -> int:
     from fivetowers.ui import shared_lines
 
-    return max(shared_lines.KEPT, shared_lines.PER_APP * len(shared_lines._apps))
+    return shared_lines.bound()
 
 
 def _log_lines_bound() -> int:
     from fivetowers.ui import log_lines
 
-    return max(log_lines.KEPT, log_lines.PER_APP * len(log_lines._apps))
+    return log_lines.bound()
 
 
 MAXSIZE = "maxsize"

@@ -38,7 +38,11 @@ class SizedOnceScreen(Screen[Any]):
     Here a layout's own sizing asks for nothing more, unless a widget's
     scrollbars came or went with it (a scrollbar takes room: that layout is
     needed). What is asked for before the layout, or while its frame is
-    drawn (a widget's render may ask for a layout), stays asked for. Retire
+    drawn (a widget's render may ask for a layout), stays asked for. The
+    widgets are those of the DOM walk: a scrollbar widget's own asks are
+    kept (a missed saving, never a wrong place). Upstream's one use of the
+    layout before is a container's ``anchor``, which no screen here sets.
+    Retire
     it when Textual's layout does not re-request itself for the sizes it
     just set: not reported upstream yet.
     """

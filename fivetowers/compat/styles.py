@@ -32,13 +32,15 @@ UPSTREAM_SOURCE = "d785e51bd0fc5e5d"
 style properties' module (every descriptor's ``__set__``): what a fresh node's
 styles become is that code's, so the shortcut is taken only while it is."""
 
-RULES_KEPT = 512
+RULES_KEPT = 1024
 """Rule maps whose outcome is known: one per matched node path (see
 ``share_style_matches``), a few hundred in use (about 1.5 KiB each). 20
 sessions at 4 tables game after game (scripts/bench_cache_bounds.py): 443
 after two games, a few dozen new a game after; 512 and 4,096 both hit
 88.8% in the first game and 95.5% in the second. 4,096 would have held
-some 6 MiB, mostly paths no screen shows any more, after hours."""
+some 6 MiB, mostly paths no screen shows any more, after hours. That bench
+plays 5 Towers' base game only (GoTown, the variants, other themes add
+paths in use), so twice 512 are kept (some 1.5 MiB)."""
 
 _SIDE_EFFECTS = frozenset({"pointer"})
 """Rules whose setting does more than store its value, whatever the node's state

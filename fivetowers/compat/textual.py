@@ -921,15 +921,16 @@ def write_to_terminal(app: App[Any], sequence: str) -> None:
 
 APPLY_PARAMETERS = ["self", "node", "animate", "cache"]
 """The signature of ``Stylesheet.apply`` the sharing wraps."""
-STYLE_MATCHES_KEPT = 512
+STYLE_MATCHES_KEPT = 1024
 """Matched rules kept: one per kind of node in one place of one screen (and
 its component classes), per theme; a few hundred are in use (about 2.1 KiB
 each with their candidates'). 20 sessions at 4 tables game after game
 (scripts/bench_cache_bounds.py): 522 matches and 396 candidates after two
 games, some 70 new a game after; 512 and 4,096 hit the same (matches 89.5%
 then 97.0%, candidates 91.8% then 98.5%). 4,096 would have held some 12 MiB
-after hours of play, mostly places no screen shows any more. A second
-theme in play doubles what is in use."""
+after hours of play, mostly places no screen shows any more. That bench
+plays 5 Towers' base game only: GoTown's screens, the variants, a second
+theme or language add places in use, so twice 512 are kept (some 2.8 MiB)."""
 RULE_LISTS_KEPT = 64
 """Rule lists told apart (each App's stylesheet grows as widget types first
 mount, and themes differ)."""

@@ -451,8 +451,16 @@ class PgStore:
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:
-                self._conn.close()  # ends the session: its advisory lock goes with it
+                try:
+                    # The locks would go with the session too, but only once the
+                    # server notices it ended, a moment after the close: another
+                    # server looking for orphans then would miss them.
+                    self._conn.execute("SELECT pg_advisory_unlock_all()")
+                except psycopg.Error:
+                    pass  # the connection is gone, and its session with it
+                self._conn.close()
                 self._conn = None
+                self._leases.clear()
 
     def __enter__(self) -> PgStore:
         return self

@@ -33,9 +33,10 @@ Entry = TypeVar("Entry", bound=Hashable)
 
 KEPT = 128
 """Entries' lines kept at the least."""
-PER_APP = 8
+PER_APP = 16
 """Entries' lines kept per App drawing logs. A viewer's log shows about 10
-entries, and a table's viewers share theirs; the entries of games over are
+entries, and a table's viewers share theirs (16, not 8: a lone player's
+App at a table of bots shares them with nobody); the entries of games over are
 never shown again. 20 sessions at 4 tables played game after game
 (scripts/bench_cache_bounds.py) hit 80.0% with 2,048 kept (about 1.9 KiB
 each: 3.8 MiB, some 19 minutes to fill in the load test) and 80.1% with
@@ -43,6 +44,12 @@ each: 3.8 MiB, some 19 minutes to fill in the load test) and 80.1% with
 
 _entries: OrderedDict[Hashable, list[Strip]] = OrderedDict()
 _apps: WeakSet[App[Any]] = WeakSet()
+
+
+def bound() -> int:
+    """How many entries are kept now: :data:`PER_APP` for every App drawing
+    them, at least :data:`KEPT`."""
+    return max(KEPT, PER_APP * len(_apps))
 
 
 def entry_lines(widget: Widget, entry: Entry, text: Callable[[Entry], Text],
@@ -56,7 +63,7 @@ def entry_lines(widget: Widget, entry: Entry, text: Callable[[Entry], Text],
     wrapped = Text("\n").join(text(entry).wrap(widget.app.console, width))
     lines = _entries[key] = Visual.to_strips(
         widget, visualize(widget, wrapped, markup=False), width, None, widget.visual_style)
-    if len(_entries) > max(KEPT, PER_APP * len(_apps)):
+    while len(_entries) > bound():  # the bound falls as Apps go: the cache with it
         release_strip_caches(_entries.popitem(last=False)[1])
     return lines
 

@@ -40,6 +40,13 @@ keeps old logs and status lines that never come back."""
 _lines: OrderedDict[Hashable, list[Strip]] = OrderedDict()
 _apps: WeakSet[App[Any]] = WeakSet()
 
+
+def bound() -> int:
+    """How many entries are kept now: :data:`PER_APP` for every App drawing
+    them, at least :data:`KEPT`."""
+    return max(KEPT, PER_APP * len(_apps))
+
+
 def text_key(text: Text) -> Hashable:
     """What a Rich Text shows, as a key."""
     return text.plain, tuple(text.spans), str(text.style), text.end
@@ -72,7 +79,7 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
         # and a viewer's rows are seldom another's.
         lines = _lines[key] = render(Region(0, 0, width, height))
         _apps.add(widget.app)
-        if len(_lines) > max(KEPT, PER_APP * len(_apps)):
+        while len(_lines) > bound():  # the bound falls as Apps go: the cache with it
             # A Strip caches itself, so a dropped render is reference cycles
             # that only a full collection (kept rare, see collector.py) frees.
             release_strip_caches(_lines.popitem(last=False)[1])

@@ -115,6 +115,7 @@ async def test_the_kept_entries_are_bounded_and_what_is_dropped_is_released(
     monkeypatch.setattr(log_lines, "_entries", OrderedDict())
     monkeypatch.setattr(shared_lines, "_lines", OrderedDict())
     monkeypatch.setattr(log_lines, "KEPT", 12)
+    monkeypatch.setattr(log_lines, "PER_APP", 4)  # one App: the least bound rules
     monkeypatch.setattr(log_lines, "_apps", WeakSet())  # (other tests' Apps count none)
     app = LogHost(GameLog())
     async with app.run_test(size=(40, 12)) as pilot:

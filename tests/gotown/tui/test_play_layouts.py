@@ -13,6 +13,15 @@ from fivetowers.games.gotown.tui.widgets.play_panel import PlayPanel
 from tests.gotown.tui.helpers import app_for, client_for, played_until, settle, table_screen
 
 
+async def laid_out(pilot: Any, screen: Any) -> None:
+    """Until the screen has no layout or repaint pending: a second layout
+    asked for late is made before the count is read, however slow the run."""
+    await pilot.pause()
+    while screen._layout_required or screen._repaint_required or screen._dirty_widgets \
+            or any(w._layout_required for w in screen.walk_children(Widget)):
+        await pilot.pause()
+
+
 def spy_reflows(monkeypatch: pytest.MonkeyPatch) -> list[Widget]:
     reflowed: list[Widget] = []
     reflow = Compositor.reflow
@@ -51,7 +60,7 @@ async def test_playing_and_putting_back_a_card_lay_out_once(
                 await pilot.press("escape")
                 put_back = True
             await settle(pilot)
-            await pilot.pause(0.05)
+            await laid_out(pilot, screen)
             assert not screen.choices and panel.region.height == 5
             assert [root for root in reflowed if root is screen] == [screen]
             if not client.view().my_turn:
@@ -71,7 +80,7 @@ async def test_picking_a_card_lays_out_once(monkeypatch: pytest.MonkeyPatch) -> 
         reflowed = spy_reflows(monkeypatch)
         await pilot.press("1")
         await settle(pilot)
-        await pilot.pause(0.05)
+        await laid_out(pilot, screen)
         assert screen.choices and screen.query_one(PlayPanel).region.height > 5
         assert [root for root in reflowed if root is screen] == [screen]
         choices = screen.query_one("#choices")
