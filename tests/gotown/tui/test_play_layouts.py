@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual._compositor import Compositor
 from textual.widget import Widget
 
 from fivetowers.games.gotown.tui.widgets.play_panel import PlayPanel
+from tests.compat.test_sized_once import spy_reflows
 from tests.gotown.tui.helpers import app_for, client_for, played_until, settle, table_screen
 
 
@@ -20,17 +20,6 @@ async def laid_out(pilot: Any, screen: Any) -> None:
     while screen._layout_required or screen._repaint_required or screen._dirty_widgets \
             or any(w._layout_required for w in screen.walk_children(Widget)):
         await pilot.pause()
-
-
-def spy_reflows(monkeypatch: pytest.MonkeyPatch) -> list[Widget]:
-    reflowed: list[Widget] = []
-    reflow = Compositor.reflow
-
-    def spied(self: Compositor, parent: Widget, size: Any) -> Any:
-        reflowed.append(parent)
-        return reflow(self, parent, size)
-    monkeypatch.setattr(Compositor, "reflow", spied)
-    return reflowed
 
 
 async def test_playing_and_putting_back_a_card_lay_out_once(
