@@ -18,9 +18,9 @@ import functools
 import gc
 import sys
 import types
-from collections import OrderedDict
 import importlib
-from typing import Any, Callable
+from collections import OrderedDict
+from typing import Any
 
 MIN_ENTRIES = 32
 OWNERS = ("fivetowers", "textual", "rich")
@@ -28,31 +28,20 @@ STOP = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
         types.MethodType, types.CodeType, types.FrameType)
 
 
-def _shared_lines_bound() -> int:
-    from fivetowers.ui import shared_lines
-
-    return shared_lines.bound()
-
-
-def _log_lines_bound() -> int:
-    from fivetowers.ui import log_lines
-
-    return log_lines.bound()
-
-
 MAXSIZE = "maxsize"
 """A ``functools.lru_cache``'s bound is its own."""
 
-BOUNDS: dict[str, str | Callable[[], int]] = {
-    "fivetowers.ui.log_lines._entries": _log_lines_bound,
+BOUNDS: dict[str, str] = {
+    "fivetowers.ui.log_lines._entries": "fivetowers.ui.log_lines.bound",
     "fivetowers.ui.log_lines._style_on_row": MAXSIZE,
-    "fivetowers.ui.shared_lines._lines": _shared_lines_bound,
+    "fivetowers.ui.shared_lines._lines": "fivetowers.ui.shared_lines.bound",
     "fivetowers.ui.key_bar._built": "fivetowers.ui.key_bar.BUILT_KEPT",
     "fivetowers.compat.styles._outcomes": "fivetowers.compat.styles.RULES_KEPT",
     "fivetowers.compat.dispatch._plans": "fivetowers.compat.dispatch.PLANS_KEPT",
     "fivetowers.compat.reactive._plain": "fivetowers.compat.reactive.KINDS_KEPT",
     "fivetowers.compat.callbacks._counts": "fivetowers.compat.callbacks.COUNTS_KEPT",
     "fivetowers.compat.textual._parsed": "fivetowers.compat.textual.CSS_KEPT",
+    "fivetowers.compat.textual._variable_sets": "fivetowers.compat.textual.VARIABLE_SETS_KEPT",
     "fivetowers.compat.textual._MEASURED_ROWS": "fivetowers.compat.textual.MEASURED_ROWS_KEPT",
     "fivetowers.compat.textual._matches": "fivetowers.compat.textual.STYLE_MATCHES_KEPT",
     "fivetowers.compat.textual._candidates": "fivetowers.compat.textual.STYLE_MATCHES_KEPT",
@@ -67,7 +56,8 @@ BOUNDS: dict[str, str | Callable[[], int]] = {
     "fivetowers.games.gotown.plus._steal_chance": MAXSIZE,
 }
 """The serving process's caches (found by :func:`caches`) and their bounds:
-a module's constant by its full name, or the lru_cache's ``maxsize``."""
+a module's constant or function (a bound that follows the Apps drawing) by
+its full name, or the lru_cache's ``maxsize``."""
 
 FINITE = frozenset({
     "fivetowers.i18n.translator",  # one a language
@@ -85,13 +75,13 @@ def bound_of(where: str) -> int:
     """The bound of the cache at ``where`` (a key of :data:`BOUNDS`) now;
     0 for an lru_cache with none."""
     bound = BOUNDS[where]
-    if callable(bound):
-        return bound()
     if bound == MAXSIZE:
         module, attr = where.rsplit(".", 1)
         return getattr(importlib.import_module(module), attr).cache_info().maxsize or 0
     module, attr = bound.rsplit(".", 1)
     value = getattr(importlib.import_module(module), attr)
+    if callable(value):
+        value = value()
     assert isinstance(value, int), where
     return value
 

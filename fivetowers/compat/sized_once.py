@@ -42,9 +42,8 @@ class SizedOnceScreen(Screen[Any]):
     widgets are those of the DOM walk: a scrollbar widget's own asks are
     kept (a missed saving, never a wrong place). Upstream's one use of the
     layout before is a container's ``anchor``, which no screen here sets.
-    Retire
-    it when Textual's layout does not re-request itself for the sizes it
-    just set: not reported upstream yet.
+    Retire it when Textual's layout does not re-request itself for the
+    sizes it just set: not reported upstream yet.
     """
 
     _sizing: tuple[set[Widget], dict[Widget, Bars]] | None = None

@@ -106,6 +106,9 @@ def keep_process_output(app: App[Any], stdout: TextIO, stderr: TextIO) -> None:
 
 CSS_KEPT = 256
 """Parsed CSS sources kept (a few dozen are in use: the apps' and widgets' CSS)."""
+VARIABLE_SETS_KEPT = 16
+"""Sets of CSS variables told apart (one a theme in use; some 170 variables,
+tens of KiB, each)."""
 
 PARSE_RULES_PARAMETERS = ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
 """The signature of ``Stylesheet._parse_rules`` the sharing wraps."""
@@ -183,7 +186,7 @@ def _variables_token(sheet: Stylesheet) -> object:
     items = tuple(sorted(variables.items()))
     token = _variable_sets.get(items)
     if token is None:
-        token = _kept(_variable_sets, items, object(), CSS_KEPT)
+        token = _kept(_variable_sets, items, object(), VARIABLE_SETS_KEPT)
     else:
         _variable_sets.move_to_end(items)
     _sheet_variables[sheet] = (variables, token)

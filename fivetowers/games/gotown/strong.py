@@ -496,8 +496,8 @@ class StrongBot:
         that order; None if there is none (or no opponent that near)."""
         assert view.seat is not None
         me = view.seat
-        rivals = [s for s in range(len(view.seats)) if s != me]
-        rival = min(rivals, key=lambda s: -len(view.seats[s].floors))
+        rival = max((s for s in range(len(view.seats)) if s != me),
+                    key=lambda s: len(view.seats[s].floors))
         if view.floors_to_win - len(view.seats[rival].floors) > within:
             return None
         top = len(view.seats[rival].floors) - 1
