@@ -84,8 +84,10 @@ async def test_players_on_two_servers_play_one_table_with_a_spectator_on_each(
     hosted_a = lobby_a.find(code)
     assert hosted_a is not None and hosted_a.table is not None
 
-    # B lists A's table (its game started: it is in the store).
-    await until(lambda: lobby_b.find(code) is not None, "B lists A's table")
+    # B lists A's table (its game started: it is in the store). B may list it
+    # forming first, and that listing gives way to the started one.
+    await until(lambda: getattr(lobby_b.find(code), "table", None) is not None,
+                "B lists A's table")
     hosted_b = lobby_b.find(code)
     assert hosted_b is not None and hosted_b.remote
 
