@@ -3,9 +3,10 @@
 Kept by :class:`~fivetowers.tables.workers.Workers` (a bounded record of the
 latest jobs) so that a load test can say how the bots fared under load: how
 long a bot's move took from being asked to being answered against its
-budget, how much of it was spent waiting for a worker, and how many moves
-were made by the late bot (the worker took the job after the deadline) or
-the quick bot (no worker answered at all); and how long hints waited.
+budget, how much of it was spent waiting for a worker, the CPU it thought
+and the deals its search played, and how many moves were made by the late
+bot (the worker took the job after its ceiling) or the quick bot (no worker
+answered at all); and how long hints waited.
 """
 
 from __future__ import annotations
@@ -40,8 +41,14 @@ class BotMove:
     """Seconds from asked to the answer."""
     how: str
     """"thought" (the bot itself), "late" (its worker took the job after its
-    deadline: the game's late bot answered) or "quick" (no worker answered
-    within budget plus margin: the quick bot moved on the serving process)."""
+    ceiling: the game's late bot answered) or "quick" (no worker answered
+    within the ceiling plus margin: the quick bot moved on the serving process)."""
+    cpu: float | None = None
+    """CPU seconds its worker thread spent on it (None: the quick bot's, or
+    a record from before it was kept)."""
+    searched: int | None = None
+    """The deals its search played (5 Towers' worlds, GoTown's deals), for a
+    bot that says."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +78,25 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def _had(move: BotMove) -> float:
+    """What ``move``'s bot had to think: the CPU it spent; in a record
+    without it (a server before the CPU budget), what the queue left of its
+    budget (then counted from the ask)."""
+    if move.how != "thought":
+        return 0.0
+    return move.cpu if move.cpu is not None else max(0.0, move.budget - move.waited)
+
+
 def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
               until: float = float("inf")) -> dict[str, Any]:
     """Figures over the pools' ``to_json()`` (several servers'), for jobs
     asked from ``since`` to ``until``: per role and bot, moves, ask-to-answer and
     queue times (p50/p99/max, seconds), how many went over budget, the time
-    it had to think (p50, p10; the late and quick bots' moves count 0) and
-    how many moves had at least 95% of the budget, and how
-    many the late and quick bots made; for hints, jobs and their times
+    it had to think (the CPU it spent; in records without it, what was left
+    of the budget after the queue; p50, p10; the late and quick bots' moves
+    count 0) and how many moves had at least 95% of the budget, the deals
+    its search played (p50, p10 of the moves it thought, where the bot
+    says), and how many the late and quick bots made; for hints, jobs and their times
     (the asks answered from the cache or joining a job in flight: over the
     whole run)."""
     stats = list(stats)
@@ -90,8 +108,9 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
     for role, bot in sorted({(m.role, m.bot) for m in moves}):
         mine = [m for m in moves if m.role == role and m.bot == bot]
         took, waited = [m.took for m in mine], [m.waited for m in mine]
-        # What it had to think: think_by gives it what is left of its budget.
-        had = [max(0.0, m.budget - m.waited) if m.how == "thought" else 0.0 for m in mine]
+        had = [_had(m) for m in mine]
+        searched = [float(m.searched) for m in mine if m.how == "thought"
+                    and m.searched is not None]
         out[f"{role} {bot}"] = {
             "moves": len(mine), "budget_s": max(m.budget for m in mine),
             "took_p50": _pct(took, 0.5), "took_p99": _pct(took, 0.99), "took_max": max(took),
@@ -99,6 +118,7 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
             "waited_p50": _pct(waited, 0.5), "waited_p99": _pct(waited, 0.99),
             "had_p50": _pct(had, 0.5), "had_p10": _pct(had, 0.1),
             "full_budget": sum(h >= 0.95 * m.budget for h, m in zip(had, mine)),
+            "searched_p50": _pct(searched, 0.5), "searched_p10": _pct(searched, 0.1),
             "late": sum(m.how == "late" for m in mine),
             "quick": sum(m.how == "quick" for m in mine)}
     out["hints"] = {

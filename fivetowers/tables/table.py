@@ -16,7 +16,8 @@ the disk syncs ("slow work off the event loop"). Subscribers get a
 :class:`TableEvent` with the new version and read their own ``view(seat)``.
 Bots think in the table's :class:`~fivetowers.tables.workers.Workers` (worker
 processes for the server, threads when none are given), paced by
-``bot_delay`` so humans can follow them, and their moves take the same path.
+``bot_delay`` so humans can follow them (the pacing overlaps their
+thinking), and their moves take the same path.
 
 When the store cannot keep a move (a full disk) nothing changes: a player is
 told and may try again; a bot tries again by itself, waiting longer after
@@ -322,14 +323,15 @@ class Table(Generic[M]):
             while not self.over and self.is_bot(self.game.to_move):
                 seat = self.game.to_move
                 assert seat is not None
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
                 view = self.game.view(seat)
                 version = self.version
                 bot = self._bots[seat]
-                action = await self.workers.choose(bot, view, self._rngs[seat],
-                                                   late=self.late_bot, quick=self.quick_bot,
-                                                   seat=seat)
+                thinking = self.workers.choose(bot, view, self._rngs[seat], late=self.late_bot,
+                                               quick=self.quick_bot, seat=seat)
+                if self.bot_delay:  # the pacing overlaps the thinking: the later of the two
+                    action, _ = await asyncio.gather(thinking, asyncio.sleep(self.bot_delay))
+                else:
+                    action = await thinking
                 async with self._lock:
                     # Its player came back and moved meanwhile: think again.
                     if self._bots.get(seat) is not bot or self.version != version:

@@ -9,13 +9,34 @@ one screen shares the process with the bots and nothing need be pickled).
 
 Policies when the pool is busy:
 
-- A bot's time counts from when it was asked. The worker gets the deadline
-  and a timed bot (the strong bot) thinks only for what is left of it; a
-  worker that picks up a bot's turn after its deadline answers at once with
-  the *late* bot the table gives (its game's ``late_bot``, 5 Towers'
-  greedy). Should no answer come within the budget plus ``margin`` (the
-  pool is jammed), the table does not wait: the *quick* bot (its game's
-  weakest, which answers at once) moves here, and it is logged.
+- A timed bot (the strong bot) gets its whole budget in CPU time: it counts
+  on its worker thread's CPU clock (``time.thread_time``) from when a worker
+  starts its turn, not on the wall clock from when it was asked. A turn that
+  waits for a worker, or a worker that gets less of a core (workers are
+  niced, so a full machine serves screens first), makes the move later, not
+  weaker: it thinks as long, in CPU, as ``fivetowers tournament`` measures
+  it for that budget on a quiet machine. Its strength is kept at the cost of
+  move time, within two wall-clock bounds after which it answers with what
+  it has (the bot reads a :class:`WorkerClock`, which reaches its budget at
+  the first of them whatever CPU it had):
+
+  - the *stretch* from when the worker started: ``STRETCH`` budgets plus
+    ``STRETCH_SLACK`` (5 Towers' 1 s: 2.7 s) if a worker was free when the
+    bot was asked, else one budget plus the slack (``BUSY_STRETCH``; 5 Towers
+    1.2 s, GoTown's 0.05 s: 0.25 s), so that a pool already full does not
+    fill more: the CPU the workers get is then all there is, and a long
+    search holds up hints and the other tables' bots behind it;
+  - the *ceiling* from the ask (:meth:`Workers.ceiling`: ``CEILING_TIMES``
+    budgets plus ``CEILING_MARGIN``; 5 Towers' 1 s: 4 s, GoTown's 0.05 s:
+    1.15 s), what a table waits at most for its bot's worker.
+- A worker that picks up a turn after its ceiling answers at once with the
+  *late* bot the table gives (its game's ``late_bot``, 5 Towers' greedy):
+  only then, never merely because the turn waited in the queue.
+- Should no answer come within the ceiling plus ``margin`` (the pool is
+  jammed, or a worker died), the table does not wait: the *quick* bot (its
+  game's weakest, which answers at once) moves here, and it is logged.
+- A table's pacing of its bots (``Table.bot_delay``, so humans can follow)
+  overlaps the thinking: a bot moves once both are done.
 - A hint is computed once per position for everyone who asks (in flight
   included) and kept in a bounded cache; a screen shows "thinking…" while it
   is on its way and never waits for it.
@@ -42,7 +63,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, NamedTuple, Protocol, TypeVar
 from weakref import WeakKeyDictionary
 
 from fivetowers.compat.futures import pool_processes
@@ -66,7 +87,30 @@ H = TypeVar("H")
 DEFAULT_BUDGET = 1.0
 """Seconds a bot without a time budget of its own (greedy, random) may take."""
 LATE_MARGIN = 1.0
-"""Seconds past its budget before a bot's answer is no longer waited for."""
+"""Seconds past its ceiling before a bot's answer is no longer waited for."""
+CEILING_TIMES = 3.0
+CEILING_MARGIN = 1.0
+"""A timed bot answers with what it has at the latest ``CEILING_TIMES``
+budgets plus ``CEILING_MARGIN`` seconds after it was asked (wall clock): time
+for a turn to wait for a worker (under 100 sessions: p99 1.0 s) and to
+think, yet a table's bot answers within a few seconds whatever the load."""
+STRETCH = 2.5
+"""A timed bot answers with what it has at the latest ``STRETCH`` budgets
+(wall clock) after a worker started on it: its whole budget of CPU if the
+worker gets 40% of a core or more (on this project's 2-core machine at 100
+sessions the two workers had about 95% of one between them), and no more
+than that of the pool's time however starved it is (a machine busy with
+other work: 7-20% of a core, measured; at 2.5-4 s a move hints and GoTown's
+bots queued 2-4 s behind 5 Towers' searches, and GoTown's quick bot made a
+fifth of its moves)."""
+BUSY_STRETCH = 1.0
+"""The stretch of a bot asked while every worker was busy: its budget of
+wall clock from when a worker starts it (the old policy, except that the
+queue no longer eats into it), plus the slack."""
+STRETCH_SLACK = 0.2
+"""Seconds added to every stretch: a short budget (GoTown's 0.05 s) holds
+its worker too briefly to hold up the pool, and gets its CPU from a worker
+given a fifth of a core."""
 HINTS_KEPT = 1024
 """Hints kept at the most (4-8 KiB each). A table's are dropped once its game
 has left their positions (see ``Workers.hint``'s ``owner``): this bounds the rest."""
@@ -124,15 +168,83 @@ def bot_name(bot: Bot) -> str:
         else name
 
 
-def think_by(bot: Bot, view: Any, seed: int, deadline: float, late: Bot) -> Any:
-    """``bot``'s move, answered by ``deadline`` (``time.monotonic``, the same
-    clock in every process of the machine), else ``late``'s at once. Runs
-    in a worker."""
+class WorkerClock:
+    """A timed bot's clock in a worker: the CPU seconds its thread spent since
+    the clock was made, or, if more, the share of the wall-clock time to
+    ``until`` gone, in budgets. It reaches ``budget`` once the bot had its
+    budget of CPU, or at ``until`` whatever it had.
+
+    A bot reads it where it would read ``time.perf_counter`` (its ``timer``),
+    so its own arithmetic (a deadline, GoTown's forecast of its deals) holds.
+    The thread's CPU, not the process's: with thread workers (local play,
+    tests) the serving loop's and the other bots' CPU is not the bot's."""
+
+    def __init__(self, budget: float, until: float,
+                 cpu: Callable[[], float] = time.thread_time,
+                 wall: Callable[[], float] = time.monotonic) -> None:
+        self.budget, self.until = budget, until
+        self._cpu, self._wall = cpu, wall
+        self.cpu_at, self.wall_at = cpu(), wall()
+
+    def __call__(self) -> float:
+        spent = self._cpu() - self.cpu_at
+        span = self.until - self.wall_at
+        gone = (self._wall() - self.wall_at) / span if span > 0 else 1.0
+        return max(spent, gone * self.budget)
+
+
+def on_the_clock(bot: Bot, until: float, hold: float = float("inf")) -> Bot:
+    """``bot`` as it thinks in a worker from now, with ``until`` its ceiling
+    (``time.monotonic``): a timed bot that reads a ``timer`` gets a
+    :class:`WorkerClock` (a copy) that ends at ``until`` or ``hold`` seconds
+    from now, whichever comes first; one that does not, its budget of wall
+    clock from now, cut at ``until``; any other, itself."""
+    if getattr(bot, "simulations", None) is not None or not hasattr(bot, "time_per_move"):
+        return bot
+    budget = budget_of(bot)
+    if hasattr(bot, "timer"):
+        bot = copy.copy(bot)
+        setattr(bot, "timer", WorkerClock(budget, min(until, time.monotonic() + hold)))
+        return bot
+    return within(bot, min(budget, until - time.monotonic()))
+
+
+class Thought(NamedTuple):
+    """A bot's turn as a worker played it."""
+
+    action: Any
+    how: str
+    """"thought" (the bot itself) or "late" (its ceiling had passed)."""
+    started: float
+    """``time.monotonic()`` when the worker started on it."""
+    cpu: float
+    """CPU seconds the worker's thread spent on it."""
+    searched: int | None
+    """The deals the bot's search played (5 Towers' ``worlds``, GoTown's
+    ``deals``), if it says."""
+
+
+def think(bot: Bot, view: Any, seed: int, until: float, late: Bot,
+          hold: float = float("inf")) -> Thought:
+    """``bot``'s move with its budget of CPU, answered by ``until`` (its
+    ceiling, ``time.monotonic``: the same clock in every process of the
+    machine) and within ``hold`` seconds from now (its stretch), else
+    ``late``'s at once if ``until`` has passed. Runs in a worker."""
+    started, cpu_at = time.monotonic(), time.thread_time()
     rng = random.Random(seed)
-    left = deadline - time.monotonic()
-    if left <= 0:  # it waited its whole budget in the queue: answer now
-        return late.choose(view, rng)
-    return within(bot, left).choose(view, rng)
+    if started >= until:  # the pool was jammed past the ceiling: answer now
+        return Thought(late.choose(view, rng), "late", started,
+                       time.thread_time() - cpu_at, None)
+    mind = on_the_clock(bot, until, hold)
+    action = mind.choose(view, rng)
+    searched = getattr(mind, "worlds", getattr(mind, "deals", None))
+    return Thought(action, "thought", started, time.thread_time() - cpu_at,
+                   searched if isinstance(searched, int) else None)
+
+
+def think_by(bot: Bot, view: Any, seed: int, until: float, late: Bot) -> Any:
+    """:func:`think`'s move alone."""
+    return think(bot, view, seed, until, late).action
 
 
 def timed(fn: Callable[..., T], *args: object) -> tuple[float, T]:
@@ -184,12 +296,18 @@ class Workers:
     (default: one per core), or threads with ``threads=True``."""
 
     def __init__(self, processes: int | None = None, *, threads: bool = False,
-                 margin: float = LATE_MARGIN, hints_kept: int = HINTS_KEPT) -> None:
+                 margin: float = LATE_MARGIN, ceiling_times: float = CEILING_TIMES,
+                 ceiling_margin: float = CEILING_MARGIN, stretch: float = STRETCH,
+                 hints_kept: int = HINTS_KEPT) -> None:
         if processes is not None and processes < 1:
             raise ValueError(f"worker processes: at least 1, not {processes}")
         self.size = processes or machine_size()
         self.threads = threads
         self.margin = margin
+        self.ceiling_times, self.ceiling_margin = ceiling_times, ceiling_margin
+        self.stretch = stretch
+        self.in_flight = 0
+        """Jobs given to the pool and not answered yet (queued or running)."""
         self.hints_kept = hints_kept
         self._pool: concurrent.futures.Executor | None = None
         self._starting = threading.Lock()
@@ -240,6 +358,13 @@ class Workers:
 
     async def run(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` in a worker (picklable, for processes)."""
+        self.in_flight += 1
+        try:
+            return await self._run(fn, *args)
+        finally:
+            self.in_flight -= 1
+
+    async def _run(self, fn: Callable[..., T], *args: object) -> T:
         try:
             future = asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
@@ -283,11 +408,19 @@ class Workers:
         return [] if pool is None else list(pool_processes(pool))
 
     # -- bots ----------------------------------------------------------------
+    def ceiling(self, budget: float) -> float:
+        """Seconds from the ask by which a bot of ``budget`` answers with what
+        it has (its worker's late bot if none started on it by then)."""
+        return budget * self.ceiling_times + self.ceiling_margin
+
     async def choose(self, bot: Bot, view: Any, rng: random.Random, *, late: Bot,
                      quick: Bot, seat: int | None = None, role: str = "bot") -> Any:
-        """``bot``'s move for ``view`` (``seat``'s) within its budget, counted
-        from now; in the worker, ``late`` (a fast bot of the same game)
-        answers for it when its time is up; should no worker answer,
+        """``bot``'s move for ``view`` (``seat``'s), with its budget of CPU
+        in a worker (within :attr:`stretch` budgets of the worker's start, one
+        if every worker is busy now, plus ``STRETCH_SLACK``),
+        answered within :meth:`ceiling` of now; in the worker,
+        ``late`` (a fast bot of the same game) answers for it if the ceiling
+        passed before a worker started on it; should no worker answer,
         ``quick`` (one that answers at once) moves here.
 
         ``rng`` gives the worker its seed and advances the same way whoever
@@ -296,12 +429,16 @@ class Workers:
         names what the move is for in :attr:`stats` ("bot", "advice")."""
         seed = rng.getrandbits(64)
         budget = budget_of(bot)
+        ceiling = self.ceiling(budget)
+        # A pool already full gets no longer searches (see STRETCH).
+        stretch = self.stretch if self.in_flight < self.size else BUSY_STRETCH
+        hold = budget * stretch + STRETCH_SLACK
         asked = time.monotonic()
         name = bot_name(bot)
         try:
-            started, action = await asyncio.wait_for(
-                self.run(timed, think_by, bot, view, seed, asked + budget, late),
-                budget + self.margin)
+            thought = await asyncio.wait_for(
+                self.run(think, bot, view, seed, asked + ceiling, late, hold),
+                ceiling + self.margin)
         except (asyncio.TimeoutError, BrokenProcessPool) as exc:
             self.late_moves += 1
             took = time.monotonic() - asked
@@ -310,11 +447,10 @@ class Workers:
             log.warning("the %s bot at seat %s: %s after %.1f s; made a quick move instead",
                         name, seat, why, took)
             return quick.choose(view, random.Random(seed))
-        # think_by answers with the late bot when it starts past the deadline.
-        how = "late" if started >= asked + budget else "thought"
-        self.stats.moves.append(BotMove(role, name, budget, asked, started - asked,
-                                        time.monotonic() - asked, how))
-        return action
+        self.stats.moves.append(BotMove(role, name, budget, asked, thought.started - asked,
+                                        time.monotonic() - asked, thought.how, thought.cpu,
+                                        thought.searched))
+        return thought.action
 
     # -- hints ---------------------------------------------------------------
     @staticmethod

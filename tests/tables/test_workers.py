@@ -99,6 +99,7 @@ async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
                                                  late=RandomBot(), quick=RandomBot()))
     await asyncio.sleep(0.3)  # the only worker is busy for 4 s
     one_process.margin = 0.5
+    one_process.ceiling_times, one_process.ceiling_margin = 1.0, 0.0  # its ceiling: 0.5 s
     asked = time.monotonic()
     action = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2),
                                       late=RandomBot(), quick=RandomBot())
@@ -114,8 +115,9 @@ async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
 
 async def test_the_pool_records_each_bot_move_s_wait_and_who_made_it(
         one_process: Workers) -> None:
-    """A move that waited its budget in the queue is the late bot's; one that
-    found a free worker is the bot's own, timed from ask to answer."""
+    """A move that waited past its ceiling in the queue is the late bot's; one
+    that found a free worker is the bot's own, timed from ask to answer, with
+    the CPU it thought and the worlds it played out."""
     game = Game(["A", "B"], Variant.BASE, seed=2)
     view = game.view(game.to_move)
     await one_process.choose(RandomBot(), view, random.Random(0), late=RandomBot(),
@@ -124,9 +126,13 @@ async def test_the_pool_records_each_bot_move_s_wait_and_who_made_it(
                                                  late=RandomBot(), quick=RandomBot()))
     await asyncio.sleep(0.2)
     one_process.margin = 5.0  # waited for, however late
+    # Its ceiling its budget (0.3 s): the queue (1.3 s) takes it past it.
+    one_process.ceiling_times, one_process.ceiling_margin = 1.0, 0.0
     await one_process.choose(StrongBot(time_per_move=0.3), view, random.Random(2),
                              late=GreedyBot(), quick=RandomBot(), role="advice")
     await jam
+    # its whole budget of CPU, however slow the machine
+    one_process.ceiling_margin, one_process.stretch = 600.0, 600.0
     await one_process.choose(StrongBot(time_per_move=0.3), view, random.Random(3),
                              late=GreedyBot(), quick=RandomBot())
     warm, busy, late, thought = one_process.stats.moves
@@ -140,8 +146,30 @@ async def test_the_pool_records_each_bot_move_s_wait_and_who_made_it(
     assert summary["bot five_towers strong"]["moves"] == 1
     assert summary["bot five_towers strong"]["late"] == 0
     assert summary["advice five_towers strong"]["had_p50"] == 0  # greedy thought for it
-    assert 0.2 < summary["bot five_towers strong"]["had_p50"] <= 0.3
+    # Its budget of CPU (it stops at the first world past it)
+    assert 0.2 < summary["bot five_towers strong"]["had_p50"] < 0.4
+    assert thought.searched is not None and thought.searched > 0
+    assert late.cpu is not None and late.searched is None
     assert "bot busy" not in summary  # asked before ``since``
+
+
+async def test_a_turn_that_waited_its_budget_for_a_worker_is_still_thought(
+        one_process: Workers) -> None:
+    """The late bot answers only past the ceiling, never merely because the
+    turn waited in the queue longer than the bot's budget."""
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    view = game.view(game.to_move)
+    one_process.ceiling_margin = 600.0
+    jam = asyncio.create_task(one_process.choose(BusyBot(1.0), view, random.Random(0),
+                                                 late=RandomBot(), quick=RandomBot()))
+    await asyncio.sleep(0.2)  # the only worker is busy for 1 s
+    action = await one_process.choose(StrongBot(time_per_move=0.3), view, random.Random(2),
+                                      late=RandomBot(), quick=RandomBot())
+    await jam
+    game.apply(action)
+    move = one_process.stats.moves[-1]
+    assert move.bot == "five_towers strong" and move.waited > move.budget
+    assert move.how == "thought" and move.searched is not None and move.searched > 0
 
 
 async def test_a_seeded_game_plays_the_same_in_processes_and_in_threads(

@@ -238,6 +238,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 
 from fivetowers.games.gotown.bots import GreedyBot, pairs_held
 from fivetowers.games.gotown.plus import plus_play
@@ -346,6 +347,12 @@ class Search:
     an opponent is one floor from winning (0: :attr:`min_deals`)."""
 
 
+def wall_clock() -> float:
+    """The strong bot's default timer: ``time.perf_counter``, looked up at each
+    reading (the tests patch it)."""
+    return time.perf_counter()
+
+
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
 """The search at a table of three or four."""
 HEADS_UP_SEARCH = Search(*HEADS_UP, width=HEADS_UP_WIDTH, min_deals=MIN_DEALS)
@@ -362,6 +369,9 @@ class StrongBot:
         self.heads_up, self.table = heads_up, table
         self.search = search  # False: greedy+'s play alone (measurements)
         self.simulations = simulations  # deals per decision instead of the clock (tests)
+        # seconds: the wall clock, unless a table's worker gives its CPU time
+        # (fivetowers.tables.workers.WorkerClock); "clock" is the arena's
+        self.timer: Callable[[], float] = wall_clock
         self.rollout = GreedyBot(plan=False)
         self.prior = GreedyBot()
         # the turn in progress, and our tower at its start
@@ -373,7 +383,7 @@ class StrongBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
             raise ValueError("it is not this bot's turn")
-        deadline = time.perf_counter() + self.time_per_move
+        deadline = self.timer() + self.time_per_move
         legal = view.legal
         me = view.seat
         if self._turn != view.turn:  # our tower as the opponents last saw it
@@ -415,8 +425,8 @@ class StrongBot:
         min_deals = design.min_deals
         if design.critical_deals and _one_floor_off(view):
             min_deals = design.critical_deals
-        started = time.perf_counter()
-        while rounds == 0 or (time.perf_counter() < deadline if self.simulations is None
+        started = self.timer()
+        while rounds == 0 or (self.timer() < deadline if self.simulations is None
                               else rounds < self.simulations):
             if rounds == forecast_at and min_deals and \
                     self._too_few_deals(started, deadline, min_deals, rounds):
@@ -454,7 +464,7 @@ class StrongBot:
         (the clock's forecast from the ``done`` deals made, or the fixed number)."""
         if self.simulations is not None:
             return self.simulations < needed
-        now = time.perf_counter()
+        now = self.timer()
         return done + done * (deadline - now) / max(now - started, 1e-9) < needed
 
     def default(self, view: PlayerView, dealer: Dealer, rng: random.Random) -> Action:

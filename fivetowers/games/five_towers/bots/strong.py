@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Callable
 
 from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerView
 from fivetowers.games.five_towers.rules.game import Game
@@ -39,10 +40,20 @@ CHECK_EVERY = 16
 MIN_WORLDS = 32
 
 
+def wall_clock() -> float:
+    """The strong bot's default timer: ``time.perf_counter``, looked up at each
+    reading (a test may patch it)."""
+    return time.perf_counter()
+
+
 class StrongBot:
     """Plans ahead by simulation within ``time_per_move`` seconds, or, when
     ``simulations`` is given, with exactly that many worlds per decision
-    (reproducible on any machine; used by the tests)."""
+    (reproducible on any machine; used by the tests).
+
+    Its time is read from ``timer`` (seconds): the wall clock, unless its
+    host gives it another (a table's worker: its CPU time, see
+    :class:`fivetowers.tables.workers.WorkerClock`)."""
 
     name = "strong"
 
@@ -51,9 +62,12 @@ class StrongBot:
         self.time_per_move = time_per_move
         self.simulations = simulations
         self.max_builds = max_builds
+        self.timer: Callable[[], float] = wall_clock
+        self.worlds = 0  # how many worlds the last decision played out (load reports)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        deadline = time.perf_counter() + self.time_per_move
+        deadline = self.timer() + self.time_per_move
+        self.worlds = 0
         seat = view.seat
         if seat is None or not view.my_turn:
             raise ValueError("it is not this bot's turn")
@@ -87,10 +101,11 @@ class StrongBot:
             if self.simulations is not None:
                 if worlds >= self.simulations:
                     break
-            elif time.perf_counter() >= deadline:
+            elif self.timer() >= deadline:
                 break
             if worlds % CHECK_EVERY == 0 and clear_winner(results):
                 break
+        self.worlds = len(results)
         totals = [sum(column) for column in zip(*results)]
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return self._action(candidates[best], seat)

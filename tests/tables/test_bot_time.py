@@ -1,0 +1,193 @@
+"""A bot's time at a busy table (issue 11): a timed bot gets its budget in
+CPU time from when a worker starts its turn, whatever the queue or the
+machine's load took, within a wall-clock ceiling; the late bot only past
+that ceiling; the table's pacing overlaps the thinking."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from fivetowers.games.five_towers.bots import StrongBot
+from fivetowers.games.five_towers.bots.random_bot import RandomBot
+from fivetowers.games.five_towers.rules import Game, Variant
+from fivetowers.games.gotown.rules import Game as GoTownGame
+from fivetowers.games.gotown.strong import StrongBot as GoTownStrong
+from fivetowers.games.protocol import Bot
+from fivetowers.tables.seats import Seat
+from fivetowers.tables.table import Table
+from fivetowers.tables.workers import WorkerClock, Workers, think
+
+from tests.tables.slow_helpers import SleepyBot, SpinBot
+
+
+def first_bid() -> tuple[Game, Any]:
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    return game, game.view(game.to_move)
+
+
+class Ticks:
+    """A clock that moves ``step`` at every reading."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_the_worker_clock_reaches_the_budget_in_cpu_or_at_the_ceiling() -> None:
+    cpu, wall = [10.0], [100.0]
+    clock = WorkerClock(1.0, until=103.0, cpu=lambda: cpu[0], wall=lambda: wall[0])
+    assert clock() == 0.0
+    cpu[0], wall[0] = 10.4, 101.5  # a slowed worker: 0.4 s of CPU in 1.5 s
+    assert clock() == pytest.approx(0.5)  # half the way to its ceiling
+    cpu[0], wall[0] = 10.6, 102.0
+    assert clock() == pytest.approx(2 / 3) and clock() < 1.0  # thinks on
+    cpu[0] = 11.0  # its whole budget of CPU, before the ceiling
+    assert clock() == pytest.approx(1.0)
+    # Starved of CPU: the ceiling ends it whatever it had.
+    starved = WorkerClock(1.0, until=103.0, cpu=lambda: 10.0, wall=lambda: wall[0])
+    wall[0] = 103.0
+    assert starved() == pytest.approx(1.0)
+
+
+def test_the_strong_bots_count_their_time_on_the_clock_they_are_given() -> None:
+    """A clock that moves a second a reading: a 5 s budget is five readings
+    past the first, whatever the wall clock does."""
+    game, view = first_bid()
+    bot = StrongBot(time_per_move=5.0)
+    bot.timer = Ticks(1.0)
+    game.apply(bot.choose(view, random.Random(1)))
+    assert bot.worlds == 5
+    # GoTown's: its time up at the first reading after the first deal.
+    searched = 0
+    gotown = GoTownGame(["A", "B", "C"], 5, seed=1)
+    for seed in range(60):
+        if gotown.over:
+            break
+        seat = gotown.to_move
+        assert seat is not None
+        ticking = GoTownStrong(time_per_move=1.0)
+        ticking.timer = Ticks(1.0)
+        action = ticking.choose(gotown.view(seat), random.Random(seed))
+        assert ticking.deals <= 1
+        searched += ticking.deals
+        gotown.apply(action)
+    assert searched > 0  # some of those decisions searched
+
+
+async def test_a_slowed_worker_still_gives_a_bot_its_cpu_budget() -> None:
+    """A thread worker shares the GIL with a busy thread, which takes about
+    half of it: the bot still thinks its whole 0.3 s, in CPU."""
+    workers = Workers(threads=True, ceiling_margin=600.0, stretch=600.0)  # no bound in sight
+    stop = threading.Event()
+    rival_cpu: list[float] = []
+
+    def rival() -> None:
+        start = time.thread_time()
+        while not stop.is_set():
+            sum(i * i for i in range(200))  # pure Python: holds the GIL
+        rival_cpu.append(time.thread_time() - start)
+
+    hog = threading.Thread(target=rival)
+    hog.start()
+    try:
+        game, view = first_bid()
+        action = await workers.choose(SpinBot(0.3), view, random.Random(1), late=RandomBot(),
+                                      quick=RandomBot())
+    finally:
+        stop.set()
+        hog.join()
+    game.apply(action)
+    (move,) = workers.stats.moves
+    assert move.how == "thought" and move.cpu is not None and move.cpu >= 0.3
+    assert rival_cpu[0] > 0  # it was slowed: the rival ran meanwhile
+
+
+async def test_past_its_ceiling_a_bot_answers_with_what_it_has() -> None:
+    """A bot that gets no CPU (it waits) answers at its wall-clock ceiling,
+    in its worker: not the quick bot, not the late bot."""
+    workers = Workers(threads=True, ceiling_times=1.0, ceiling_margin=0.2, margin=600.0,
+                      stretch=600.0)
+    game, view = first_bid()
+    action = await workers.choose(SleepyBot(0.3), view, random.Random(1), late=RandomBot(),
+                                  quick=RandomBot())  # its ceiling: 0.3 + 0.2 s
+    game.apply(action)
+    (move,) = workers.stats.moves
+    assert move.how == "thought" and workers.late_moves == 0
+    assert move.cpu is not None and move.cpu < 0.3
+
+
+async def test_a_starved_bot_holds_its_worker_no_more_than_its_stretch() -> None:
+    """A bot that gets no CPU answers ``stretch`` budgets after its worker
+    started, with its ceiling far off: the pool is not held by a starved search."""
+    workers = Workers(threads=True, ceiling_margin=600.0, margin=600.0, stretch=2.0)
+    game, view = first_bid()
+    action = await workers.choose(SleepyBot(0.2), view, random.Random(1), late=RandomBot(),
+                                  quick=RandomBot())
+    game.apply(action)
+    (move,) = workers.stats.moves
+    assert move.how == "thought" and move.cpu is not None and move.cpu < 0.2
+    # Two budgets of wall clock at least (SleepyBot checks every 10 ms).
+    assert move.took - move.waited >= 0.4
+
+
+async def test_a_bot_asked_while_every_worker_is_busy_stretches_no_further() -> None:
+    """A full pool gets no longer searches: a bot asked while the only worker
+    is busy answers one budget after its start, not ``stretch`` budgets (here
+    600 of them: two minutes)."""
+    workers = Workers(1, threads=True, ceiling_margin=600.0, margin=600.0, stretch=600.0)
+    release = threading.Event()
+    busy = asyncio.ensure_future(workers.run(release.wait, 60.0))
+    await asyncio.sleep(0)  # it is in flight
+    assert workers.in_flight == 1
+    try:
+        game, view = first_bid()
+        action = await asyncio.wait_for(  # a guard against a hang, not a measure
+            workers.choose(SleepyBot(0.2), view, random.Random(1), late=RandomBot(),
+                           quick=RandomBot()), 60.0)
+    finally:
+        release.set()
+        await busy
+    game.apply(action)
+    (move,) = workers.stats.moves
+    assert move.how == "thought" and workers.in_flight == 0
+
+
+def test_a_late_answer_only_past_the_ceiling() -> None:
+    game, view = first_bid()
+    asked_long_ago = think(StrongBot(time_per_move=0.05), view, 1, time.monotonic() + 60.0,
+                           RandomBot())
+    assert asked_long_ago.how == "thought" and asked_long_ago.searched
+    past = think(StrongBot(time_per_move=0.05), view, 1, time.monotonic() - 1.0, RandomBot())
+    assert past.how == "late" and past.searched is None
+
+
+class Asked(Workers):
+    """Threads whose bots answer at random at once, telling when asked."""
+
+    def __init__(self) -> None:
+        super().__init__(threads=True)
+        self.asked = asyncio.Event()
+
+    async def choose(self, bot: Bot, view: Any, rng: random.Random, *, late: Bot,
+                     quick: Bot, seat: int | None = None, role: str = "bot") -> Any:
+        self.asked.set()
+        return RandomBot().choose(view, rng)
+
+
+async def test_a_table_s_pacing_overlaps_its_bot_s_thinking() -> None:
+    workers = Asked()
+    table = Table(Game(["A", "B"], Variant.BASE, seed=2),
+                  [Seat("A", bot="strong"), Seat("B")], bot_delay=600.0, workers=workers)
+    table.start()
+    await asyncio.wait_for(workers.asked.wait(), 60)  # asked at once, not after 600 s
+    assert table.version == 0  # and its move waits for the pacing
+    await table.close()
