@@ -35,7 +35,8 @@ measurement's second half, to see whether it slows down), the server's,
 the workers' and this client's CPU, each with its ratio to the goal; and,
 from the server's worker pool (a stats file it writes at exit), its bots'
 moves while measuring: how many, ask to answer against the budget, the wait
-for a worker, how many the late bot (greedy) or the quick bot made instead;
+for a worker, the CPU it thought and the deals its search played, how many
+the late bot (greedy) or the quick bot made instead;
 and the hints computed, their wait and time.
 ``--flooders N`` adds N clients that flood input during the measurement
 (100 KB bursts of 'x', invalid UTF-8, broken escapes), half in the lobby,
@@ -579,16 +580,18 @@ def pool_report(data_dir: Path, since: float, until: float) -> dict[str, object]
 
 def print_pool(pool: dict[str, object]) -> None:
     """How the bots fared: their moves' time against their budget, the queue
-    before a worker took them, and the moves the late and quick bots made."""
+    before a worker took them, the CPU they thought and the deals their
+    search played, and the moves the late and quick bots made."""
     for name, f in pool.items():
         if not isinstance(f, dict) or name == "hints":
             continue
         print(f"{name} bot moves (from the server): {f['moves']}, budget {f['budget_s']:g} s; "
               f"ask to answer p50 {f['took_p50']:.2f} s p99 {f['took_p99']:.2f} s max "
               f"{f['took_max']:.2f} s, {f['over_budget']} over budget; waiting for a worker "
-              f"p50 {f['waited_p50']:.2f} s p99 {f['waited_p99']:.2f} s; time it had to think "
+              f"p50 {f['waited_p50']:.2f} s p99 {f['waited_p99']:.2f} s; CPU it thought "
               f"p50 {f['had_p50']:.2f} s p10 {f['had_p10']:.2f} s, its whole budget in "
-              f"{f['full_budget']}; made by the late bot {f['late']}, the quick bot "
+              f"{f['full_budget']}; deals its search played p50 {f['searched_p50']:g} "
+              f"p10 {f['searched_p10']:g}; made by the late bot {f['late']}, the quick bot "
               f"{f['quick']}")
     hints = pool.get("hints")
     if isinstance(hints, dict):
