@@ -15,10 +15,10 @@ from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
-KEPT = 30_000
+KEPT = 26_000
 """Jobs of each kind remembered at the most; the oldest are forgotten. A
-bot move and a hint job cost about 300 bytes together (slots: 390 as plain
-dataclasses), so 9 MiB at the most, which a server serving for a day
+bot move (with its CPU and deals) and a hint job cost about 380 bytes
+together (slots), so 9.4 MiB at the most, which a server serving for a day
 reaches: 100,000 of each was 39 MiB of slow growth. An hour's load test at
 100 sessions makes about 14,000 of each."""
 MIB_KEPT_AT_MOST = 10

@@ -15,7 +15,8 @@ def test_a_full_record_of_jobs_costs_at_most_its_bound() -> None:
         before = tracemalloc.get_traced_memory()[0]
         for i in range(KEPT + 10):  # full, and the oldest forgotten
             stats.moves.append(BotMove("bot", "five_towers strong", 1.0, 1000.0 + i,
-                                       0.001 * i, 0.002 * i, "thought"))
+                                       0.001 * i, 0.002 * i, "thought", 0.9 + 1e-6 * i,
+                                       300 + i % 500))  # its CPU and worlds
             stats.hints.append(HintJob(1000.0 + i, 0.001 * i, 0.3 + i))
         cost = tracemalloc.get_traced_memory()[0] - before
     finally:
