@@ -100,9 +100,10 @@ STRETCH = 2.5
 worker gets 40% of a core or more (on this project's 2-core machine at 100
 sessions the two workers had about 95% of one between them), and no more
 than that of the pool's time however starved it is (a machine busy with
-other work: 7-20% of a core, measured; at 2.5-4 s a move hints and GoTown's
-bots queued 2-4 s behind 5 Towers' searches, and GoTown's quick bot made a
-fifth of its moves)."""
+other work: 7-20% of a core, measured). Held 2.5-4 s a move even when the
+pool was full, 5 Towers' searches made hints and GoTown's bots queue 2-4 s
+behind them, and GoTown's quick bot made a quarter to a half of its moves:
+hence ``BUSY_STRETCH``."""
 BUSY_STRETCH = 1.0
 """The stretch of a bot asked while every worker was busy: its budget of
 wall clock from when a worker starts it (the old policy, except that the
