@@ -22,13 +22,16 @@ import json
 import random
 import statistics
 import time
+from dataclasses import replace
 
 from fivetowers.games.gotown.bots import GreedyBot, RandomBot
 from fivetowers.games.gotown.hint import hint
 from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Game, Record, replay
 from fivetowers.games.gotown.rules.position import Position
-from fivetowers.games.gotown.strong import FORECAST_DEALS, MIN_DEALS, Dealer, StrongBot
+from fivetowers.games.gotown.strong import (
+    FORECAST_DEALS, MIN_DEALS, Dealer, StrongBot, read_turn,
+)
 
 NAMES = ("An", "Bình", "Chi", "Dũng")
 HINT_GOAL_P99_MS = 10.0
@@ -76,8 +79,12 @@ def main() -> None:
                         help="the playouts' speed and the strong bot's decisions only")
     parser.add_argument("--repeat", type=int, default=1,
                         help="time the playouts this many times, keep the quickest")
+    parser.add_argument("--infer", choices=("design", "on", "off"), default="design",
+                        help="the heads-up search's reading of the opponent's last turn "
+                             "(Search.infer): as the design has it, or on or off (side by side)")
     args = parser.parse_args()
-    playout_speed(args.games, args.seed, args.repeat)
+    infer = None if args.infer == "design" else args.infer == "on"
+    playout_speed(args.games, args.seed, args.repeat, infer)
     if args.playouts_only:
         return
     if args.strong_only:
@@ -158,17 +165,19 @@ DECISION = 0.05
 """The strong bot's budget in the tournament goal (seconds a move)."""
 
 
-def playout_speed(games: int, seed: int, repeat: int = 1) -> None:
+def playout_speed(games: int, seed: int, repeat: int = 1, infer: bool | None = None) -> None:
     """Greedy+ self-play games per CPU second (2-4 players), and the strong
     bot's heads-up deals per CPU second at decisions of greedy+ against
     greedy games: each deal dealt, then played out for every candidate.
     The same work ``repeat`` times, the quickest kept (the least disturbed
-    by other processes on a busy machine)."""
+    by other processes on a busy machine). ``infer``: the search's
+    reading of the opponent's last turn on or off (None: as designed)."""
     self_play = min(_self_play(games, seed) for _ in range(repeat))
     plays, spent = self_play
     print(f"greedy+ self-play: {games / spent:8.1f} games/s ({plays / spent:8.0f} plays/s, "
           f"CPU time, best of {repeat})")
-    deals, playouts, spent = min((_search(max(games // 10, 1), seed) for _ in range(repeat)),
+    deals, playouts, spent = min((_search(max(games // 10, 1), seed, infer)
+                                  for _ in range(repeat)),
                                  key=lambda run: run[2])
     print(f"strong bot's heads-up search: {deals / spent:8.0f} deals/s ({playouts / spent:8.0f} "
           f"playouts/s, CPU time, best of {repeat}), {DECISION * deals / spent:.1f} deals in a "
@@ -187,23 +196,29 @@ def _self_play(games: int, seed: int) -> tuple[int, float]:
     return plays, time.process_time() - start
 
 
-def _search(games: int, seed: int) -> tuple[int, int, float]:
+def _search(games: int, seed: int, infer: bool | None = None) -> tuple[int, int, float]:
     """(deals, playouts, CPU seconds) of the strong bot's search, 4 deals at
-    each of its decisions in ``games`` heads-up games against greedy."""
+    each of its decisions in ``games`` heads-up games against greedy (the
+    reading of the opponent's turn, if any, made at the start of each turn)."""
     bot, rng = StrongBot(), random.Random(seed)
     design = bot.design(2)
+    if infer is not None:
+        design = replace(design, infer=infer)
     deals = playouts = 0
     spent = 0.0
     for i in range(games):
         game = Game(list(NAMES[:2]), 5, seed=seed + i)
         greedy = GreedyBot(plan=False)
+        turn, reading = -1, None
         while not game.over:
             seat = game.to_move
             assert seat is not None
             view = game.view(seat)
             if seat == i % 2 and len(view.legal) > 1:
                 start = time.process_time()
-                dealer = Dealer(view)
+                if view.turn != turn:
+                    turn, reading = view.turn, read_turn(view) if design.infer else None
+                dealer = Dealer(view, reading=reading)
                 plays = bot.candidates(view, bot.default(view, dealer, rng), design)
                 for _ in range(4):
                     deal, playout_seed = dealer.deal(rng), rng.randrange(1 << 30)

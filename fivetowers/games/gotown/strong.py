@@ -228,7 +228,69 @@ card) and win no more.
 
 The deals model the opponents as players who use their cards (see
 :func:`played_at_once`): a hand that had the chance to play a thief, or to
-steal our top floor, and did not, most likely holds none.
+steal our top floor, and did not, most likely holds none (all but
+:data:`STILL_HELD` of the time).
+
+Reading the last opponent's turn exactly (``infer``, :func:`read_turn`):
+the seat before ours, if its hand is larger than :data:`REFILL` (so no card
+came since its plays), is dealt only hands a sensible player could have
+ended that turn with, the table as it is at the start of ours: no card that
+steals an open top floor, no thief, milkshake or donut truck, no jackhammer
+with an open top in reach, no wrecking ball with a tower of two floors or a
+guarded top, no dog with its own top open, and with a full hand
+(:data:`~fivetowers.games.gotown.bots.HOARD` cards) no two cards that build
+(:func:`read_hand`: the first cards of the shuffle that keep to it; the
+rest reshuffled). In 300 games of greedy+ against the greedy bot, 3,360 of
+4,717 turn starts had a reading (41 a full hand's) and the greedy bot's
+true hand kept to every one; a deal costs the same (25–30 µs either way,
+against some 0.4–0.5 ms of playouts a deal). And modelling the opponents
+in the playouts by the plain greedy policy
+(:data:`~fivetowers.games.gotown.plus.GREEDY`, ``rivals_greedy``) rather than
+greedy+. Paired with the design kept at 60 deals on games 0–199 of seeds 1
+and 2 (``--wins-to``, ``--paired``; busy shared machine, figures free of its
+load):
+
+=======================  ===========  ===========  ===============
+design                   seed 1       seed 2       only it/kept,
+                                                   400 games
+=======================  ===========  ===========  ===============
+the design kept          136 (68.0%)  124 (62.0%)
+``infer=True``           134 (29/31)  120 (29/33)  58/64, p 0.65
+``rivals_greedy=True``   134 (19/21)  125 (17/16)  36/37, p 1.0
+=======================  ===========  ===========  ===============
+
+Neither plays better: the reading adds little to the soft model above (it
+makes exact what that model does nine times in ten, and a full hand that
+did not build is rare against a bot that builds at 8), and what the search
+changes is mostly whether to keep a pair (the departures above), which
+turns on the stealers of a floor not yet built, of which the last turn
+says nothing. Both stay off.
+
+What the departures point to: the search's gains are pairs kept in hand
+rather than built, so the worth of a pair in hand in the score
+(:data:`IN_HAND`, in floors) decides them. The same games, paired with the
+design kept (0.8):
+
+===============  ===========  ===========  ===========  ===============
+``in_hand``      seed 1       seed 2       seed 3       only it/kept
+===============  ===========  ===========  ===========  ===============
+0.8 (before)     136 (68.0%)  124 (62.0%)  112 (56.0%)
+1.0              130 (7/13)   (not played)              7/13, p 0.26
+0.6              140 (15/11)  125 (15/14)               30/25, p 0.59
+0.4 (adopted)    142 (17/11)  129 (21/16)  121 (22/13)  60/40, p 0.057
+===============  ===========  ===========  ===========  ===============
+
+(games 0–199 of each seed; busy shared machine, figures free of its load;
+the same 60 deals a decision, so the same cost.) The lower the worth, the
+more games on seed 1; 0.4 leads on each of the three seeds, 65.3% of the
+600 against 62.0%, and the heads-up search now has it
+(:data:`HEADS_UP_IN_HAND`; three or four seats keep :data:`IN_HAND`).
+The sign test's 0.057 is for one of three worths tried on these games:
+a lean, not a proof. Through the tournament at 0.05 s a move, busy
+machine (``--workers 2``, seed 1, 400 games): 57.5% of 400
+[52.6–62.3] (2026-12-02 12:36 UTC, load 5–6 on the 2 cores, 24 ms a
+strong move: most searches fell short of MIN_DEALS and played greedy+'s
+play; no run of the design before beside it, so not a comparison).
 """
 
 from __future__ import annotations
@@ -240,8 +302,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from fivetowers.games.gotown.bots import GreedyBot, pairs_held
-from fivetowers.games.gotown.plus import plus_play
+from fivetowers.games.gotown.bots import HOARD, GreedyBot, pairs_held
+from fivetowers.games.gotown.plus import GREEDY, plus_play
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, PlayerView,
     Steal, SuperThief, Thief, WreckingBall,
@@ -298,6 +360,10 @@ machine, CPU clock)."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
+HEADS_UP_IN_HAND = 0.4
+""":data:`IN_HAND` at a table of two: a pair kept is worth less there, so the
+search keeps fewer (the module's notes: 392 of 600 games won against 372 at
+0.8, 60/40, p 0.057, ahead on each of three seeds)."""
 PROTECTED = 0.3
 """A dog on the top floor, in floors: the tower cannot be stolen from or hit."""
 
@@ -345,6 +411,12 @@ class Search:
     critical_deals: int = 0
     """The fewest deals (instead of :attr:`min_deals`) of a decision at which
     an opponent is one floor from winning (0: :attr:`min_deals`)."""
+    rivals_greedy: bool = False
+    """The opponents play the plain greedy policy in the playouts
+    (:data:`~fivetowers.games.gotown.plus.GREEDY`) instead of greedy+."""
+    infer: bool = False
+    """Deal the opponent who played just before us only hands consistent
+    with its last turn, had it played sensibly (:func:`read_turn`)."""
 
 
 def wall_clock() -> float:
@@ -355,7 +427,8 @@ def wall_clock() -> float:
 
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
 """The search at a table of three or four."""
-HEADS_UP_SEARCH = Search(*HEADS_UP, width=HEADS_UP_WIDTH, min_deals=MIN_DEALS)
+HEADS_UP_SEARCH = Search(*HEADS_UP, width=HEADS_UP_WIDTH, min_deals=MIN_DEALS,
+                         in_hand=HEADS_UP_IN_HAND)
 """The search at a table of two."""
 
 
@@ -377,6 +450,8 @@ class StrongBot:
         # the turn in progress, and our tower at its start
         self._turn: int = -1
         self._faced: SeatView | None = None
+        self._seats: tuple[SeatView, ...] | None = None  # the table at our last decision
+        self._reading: Reading | None = None  # what the last opponent's turn told
         self.deals = 0  # how many deals the last decision searched (benchmarks)
         self.playouts = 0  # and how many playouts it played
 
@@ -387,18 +462,21 @@ class StrongBot:
         legal = view.legal
         me = view.seat
         if self._turn != view.turn:  # our tower as the opponents last saw it
+            if self._turn != view.turn - 1:  # else our donut truck's turn: nobody played since
+                self._reading = read_turn(view, self._seats)
             self._turn, self._faced = view.turn, view.seats[me]
+        self._seats = view.seats
         if len(legal) == 1:
             return legal[0]
         for action in legal:  # a win now needs no search
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
                 return action
-        dealer = Dealer(view, self._faced)
+        design = self.design(len(view.seats))
+        dealer = Dealer(view, self._faced, self._reading if design.infer else None)
         greedy = self.default(view, dealer, rng)
         if not self.search:
             return greedy
-        design = self.design(len(view.seats))
         if isinstance(greedy, (Steal, Thief, SuperThief)) and not design.steals:
             return greedy
         plays = self.candidates(view, greedy, design)
@@ -546,8 +624,13 @@ class StrongBot:
         horizon = deal.turn + design.rounds * game.player_count
         if hidden:
             finish_turn(game, me, hidden, rng)
-        while not game.over and game.turn < horizon:
-            game.apply_trusted(plus_play(game, rng))
+        if design.rivals_greedy:
+            while not game.over and game.turn < horizon:
+                game.apply_trusted(plus_play(game, rng) if game.to_move == me
+                                   else plus_play(game, rng, GREEDY))
+        else:
+            while not game.over and game.turn < horizon:
+                game.apply_trusted(plus_play(game, rng))
         return score(game, me, design)
 
 
@@ -659,16 +742,128 @@ def played_at_once(view: PlayerView, faced: SeatView | None = None) -> frozenset
     as soon as our tower, as the opponents ``faced`` it at the start of our
     turn (default: as it is now), gives them a target."""
     assert view.seat is not None
-    tower = faced or view.seats[view.seat]
-    cards = set(_AT_ONCE)
-    if tower.floors:
-        guarded = len(tower.floors) - 1 in tower.dogs
-        if len(tower.floors) >= 2 or guarded:
-            cards.add(Card.WRECKING_BALL)
-        if not guarded:
-            cards.add(Card.JACKHAMMER)
-            cards.update(floor_card(FLOOR_SUM - p.value) for p in tower.floors[-1].pieces)
+    return _AT_ONCE | _invited_by(faced or view.seats[view.seat])
+
+
+def _invited_by(tower: SeatView) -> frozenset[Card]:
+    """The cards a sensible opponent plays on ``tower`` as soon as it holds
+    them: a wrecking ball on two floors or a guarded top, a jackhammer and
+    the cards that steal on an open top."""
+    if not tower.floors:
+        return frozenset()
+    cards = set()
+    guarded = len(tower.floors) - 1 in tower.dogs
+    if len(tower.floors) >= 2 or guarded:
+        cards.add(Card.WRECKING_BALL)
+    if not guarded:
+        cards.add(Card.JACKHAMMER)
+        cards.update(floor_card(FLOOR_SUM - p.value) for p in tower.floors[-1].pieces)
     return frozenset(cards)
+
+
+REFILL = 3
+"""A hand of this many cards or fewer at the start of our turn may hold
+cards drawn since its owner's last play (the draw up to 3 at the end of a
+turn): :func:`read_turn` reads nothing into it."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the opponent in ``seat`` holds if it played its last turn
+    sensibly, the table then as at the start of our turn: none of the cards
+    ``none_of`` (it would have played them: a steal, a thief, a jackhammer
+    on an open top...) and, with ``no_build``, no two cards that build a
+    floor (with a full hand it would have built)."""
+
+    seat: int
+    none_of: frozenset[Card]
+    no_build: bool
+
+
+def read_turn(view: PlayerView, before: tuple[SeatView, ...] | None = None) -> Reading | None:
+    """What the turn just played by the seat before ours says of its hand
+    (``view``: the start of our turn; ``before``: the seats at our last
+    decision, if any), or None if it says nothing: nobody has played yet, its
+    hand may hold cards drawn at the end of its turn (:data:`REFILL`), or its
+    turn was a milkshake's (no play). The player is taken to play sensibly,
+    not any bot's rules: it steals from an open top floor when it can, plays
+    thieves, milkshakes and the donut truck as soon as it holds them, a
+    jackhammer on an open top, a wrecking ball on a tower of two floors or a
+    guarded top, a dog on its own open top, and builds with a full hand
+    (:data:`~fivetowers.games.gotown.bots.HOARD` cards: it draws no more).
+    Only the whole hand is read, as it is now: no card has entered it since
+    that turn's plays, and a card our thieves took leaves the rest as it was."""
+    assert view.seat is not None
+    seat = (view.seat - 1) % len(view.seats)
+    shown = view.seats[seat]
+    if view.turn <= 1 or shown.hand_size <= REFILL:
+        return None
+    if before is not None and before[seat].milkshakes:
+        return None  # it drank a milkshake: that turn had no plays
+    none_of = {Card.THIEF, Card.SUPER_THIEF, Card.MILKSHAKE, Card.DONUT_TRUCK}
+    if shown.floors and len(shown.floors) - 1 not in shown.dogs:
+        none_of.add(Card.DOG)
+    for other, tower in enumerate(view.seats):
+        if other != seat:
+            none_of |= _invited_by(tower)
+    return Reading(seat, frozenset(none_of), shown.hand_size >= HOARD)
+
+
+def consistent(hand: Counter[Card], reading: Reading) -> bool:
+    """True if ``hand`` is one ``reading`` allows (the tests' check)."""
+    if any(hand[card] for card in reading.none_of):
+        return False
+    return not reading.no_build or not _builds_any(hand)
+
+
+def _builds_any(hand: Counter[Card]) -> bool:
+    numbers = [card.number for card in hand if card.number is not None and hand[card]]
+    if numbers and hand[Card.WILD]:
+        return True
+    return any(FLOOR_SUM - n in numbers for n in numbers)
+
+
+def read_hand(cards: list[Card], size: int, reading: Reading,
+              rng: random.Random) -> tuple[list[Card], list[Card]]:
+    """A hand of ``size`` for ``reading``'s seat from the shuffled ``cards``,
+    and the cards left: the first cards in order that ``reading`` allows
+    (with ``no_build``, none that builds with one taken before, and no wild:
+    a full hand with a wild holds no number, a rare hand); should too few be
+    allowed (it did not play sensibly after all), the first of the others.
+    The cards left are shuffled again if any were passed over, so
+    that the draw pile's order stays random."""
+    none_of, no_build = reading.none_of, reading.no_build
+    hand: list[Card] = []
+    passed: list[Card] = []
+    taken = [False] * (FLOOR_SUM + 1)  # taken[v]: a card of value v is in the hand
+    at = 0
+    for at, card in enumerate(cards):
+        if len(hand) == size:
+            break
+        if card in none_of:
+            passed.append(card)
+            continue
+        if no_build:
+            value = card.number
+            if card is Card.WILD or (value is not None and taken[FLOOR_SUM - value]):
+                # a wild builds with any number: a full hand holding one holds
+                # no number at all, a rare hand, so it is dealt none
+                passed.append(card)
+                continue
+            if value is not None:
+                taken[value] = True
+        hand.append(card)
+    else:
+        at = len(cards)
+    if len(hand) < size:  # not a sensible hand after all: take what is left
+        short = size - len(hand)
+        hand.extend(passed[:short])
+        del passed[:short]
+    if not passed:
+        return hand, cards[at:]
+    rest = passed + cards[at:]
+    rng.shuffle(rest)
+    return hand, rest
 
 
 def determinize(view: PlayerView, rng: random.Random) -> Game:
@@ -681,9 +876,11 @@ class Dealer:
     """Deals the cards ``view`` cannot see, again and again: what is unseen
     and the public table are worked out once per move."""
 
-    def __init__(self, view: PlayerView, faced: SeatView | None = None) -> None:
+    def __init__(self, view: PlayerView, faced: SeatView | None = None,
+                 reading: Reading | None = None) -> None:
         assert view.seat is not None
         self.view = view
+        self.reading = reading
         self.unlikely = played_at_once(view, faced)
         unseen = cards_unseen(view.seats, view.discard, view.truck_on_table, Counter(view.hand))
         self.unseen = sorted(unseen.elements(), key=lambda c: c.value)
@@ -702,23 +899,53 @@ class Dealer:
     def deal(self, rng: random.Random) -> Game:
         cards = list(self.unseen)
         rng.shuffle(cards)
+        if self.reading is not None:
+            return self._deal_read(cards, self.reading, rng)
         if self.unlikely:
-            # the cards an opponent would have played already are dealt to
-            # the hands only once the likely ones run out
-            front: list[Card] = []
-            back: list[Card] = []
-            for card in cards:
-                (back if card in self.unlikely and rng.random() >= STILL_HELD
-                 else front).append(card)
-            if back:
-                cards = front + back
-                rest = cards[self.in_hands:]
-                rng.shuffle(rest)
-                cards[self.in_hands:] = rest
+            cards = self._unlikely_last(cards, self.in_hands, rng)
         game = self.table.clone()
         game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws
         for seat, shown in enumerate(self.view.seats):
             if seat != self.view.seat:
+                game.players[seat].hand = Counter(cards[:shown.hand_size])
+                del cards[:shown.hand_size]
+        game.draw = cards
+        return game
+
+    def _unlikely_last(self, cards: list[Card], in_hands: int,
+                       rng: random.Random) -> list[Card]:
+        """``cards`` (shuffled) with the cards an opponent would have played
+        already (:func:`played_at_once`) dealt to the ``in_hands`` cards of
+        the hands only once the likely ones run out (but for
+        :data:`STILL_HELD` of them); the draw pile's part shuffled again."""
+        front: list[Card] = []
+        back: list[Card] = []
+        for card in cards:
+            (back if card in self.unlikely and rng.random() >= STILL_HELD
+             else front).append(card)
+        if not back:
+            return cards
+        cards = front + back
+        rest = cards[in_hands:]
+        rng.shuffle(rest)
+        cards[in_hands:] = rest
+        return cards
+
+    def _deal_read(self, cards: list[Card], reading: Reading, rng: random.Random) -> Game:
+        """:meth:`deal` with the hand of ``reading``'s seat read from its last
+        turn (:func:`read_hand`); the other hands as :meth:`deal` deals them
+        (the cards their owners would have played at once dealt last)."""
+        read = reading.seat
+        hand, cards = read_hand(cards, self.view.seats[read].hand_size, reading, rng)
+        in_hands = self.in_hands - len(hand)
+        if self.unlikely and in_hands:
+            cards = self._unlikely_last(cards, in_hands, rng)
+        game = self.table.clone()
+        game.seed = rng.randrange(1 << 30)
+        for seat, shown in enumerate(self.view.seats):
+            if seat == read:
+                game.players[seat].hand = Counter(hand)
+            elif seat != self.view.seat:
                 game.players[seat].hand = Counter(cards[:shown.hand_size])
                 del cards[:shown.hand_size]
         game.draw = cards
