@@ -88,9 +88,14 @@ class HostedApp(LeanScreensApp):
         self.on_started: Callable[[], None] | None = None
         """Called once, when the first screen is drawn (the server settles
         its garbage collection then, see collector.py)."""
-        self.on_screen_left: Callable[[], None] | None = None
+        self.on_screen_left: Callable[[int | None], None] | None = None
         """Called when a screen is left for good (popped or switched away,
-        not installed): its widgets are garbage the server's collector counts."""
+        not installed): its widgets are garbage the server's collector counts
+        if a freeze met them; with the ``freezes`` the screen was first shown at."""
+        self.freezes: Callable[[], int] | None = None
+        """How many times the server's collector froze the heap so far."""
+        self._shown_at: weakref.WeakKeyDictionary[Screen[Any], int] = weakref.WeakKeyDictionary()
+        """Each screen's ``freezes`` when it was first shown."""
 
     def pop_screen(self) -> AwaitComplete:
         self._leaving()
@@ -109,7 +114,14 @@ class HostedApp(LeanScreensApp):
         if left is not None and len(self.screen_stack) > 1:
             top = self.screen_stack[-1]
             if not isinstance(top, ModalScreen) and not self.is_screen_installed(top):
-                left()
+                left(self._shown_at.get(top))
+
+    def _load_screen_css(self, screen: Screen[Any]) -> None:
+        # Textual's step of every push and switch: the screen's first is stamped.
+        freezes = self.freezes
+        if freezes is not None and screen not in self._shown_at:
+            self._shown_at[screen] = freezes()
+        super()._load_screen_css(screen)
 
     async def run_async(self, *args: Any, **kwargs: Any) -> None:
         turn = _start_turn()
