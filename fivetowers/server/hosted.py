@@ -104,6 +104,7 @@ class HostedApp(LeanScreensApp):
     def switch_screen(self, screen: Screen[Any] | str) -> AwaitComplete:
         if self.screen_stack and screen is not self.screen_stack[-1]:
             self._leaving()
+        self._stamp(screen)
         return super().switch_screen(screen)
 
     def _leaving(self) -> None:
@@ -116,12 +117,15 @@ class HostedApp(LeanScreensApp):
             if not isinstance(top, ModalScreen) and not self.is_screen_installed(top):
                 left(self._shown_at.get(top))
 
-    def _load_screen_css(self, screen: Screen[Any]) -> None:
-        # Textual's step of every push and switch: the screen's first is stamped.
+    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
+        self._stamp(screen)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def _stamp(self, screen: Screen[Any] | str) -> None:
+        """Stamp a screen shown for the first time with the collector's freezes."""
         freezes = self.freezes
-        if freezes is not None and screen not in self._shown_at:
+        if freezes is not None and isinstance(screen, Screen) and screen not in self._shown_at:
             self._shown_at[screen] = freezes()
-        super()._load_screen_css(screen)
 
     async def run_async(self, *args: Any, **kwargs: Any) -> None:
         turn = _start_turn()
