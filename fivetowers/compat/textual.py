@@ -16,10 +16,12 @@ import sys
 import weakref
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Any, Callable, Hashable, Iterable, TextIO
+from types import CodeType, FrameType
+from typing import Any, Callable, Hashable, Iterable, Self, TextIO
 
 from rich.segment import Segment
-from textual import events
+from textual import events, messages
+from textual._time import get_time
 from textual.message import Message
 from textual._xterm_parser import XTermParser
 from textual._styles_cache import StylesCache
@@ -30,11 +32,11 @@ from textual.color import Color
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.strip import Strip
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Input
 from textual.widgets.data_table import RowKey
 from textual.widgets._footer import FooterKey
@@ -775,8 +777,11 @@ class SettledScreen(Screen[Any]):
     other Resize is Textual's. Its first layout (``_refresh_layout``) waits
     until the App can draw, and is the only one: the layout and repaints
     each widget's first sizing asks for find and draw what it did, so they
-    are dropped, unless a scrollbar came or went with them. A lobby start is
-    now one layout and one frame. Retire it when Textual skips a Resize to
+    are dropped, unless a scrollbar came or went with them; so are the
+    layout requests widgets queued before it (``_on_layout``) and the layout
+    and repaint its mount's end asks for once it placed every widget of that
+    mount (``refresh``). A lobby start is now one layout and one frame, and
+    so is an end screen pushed over a table. Retire it when Textual skips a Resize to
     the size a screen already has and a layout its own sizing asked for:
     not reported upstream yet.
     """
@@ -786,6 +791,34 @@ class SettledScreen(Screen[Any]):
 
     _settled_at: Size | None = None
     """The size the first layout settled at: its own Resize to it needs nothing."""
+
+    _first_laid_out_at: float | None = None
+    """When the first layout settled (Textual's message clock)."""
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        # The end of the screen's mount (``AwaitMount``) asks it for a layout
+        # and a full repaint, after the first layout placed and drew every
+        # widget that mount brought: the same frame again, per viewer.
+        if layout and not regions and not recompose and self._first_laid_out_at is not None:
+            mount = _awaited_mount(sys._getframe(1))
+            placed = self._compositor.widgets
+            if mount is not None and all(widget in placed or not widget.display
+                                         for widget in mount._widgets):
+                return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        # A widget that asked for a layout while the screen was composed and
+        # shown (its first sizing) posts it to the screen's queue, where it
+        # comes after the first layout, which laid the whole screen out from
+        # what that widget was by then: one more layout and frame for the
+        # same screen, at every viewer of a table whose game ended (the end
+        # screen). Stopped here, it does not reach Textual's handler.
+        settled = self._first_laid_out_at
+        if settled is not None and message.time <= settled:
+            message.stop()
+            message.prevent_default()
 
     def _screen_resized(self, size: Size) -> None:
         compositor = self._compositor
@@ -831,6 +864,20 @@ class SettledScreen(Screen[Any]):
                     widget._layout_required = False
             if settled:
                 self._settled_at = self._compositor.size
+                self._first_laid_out_at = get_time()
+
+
+_AWAIT_MOUNT = next(code for code in AwaitMount.__await__.__code__.co_consts
+                    if isinstance(code, CodeType) and code.co_name == "await_mount")
+"""The code of ``AwaitMount``'s wait, which refreshes the parent when the mount is done."""
+
+
+def _awaited_mount(frame: FrameType) -> AwaitMount | None:
+    """The AwaitMount whose end is running in ``frame`` (None: another caller)."""
+    if frame.f_code is not _AWAIT_MOUNT:
+        return None
+    mount = frame.f_locals.get("self")
+    return mount if isinstance(mount, AwaitMount) else None
 
 
 def _scrollbars(screen: Screen[Any]) -> dict[Widget, tuple[bool, bool]]:

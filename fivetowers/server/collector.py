@@ -27,7 +27,14 @@ A screen a session leaves (a table's screen when its game is over, its end
 screen when the rematch starts) is garbage like an ended session's App, and
 as much of it: once frozen it waits for a reclaim too. Game after game at a
 table where nobody leaves, nothing else asked for one, and every finished
-game's screens stayed. So two screens left count as one ended session.
+game's screens stayed. So two screens left count as one ended session; but
+only a screen a freeze met (``freezes`` went up since it was first shown):
+one made and left between two freezes (an end screen for the few seconds to
+a rematch, the wait for the others' answers) is walked and freed by the next
+settle like any young garbage. Counted, those short-lived screens brought a
+reclaim every minute at 40 sessions, game after game, and with it the
+slowest keys of the load test (a 600 ms collection at 40 sessions, about
+two seconds at 100).
 
 While Apps start, the interpreter's young collections are held off
 (``start_began``/``start_ended``): a start allocates some 30,000 objects that
@@ -105,6 +112,9 @@ class QuietCollector:
         """Seconds between freezes at the least (a session's start freezes
         at once: its App is walked once, not at every settle)."""
         self.last_freeze = -float("inf")
+        self.freezes = 0
+        """Freezes so far: a screen stamped with this when first shown was
+        frozen with it only if it went up since (see ``screen_left``)."""
         self.when_empty = when_empty
         """Seconds after the last session ended (its App gone by then) that
         the full collection runs, while nobody waits for it."""
@@ -144,6 +154,7 @@ class QuietCollector:
         if not empty and (now - self.last_freeze >= self.freeze_every or freeze):
             gc.freeze()  # (see the module's docstring)
             self.frozen = True
+            self.freezes += 1
             self.last_freeze = now
         pause = time.perf_counter() - start
         if pause > 0.1:
@@ -171,8 +182,13 @@ class QuietCollector:
         self.empty_collected = False
         self.settle(freeze=True)
 
-    def screen_left(self, live: int) -> None:
-        """A session left a screen for good (it is garbage); ``live`` sessions run."""
+    def screen_left(self, live: int, shown_at: int | None = None) -> None:
+        """A session left a screen for good (it is garbage); ``live`` sessions
+        run. ``shown_at``: ``freezes`` when the screen was first shown (None:
+        not known, counted); a screen no freeze met since is not frozen (or
+        was unfrozen by a reclaim): the next settle frees it, it is not counted."""
+        if shown_at is not None and not (self.frozen and self.freezes > shown_at):
+            return
         self.ended += SCREEN_LEFT
         self._reclaim_if_due(live)
 
@@ -198,6 +214,7 @@ class QuietCollector:
     def reclaim(self) -> None:
         """Everything frozen is collectable again (the next settle or the
         interpreter's own next full collection frees what is garbage)."""
+        log.info("reclaim: %.1f sessions' worth of frozen garbage", self.ended)
         gc.unfreeze()
         self.frozen = self.walked = False
         self.last_freeze = -float("inf")  # the next settle walks it all once

@@ -88,9 +88,14 @@ class HostedApp(LeanScreensApp):
         self.on_started: Callable[[], None] | None = None
         """Called once, when the first screen is drawn (the server settles
         its garbage collection then, see collector.py)."""
-        self.on_screen_left: Callable[[], None] | None = None
+        self.on_screen_left: Callable[[int | None], None] | None = None
         """Called when a screen is left for good (popped or switched away,
-        not installed): its widgets are garbage the server's collector counts."""
+        not installed): its widgets are garbage the server's collector counts
+        if a freeze met them; with the ``freezes`` the screen was first shown at."""
+        self.freezes: Callable[[], int] | None = None
+        """How many times the server's collector froze the heap so far."""
+        self._shown_at: weakref.WeakKeyDictionary[Screen[Any], int] = weakref.WeakKeyDictionary()
+        """Each screen's ``freezes`` when it was first shown."""
 
     def pop_screen(self) -> AwaitComplete:
         self._leaving()
@@ -99,6 +104,7 @@ class HostedApp(LeanScreensApp):
     def switch_screen(self, screen: Screen[Any] | str) -> AwaitComplete:
         if self.screen_stack and screen is not self.screen_stack[-1]:
             self._leaving()
+        self._stamp(screen)
         return super().switch_screen(screen)
 
     def _leaving(self) -> None:
@@ -109,7 +115,17 @@ class HostedApp(LeanScreensApp):
         if left is not None and len(self.screen_stack) > 1:
             top = self.screen_stack[-1]
             if not isinstance(top, ModalScreen) and not self.is_screen_installed(top):
-                left()
+                left(self._shown_at.get(top))
+
+    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
+        self._stamp(screen)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def _stamp(self, screen: Screen[Any] | str) -> None:
+        """Stamp a screen shown for the first time with the collector's freezes."""
+        freezes = self.freezes
+        if freezes is not None and isinstance(screen, Screen) and screen not in self._shown_at:
+            self._shown_at[screen] = freezes()
 
     async def run_async(self, *args: Any, **kwargs: Any) -> None:
         turn = _start_turn()

@@ -337,8 +337,11 @@ class GameServer:
     def app_started(self) -> None:
         self.collector.app_started()
 
-    def screen_left(self) -> None:
-        self.collector.screen_left(len(self.sessions))
+    def screen_left(self, shown_at: int | None = None) -> None:
+        self.collector.screen_left(len(self.sessions), shown_at)
+
+    def freezes(self) -> int:
+        return self.collector.freezes
 
     async def _watch_idle(self) -> None:
         limit = self.config.idle_timeout

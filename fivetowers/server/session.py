@@ -94,7 +94,13 @@ class SessionHost(Protocol):
 
     def app_started(self) -> None: ...
 
-    def screen_left(self) -> None: ...
+    def screen_left(self, shown_at: int | None = None) -> None:
+        """A screen was left for good; ``shown_at``: ``freezes()`` when it was first shown."""
+        ...
+
+    def freezes(self) -> int:
+        """How many times the server froze its heap so far (collector.py)."""
+        ...
 
     def flooded(self, address: str) -> float:
         """A session was ended for flooding input: seconds its address must wait."""
@@ -252,6 +258,7 @@ class Session:
         errors = prepare_app(app, terminal, visitor, self.host.stdout, self.host.stderr)
         if isinstance(app, HostedApp):
             app.on_screen_left = self.host.screen_left
+            app.freezes = self.host.freezes
             self.starting = True
             self.host.start_began()
             app.on_started = self._first_screen

@@ -342,6 +342,62 @@ async def test_a_settled_screen_draws_what_textual_draws() -> None:
         assert app.screen.size == (50, 12) and app.screen.query_one(Static).region.width == 50
 
 
+async def pushed_screen_counts(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Layouts and full repaints of a SettledScreen pushed over another (an
+    end screen over a table), until the App is quiet."""
+    from textual._compositor import Compositor
+    from textual.containers import Center, Vertical
+
+    counts = {"layouts": 0, "full repaints": 0}
+    reflow, full = Compositor.reflow, Compositor.render_full_update
+
+    def counted_reflow(self: Compositor, *args: Any, **kwargs: Any) -> Any:
+        counts["layouts"] += 1
+        return reflow(self, *args, **kwargs)
+
+    def counted_full(self: Compositor, *args: Any, **kwargs: Any) -> Any:
+        counts["full repaints"] += 1
+        return full(self, *args, **kwargs)
+
+    class Ended(SettledScreen):  # a class of its own each time: no dispatch plan kept
+        def compose(self) -> ComposeResult:
+            with Vertical():
+                yield Static("The game is over")
+                with Center():
+                    yield DataTable()
+
+        def on_mount(self) -> None:
+            self.query_one(DataTable).add_columns("player", "total")
+
+    app = App[None]()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        with monkeypatch.context() as counting:
+            counting.setattr(Compositor, "reflow", counted_reflow)
+            counting.setattr(Compositor, "render_full_update", counted_full)
+            app.push_screen(Ended())  # not awaited, as a session pushes it
+            for _ in range(8):
+                await pilot.pause()
+        assert app.screen.query_one(Static).region.width == 40  # laid out
+        await pilot.resize_terminal(50, 12)  # a later layout is Textual's
+        await pilot.pause()
+        assert app.screen.query_one(Static).region.width == 50
+    return counts
+
+
+async def test_a_pushed_settled_screen_is_not_laid_out_again_for_what_its_first_layout_did(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layouts its widgets asked for while it was shown, and the one its
+    mount's end asks for, find what its first layout found: an end screen
+    at every viewer of a table was laid out and drawn twice."""
+    ours = await pushed_screen_counts(monkeypatch)
+    monkeypatch.setattr(SettledScreen, "refresh", Widget.refresh)
+    monkeypatch.delattr(SettledScreen, "_on_layout")
+    upstream = await pushed_screen_counts(monkeypatch)
+    assert ours["layouts"] < upstream["layouts"], (ours, upstream)
+    assert ours["full repaints"] < upstream["full repaints"], (ours, upstream)
+
+
 # -- the Strip caches -------------------------------------------------------------
 
 def test_strip_caches_are_the_ones_released() -> None:

@@ -164,6 +164,67 @@ def test_screens_left_reclaim_like_ended_sessions() -> None:
     assert not collector.frozen and collector.ended == 0
 
 
+def test_a_screen_no_freeze_met_is_not_counted_but_freed_by_the_next_settle() -> None:
+    """An end screen shown for the few seconds to a rematch, between two
+    freezes, is young garbage: counted, such screens brought a reclaim (a
+    full collection of the process) every minute, game after game."""
+    collector = QuietCollector(reclaim_sessions=10)
+    collector.settle()
+    collector.last_reclaim -= 120
+    shown_at = collector.freezes
+    screen = Node()  # the end screen, shown after the last freeze
+    ref = weakref.ref(screen)
+    for _ in range(40):
+        collector.screen_left(live=20, shown_at=shown_at)
+    assert collector.frozen and collector.ended == 0  # no reclaim
+    del screen
+    collector.settle()
+    assert ref() is None  # not frozen: walked and freed with the young garbage
+
+
+def test_a_screen_a_freeze_met_counts_until_a_reclaim_unfreezes_it() -> None:
+    collector = QuietCollector(reclaim_sessions=10)
+    collector.settle()
+    shown_at = collector.freezes
+    collector.app_started()  # a session's start freezes the screen with its App
+    collector.screen_left(live=20, shown_at=shown_at)
+    assert collector.ended == 0.5
+    collector.reclaim()  # unfrozen: the next settle's full collection frees it
+    collector.screen_left(live=20, shown_at=shown_at)
+    assert collector.ended == 0
+    collector.settle()  # frozen again, with whatever is alive then
+    collector.screen_left(live=20, shown_at=shown_at)
+    assert collector.ended == 0.5
+
+
+async def test_a_hosted_app_stamps_each_screen_with_the_freezes_it_was_first_shown_at() -> None:
+    from textual.screen import Screen
+
+    from fivetowers.server.hosted import HostedApp
+
+    freezes = [3]
+    left: list[tuple[str, int | None]] = []
+
+    class Shown(Screen[None]):
+        pass
+
+    class App(HostedApp):
+        def on_mount(self) -> None:
+            self.push_screen(Shown(name="table"))
+
+    app = App()
+    app.freezes = lambda: freezes[0]
+    app.on_screen_left = lambda shown_at: left.append((app.screen.name or "", shown_at))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        freezes[0] = 4
+        await app.push_screen(Shown(name="end"))
+        freezes[0] = 5
+        await app.pop_screen()  # the end screen, shown at 4
+        await app.switch_screen(Shown(name="lobby"))  # the table, shown at 3
+        assert left == [("end", 4), ("table", 3)]
+
+
 async def test_a_hosted_app_tells_each_screen_it_leaves_for_good() -> None:
     from textual.screen import ModalScreen, Screen
 
@@ -182,7 +243,7 @@ async def test_a_hosted_app_tells_each_screen_it_leaves_for_good() -> None:
             self.push_screen(Shown(name="table"))
 
     app = App()
-    app.on_screen_left = lambda: left.append(app.screen.name or "")
+    app.on_screen_left = lambda shown_at: left.append(app.screen.name or "")
     async with app.run_test() as pilot:
         await pilot.pause()
         await app.switch_screen(Shown(name="end"))  # the game is over: the table left

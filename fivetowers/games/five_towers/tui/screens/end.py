@@ -15,7 +15,7 @@ from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
 from fivetowers.compat.textual import SettledScreen
 from fivetowers.i18n import N_, _
-from fivetowers.ui.key_footer import KeyFooter
+from fivetowers.ui.key_bar import KeyBar
 from fivetowers.ui.shared_table import SharedTable
 
 
@@ -57,7 +57,7 @@ class EndScreen(SettledScreen):
                                        ("b", "bold green"), " " + _("look at the table") + "   ",
                                        ("q", "bold green"), " " + leave),
                          id="end-keys")
-        yield KeyFooter(compact=True)
+        yield KeyBar()  # one widget, not a footer of widgets rebuilt with every key change
 
     def on_mount(self) -> None:
         try:

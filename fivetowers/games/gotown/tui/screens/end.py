@@ -16,7 +16,7 @@ from fivetowers.games.gotown.tui.widgets.tower_board import TowerBoard
 from fivetowers.games.screens import TableHost
 from fivetowers.compat.textual import SettledScreen
 from fivetowers.i18n import N_, _, ngettext
-from fivetowers.ui.key_footer import KeyFooter
+from fivetowers.ui.key_bar import KeyBar
 from fivetowers.ui.text import name_text
 
 
@@ -71,7 +71,7 @@ class GoTownEndScreen(SettledScreen):
                                        ("b", "bold green"), " " + _("look at the table") + "   ",
                                        ("q", "bold green"), " " + leave),
                          id="end-keys")
-        yield KeyFooter(compact=True)
+        yield KeyBar()  # one widget, not a footer of widgets rebuilt with every key change
 
     def on_mount(self) -> None:
         view = self.client.view()
