@@ -3,6 +3,7 @@ and sends exactly what Textual's own partial update sends."""
 
 from __future__ import annotations
 
+import re
 import sys
 from types import FrameType
 from typing import Any, Callable
@@ -183,3 +184,48 @@ async def test_a_partial_update_costs_few_calls_besides_the_renders() -> None:
         calls = calls_but_renders(ours)
         assert segments(update, app.console) == theirs
         assert calls <= 3 * len(compositor.visible_widgets), calls  # it was 206 for 22
+
+
+EMPTY_MOVE = re.compile(r"\x1b\[\d+;\d+H(?=\x1b\[\d+;\d+H|\n|$)")
+"""A cursor move with nothing drawn after it: Textual's for a piece that
+starts where its span ends (shows nothing)."""
+
+
+class Grid(App[None]):
+    """Two boards with a column of their container between them (a table's
+    opponents: boards of 23 in a grid of 47), in a column of a screen."""
+
+    CSS = """
+    #main { height: 6; }
+    #left { width: 21; }
+    #left > Static { width: 10; height: 1fr; }
+    #right { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with CountedHorizontal(id="main"):
+            with CountedHorizontal(id="left"):
+                yield Counted("mine", id="mine")
+                yield Counted("theirs", id="theirs")
+            yield Counted("log", id="log")
+
+
+async def test_a_change_renders_only_what_its_spans_send() -> None:
+    # A board that changes leaves the other pieces of its rows as they are:
+    # neither the container's column beside it nor the screen's other
+    # column are sent, so nothing behind them is rendered either.
+    app = Grid()
+    async with app.run_test(size=(40, 8)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        console = app.console
+        main = app.query_one("#main", CountedHorizontal)
+        left = app.query_one("#left", CountedHorizontal)
+        changed = app.query_one("#theirs", Counted).region
+        compositor._dirty_regions.add(changed)
+        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console)
+        before = main.renders, left.renders
+        compositor._dirty_regions.add(changed)
+        ours = segments(_render_partial_update(compositor), console)
+        assert (main.renders, left.renders) == before
+        assert ours == EMPTY_MOVE.sub("", theirs)
