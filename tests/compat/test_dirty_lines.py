@@ -108,6 +108,19 @@ class Filled(App[None]):
             yield Counted("hand", id="hand")
 
 
+def both_updates(app: App[None], changed: set[Region], counted: tuple[CountedHorizontal, ...]
+                 ) -> tuple[str, str, list[int]]:
+    """Textual's partial update of ``changed`` and ours, and how many times
+    ours rendered each of ``counted``."""
+    compositor = app.screen._compositor
+    compositor._dirty_regions.update(changed)
+    theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), app.console)
+    before = [widget.renders for widget in counted]
+    compositor._dirty_regions.update(changed)
+    ours = segments(_render_partial_update(compositor), app.console)
+    return theirs, ours, [widget.renders - n for widget, n in zip(counted, before)]
+
+
 async def test_rows_that_widgets_in_front_fill_render_nothing_behind() -> None:
     app = Filled()
     async with app.run_test(size=(40, 10)) as pilot:
@@ -116,17 +129,11 @@ async def test_rows_that_widgets_in_front_fill_render_nothing_behind() -> None:
         console = app.console
         full = app.query_one("#full", CountedHorizontal)
         roomy = app.query_one("#roomy", CountedHorizontal)
-        changed = {full.region, roomy.region}
-        compositor._dirty_regions.update(changed)
-        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console)
-        before = full.renders, roomy.renders
-        compositor._dirty_regions.update(changed)
-        ours = segments(_render_partial_update(compositor), console)
+        theirs, ours, renders = both_updates(app, {full.region, roomy.region}, (full, roomy))
         assert ours == theirs
         # Behind its two children, #full shows nowhere: not rendered. #roomy
         # shows to the right of its hand: rendered, on the rows that changed.
-        assert full.renders == before[0]
-        assert roomy.renders == before[1] + 1
+        assert renders == [0, 1]
 
 
 
@@ -217,15 +224,8 @@ async def test_a_change_renders_only_what_its_spans_send() -> None:
     app = Grid()
     async with app.run_test(size=(40, 8)) as pilot:
         await pilot.pause()
-        compositor = app.screen._compositor
-        console = app.console
-        main = app.query_one("#main", CountedHorizontal)
-        left = app.query_one("#left", CountedHorizontal)
-        changed = app.query_one("#theirs", Counted).region
-        compositor._dirty_regions.add(changed)
-        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console)
-        before = main.renders, left.renders
-        compositor._dirty_regions.add(changed)
-        ours = segments(_render_partial_update(compositor), console)
-        assert (main.renders, left.renders) == before
+        counted = (app.query_one("#main", CountedHorizontal),
+                   app.query_one("#left", CountedHorizontal))
+        theirs, ours, renders = both_updates(app, {app.query_one("#theirs").region}, counted)
+        assert renders == [0, 0]
         assert ours == EMPTY_MOVE.sub("", theirs)
