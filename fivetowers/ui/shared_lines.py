@@ -41,11 +41,12 @@ _lines: OrderedDict[Hashable, list[Strip]] = OrderedDict()
 _contents: OrderedDict[Hashable, list[Strip]] = OrderedDict()
 """Widgets' content lines (inside border and padding), by what they show:
 :func:`shared_content_line`, within :func:`content_bound`."""
-CONTENTS_KEPT = 64
+CONTENTS_KEPT = 32
 """Content renders kept at the least."""
-CONTENTS_PER_APP = 4
-"""Content renders kept per App drawing: the boards a move changes the
-border of (two or three at a table), kept until the next move's."""
+CONTENTS_PER_APP = 2
+"""Content renders kept per App drawing: a table's boards whose towers have
+not changed since they were last drawn (a bidding round's), some ten a
+table of five. A render is some 20 KiB with its strips' caches."""
 _apps: WeakSet[App[Any]] = WeakSet()
 
 
