@@ -35,6 +35,8 @@ BOUNDS: dict[str, str] = {
     "fivetowers.ui.log_lines._entries": "fivetowers.ui.log_lines.bound",
     "fivetowers.ui.log_lines._style_on_row": MAXSIZE,
     "fivetowers.ui.shared_lines._lines": "fivetowers.ui.shared_lines.bound",
+    "fivetowers.ui.shared_lines._contents": "fivetowers.ui.shared_lines.content_bound",
+    "fivetowers.ui.steady_text._height": MAXSIZE,
     "fivetowers.ui.key_bar._built": "fivetowers.ui.key_bar.BUILT_KEPT",
     "fivetowers.compat.styles._outcomes": "fivetowers.compat.styles.RULES_KEPT",
     "fivetowers.compat.dispatch._plans": "fivetowers.compat.dispatch.PLANS_KEPT",

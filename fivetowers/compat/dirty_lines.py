@@ -32,7 +32,8 @@ def render_dirty_lines_only() -> bool:
     and not at all on rows that widgets in front of it already fill (a
     container behind its children, the screen's background).
     What is sent is the same: each line in a changed region comes from the
-    same front-most widget as before. Retire it when Textual's partial
+    same front-most widget as before (less the cursor moves Textual sends for
+    a piece that starts where its span ends, with nothing drawn after them). Retire it when Textual's partial
     update crops each widget's render to the changed regions: not reported
     upstream yet. Returns whether it is on.
     """
@@ -53,9 +54,18 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
     crop = Region.from_union(update_regions).intersection(self.size.region)
     spans = list(self._regions_to_spans(update_regions))
     cuts = self.cuts
-    # The cuts of each rendered row no widget has filled yet (None in chops):
-    # one set operation a row tells whether a widget behind has any to fill.
-    unfilled = {y: set(cuts[y][:-1]) for y, _, _ in spans}
+    # The cuts of each rendered row that a span sends and no widget has
+    # filled yet (None in chops): one set operation a row tells whether a
+    # widget behind has any to fill. Only the cuts a span sends something
+    # of (ChopsUpdate skips the pieces outside, and those left None): the others
+    # of a changed row are never sent, and filling them rendered the
+    # containers behind (a board that changed at a table made its row's
+    # whole width open: the columns, the screen), a render a viewer a move.
+    unfilled: dict[int, set[int]] = {}
+    for y, x1, x2 in spans:
+        row = cuts[y]
+        unfilled.setdefault(y, set()).update(
+            cut for cut, end in zip(row, row[1:]) if cut < x2 and end > x1)
     unsent: dict[int, Strip | None] = {}  # the rows not sent: ChopsUpdate reads only spans
     chops = [dict.fromkeys(cut_set[:-1]) if y in unfilled else unsent
              for y, cut_set in enumerate(cuts)]

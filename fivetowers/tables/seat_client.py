@@ -133,6 +133,12 @@ class SeatClient(Generic[G, P, H]):
         return await self.table.workers.hint(position, self._hinter, self.table,
                                              self.table.version)
 
+    def nothing_to_hint(self) -> bool:
+        """Whether :meth:`hint` and :meth:`advice` would both answer None at
+        once now: no position to hint (a watcher, a finished game, GoTown's
+        seats but the mover's), and not this seat's turn."""
+        return (self.seat is None or not self.my_turn()) and self._position() is None
+
     def known_hint(self) -> H | None:
         """This seat's hint now if it is already known, without waiting for one."""
         position = self._position()

@@ -129,6 +129,8 @@ class LiveClient(Protocol):
 
     async def hint(self) -> Any: ...
 
+    def nothing_to_hint(self) -> bool: ...
+
     async def advice(self) -> Any: ...
 
     def seats(self) -> Sequence[SeatLike]: ...
@@ -371,8 +373,22 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
     def action_chat(self) -> None:
         self.host.chat()
 
+    def load_hint(self, version: int) -> None:
+        """Fetch the hint and the adviser's play for ``version`` (off the
+        event loop), and draw them as they come."""
+        if self.client.nothing_to_hint():
+            # What the fetch would find at once, without a worker: at a
+            # GoTown table every viewer but the mover (and every watcher)
+            # started one on every move, for nothing.
+            self.workers.cancel_group(self, "hint")  # as an exclusive worker would
+            if self.showing():
+                self.hint, self.hint_version, self.advice = None, version, None
+                self.draw_hint()
+            return
+        self.fetch_hint(version)
+
     @work(exclusive=True, group="hint")
-    async def load_hint(self, version: int) -> None:
+    async def fetch_hint(self, version: int) -> None:
         try:
             hint = await self.client.hint()
         except Exception:  # the workers failed it: the next change of the table asks again

@@ -38,6 +38,15 @@ had drawn (at 100 sessions, 6 per App cost 80% of a core against 52%); more
 keeps old logs and status lines that never come back."""
 
 _lines: OrderedDict[Hashable, list[Strip]] = OrderedDict()
+_contents: OrderedDict[Hashable, list[Strip]] = OrderedDict()
+"""Widgets' content lines (inside border and padding), by what they show:
+:func:`shared_content_line`, within :func:`content_bound`."""
+CONTENTS_KEPT = 32
+"""Content renders kept at the least."""
+CONTENTS_PER_APP = 2
+"""Content renders kept per App drawing: a table's boards whose towers have
+not changed since they were last drawn (a bidding round's), some ten a
+table of five. A render is some 20 KiB with its strips' caches."""
 _apps: WeakSet[App[Any]] = WeakSet()
 
 
@@ -45,6 +54,11 @@ def bound() -> int:
     """How many entries are kept now: :data:`PER_APP` for every App drawing
     them, at least :data:`KEPT`."""
     return max(KEPT, PER_APP * len(_apps))
+
+
+def content_bound() -> int:
+    """How many content renders are kept now (:func:`shared_content_line`)."""
+    return max(CONTENTS_KEPT, CONTENTS_PER_APP * len(_apps))
 
 
 def text_key(text: Text) -> Hashable:
@@ -91,3 +105,30 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
     if crop.x == 0 and crop.width == width:
         return rows
     return [line.crop(crop.x, crop.right) for line in rows]
+
+
+def shared_content_line(widget: Widget, content: Hashable | None, y: int,
+                        render_line: Callable[[int], Strip]) -> Strip:
+    """Line ``y`` of ``widget``'s content (Widget.render_line: inside its
+    border and padding), or the same line another App, or this one before,
+    drew for the same ``content``.
+
+    A board whose border or title changed (the turn passed to its seat or
+    left it, a seat's note) is drawn again whole (:func:`shared_lines` keys
+    the whole widget), though its towers are as they were: most of a
+    board's render is its content's, the towers' words and chips styled
+    and cut into lines. Keyed as :func:`shared_lines` is, by everything
+    that decides the content's look (not the border's: an inline border
+    style, as the acting border is, is not in :func:`look_key`)."""
+    if content is None or widget.text_selection is not None:
+        return render_line(y)
+    key = (content, widget.size, look_key(widget))
+    lines = _contents.get(key)
+    if lines is None:
+        lines = _contents[key] = [render_line(row) for row in range(widget.size.height)]
+        _apps.add(widget.app)
+        while len(_contents) > content_bound():
+            release_strip_caches(_contents.popitem(last=False)[1])
+    else:
+        _contents.move_to_end(key)
+    return lines[y] if 0 <= y < len(lines) else render_line(y)

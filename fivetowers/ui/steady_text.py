@@ -10,8 +10,37 @@ time the text keeps its height: a repaint of the widget is all it needs.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.css.types import TextOverflow, TextWrap
 from textual.visual import VisualType
 from textual.widgets import Static
+
+HEIGHTS_KEPT = 512
+"""Text heights kept (:func:`text_height`): a table's lines of words, a few
+each move, the same for every viewer at the table."""
+
+
+@lru_cache(maxsize=HEIGHTS_KEPT)
+def _height(plain: str, width: int, line_pad: int, overflow: TextOverflow,
+            wrap: TextWrap) -> int:
+    rules = RulesMap(line_pad=line_pad, text_overflow=overflow, text_wrap=wrap)
+    return Content(plain, strip_control_codes=False).get_height(rules, width)
+
+
+def text_height(widget: Static, width: int) -> int:
+    """The height of ``widget``'s text at ``width``, as Textual measures an
+    auto height (``Content.get_height``, which wraps the text without its
+    styles), measured once for every viewer who shows the same words: each
+    measure is a wrap of the whole text, and every viewer at a table
+    measured the same words on every move."""
+    visual = widget.visual
+    styles = widget.styles
+    if not isinstance(visual, Content):
+        return visual.get_height(styles, width)  # type: ignore[arg-type]
+    return _height(visual.plain, width, styles.line_pad, styles.text_overflow, styles.text_wrap)
 
 
 def kept_height(widget: Static, lines: int) -> int:
@@ -37,7 +66,7 @@ def update_steady(widget: Static, content: VisualType) -> int:
     Returns the measured height (-1: not measured)."""
     widget.update(content, layout=False)
     width = widget.content_region.width
-    lines = widget.visual.get_height(widget.styles, width) if width > 0 else -1  # type: ignore[arg-type]
+    lines = text_height(widget, width) if width > 0 else -1
     if lines >= 0:
         lines = kept_height(widget, lines)
     shown: tuple[int, int] = widget.__dict__.get("_steady_shown", (-1, -1))

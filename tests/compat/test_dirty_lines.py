@@ -3,6 +3,7 @@ and sends exactly what Textual's own partial update sends."""
 
 from __future__ import annotations
 
+import re
 import sys
 from types import FrameType
 from typing import Any, Callable
@@ -107,6 +108,19 @@ class Filled(App[None]):
             yield Counted("hand", id="hand")
 
 
+def both_updates(app: App[None], changed: set[Region], counted: tuple[CountedHorizontal, ...]
+                 ) -> tuple[str, str, list[int]]:
+    """Textual's partial update of ``changed`` and ours, and how many times
+    ours rendered each of ``counted``."""
+    compositor = app.screen._compositor
+    compositor._dirty_regions.update(changed)
+    theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), app.console)
+    before = [widget.renders for widget in counted]
+    compositor._dirty_regions.update(changed)
+    ours = segments(_render_partial_update(compositor), app.console)
+    return theirs, ours, [widget.renders - n for widget, n in zip(counted, before)]
+
+
 async def test_rows_that_widgets_in_front_fill_render_nothing_behind() -> None:
     app = Filled()
     async with app.run_test(size=(40, 10)) as pilot:
@@ -115,17 +129,11 @@ async def test_rows_that_widgets_in_front_fill_render_nothing_behind() -> None:
         console = app.console
         full = app.query_one("#full", CountedHorizontal)
         roomy = app.query_one("#roomy", CountedHorizontal)
-        changed = {full.region, roomy.region}
-        compositor._dirty_regions.update(changed)
-        theirs = segments(TEXTUAL_PARTIAL_UPDATE(compositor), console)
-        before = full.renders, roomy.renders
-        compositor._dirty_regions.update(changed)
-        ours = segments(_render_partial_update(compositor), console)
+        theirs, ours, renders = both_updates(app, {full.region, roomy.region}, (full, roomy))
         assert ours == theirs
         # Behind its two children, #full shows nowhere: not rendered. #roomy
         # shows to the right of its hand: rendered, on the rows that changed.
-        assert full.renders == before[0]
-        assert roomy.renders == before[1] + 1
+        assert renders == [0, 1]
 
 
 
@@ -183,3 +191,41 @@ async def test_a_partial_update_costs_few_calls_besides_the_renders() -> None:
         calls = calls_but_renders(ours)
         assert segments(update, app.console) == theirs
         assert calls <= 3 * len(compositor.visible_widgets), calls  # it was 206 for 22
+
+
+EMPTY_MOVE = re.compile(r"\x1b\[\d+;\d+H(?=\x1b\[\d+;\d+H|\n|$)")
+"""A cursor move with nothing drawn after it: Textual's for a piece that
+starts where its span ends (shows nothing)."""
+
+
+class Grid(App[None]):
+    """Two boards with a column of their container between them (a table's
+    opponents: boards of 23 in a grid of 47), in a column of a screen."""
+
+    CSS = """
+    #main { height: 6; }
+    #left { width: 21; }
+    #left > Static { width: 10; height: 1fr; }
+    #right { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with CountedHorizontal(id="main"):
+            with CountedHorizontal(id="left"):
+                yield Counted("mine", id="mine")
+                yield Counted("theirs", id="theirs")
+            yield Counted("log", id="log")
+
+
+async def test_a_change_renders_only_what_its_spans_send() -> None:
+    # A board that changes leaves the other pieces of its rows as they are:
+    # neither the container's column beside it nor the screen's other
+    # column are sent, so nothing behind them is rendered either.
+    app = Grid()
+    async with app.run_test(size=(40, 8)) as pilot:
+        await pilot.pause()
+        counted = (app.query_one("#main", CountedHorizontal),
+                   app.query_one("#left", CountedHorizontal))
+        theirs, ours, renders = both_updates(app, {app.query_one("#theirs").region}, counted)
+        assert renders == [0, 0]
+        assert ours == EMPTY_MOVE.sub("", theirs)

@@ -219,3 +219,28 @@ def test_taking_a_card_not_in_the_display_names_it() -> None:
     with pytest.raises(IllegalBuild, match="^candy-1 is not in the display$"):
         game.apply(Build(0, (card("candy-11"), card("candy-1")),
                          (Step(card("candy-11")), Step(card("candy-1")))))
+
+
+def test_a_seats_view_from_the_watchers_is_its_own_view() -> None:
+    # Hosted tables make the watcher's view once a move and each seat's from
+    # it (games/five_towers/client.py): at every step of whole games, the
+    # same view as the seat's own, for every seat and both variants.
+    import random
+
+    from fivetowers.games.five_towers.rules import Game
+    from fivetowers.games.five_towers.rules.view import seat_view_of, view_of
+    from tests.rules.randomplay import random_action
+
+    for seed, variant in ((1, Variant.BASE), (2, Variant.GREAT_POWERS)):
+        rng = random.Random(seed)
+        game = Game(["A", "B", "C", "D"], variant, seed=seed)
+        steps = 0
+        while True:
+            watched = view_of(game, None)
+            for seat in (None, 0, 1, 2, 3):
+                assert seat_view_of(watched, game, seat) == view_of(game, seat)
+            if game.is_terminal():
+                break
+            game.apply(random_action(game, rng))
+            steps += 1
+        assert steps > 20

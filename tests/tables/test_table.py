@@ -322,7 +322,9 @@ async def test_a_clients_view_is_made_once_per_move_and_follows_every_move(
     client = TableClient(table, 1)
     first = client.view()
     assert client.view() is first and client.view() is first  # a redraw's reads: one view
-    assert made == [1]
+    # The watcher's view, once a move for the whole table: each seat's comes from it.
+    assert made == [None]
+    assert TableClient(table, 0).view().seats is first.seats and made == [None]
     first_seat = table.game.to_move
     await table.submit(first_seat, Bid(first_seat, 1))
     after = client.view()

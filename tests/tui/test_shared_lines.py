@@ -177,3 +177,46 @@ async def test_a_widgets_look_key_is_worked_out_once_until_it_is_restyled(
         sign.focus()
         await pilot.pause()
         assert shared.look_key(sign) == plain  # the same look, the same key again
+
+
+class Boards(App[None]):
+    CSS = ".board { border: round white; padding: 0 1; height: 8; }"
+
+    def compose(self) -> ComposeResult:
+        from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+        yield TowerBoard(large=False, id="board")
+
+
+async def test_a_board_whose_border_changed_keeps_its_towers_lines(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The turn passing to a seat (or leaving it) changes its board's border
+    # and title on every screen: the towers inside are drawn once, not again.
+    from fivetowers.games.five_towers.rules import Game, Variant
+    from fivetowers.games.five_towers.tui.widgets.tower_board import TowerBoard
+
+    monkeypatch.setattr(shared, "_lines", OrderedDict())
+    monkeypatch.setattr(shared, "_contents", OrderedDict())
+    renders = Counter[str]()
+    upstream = TowerBoard.render
+
+    def counted(self: TowerBoard) -> object:
+        renders[str(self.id)] += 1
+        return upstream(self)
+
+    monkeypatch.setattr(TowerBoard, "render", counted)
+    seat = Game(["A", "B"], Variant.BASE, seed=1).view(0).seats[1]
+    app = Boards()
+    async with app.run_test(size=(30, 10)) as pilot:
+        board = app.query_one(TowerBoard)
+        board.show(seat, "B", None, False, False)
+        await pilot.pause()
+        idle = app.screen._compositor.render_update(full=True)  # what it shows, idle
+        drawn = renders["board"]
+        before = shared._lines.copy()
+        for acting, note in ((True, ""), (False, "bid≤3"), (False, "")):
+            board.show(seat, "B", None, False, acting, note)
+            await pilot.pause()
+        assert len(shared._lines) == len(before) + 2  # the whole board drawn again, twice
+        assert renders["board"] == drawn  # its towers: not again
+        again = app.screen._compositor.render_update(full=True)
+        console = app.console
+        assert again.render_segments(console) == idle.render_segments(console)

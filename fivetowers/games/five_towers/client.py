@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 from typing import Callable, Sequence
+from weakref import WeakKeyDictionary
 
 from fivetowers.games.five_towers.rules import (
     BuildSession, Game, Phase, PlayerView, Position, Variant,
 )
 from fivetowers.games.five_towers.rules.players import players_problem
+from fivetowers.games.five_towers.rules.view import seat_view_of
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.protocol import Bot
 from fivetowers.tables.seat_client import SeatClient, local_seats
@@ -35,6 +37,21 @@ def compute_hint(position: Position) -> Hint:
     return hint(position)
 
 
+_watched: WeakKeyDictionary[Table[Game], tuple[Game, tuple[int, int], PlayerView]] = \
+    WeakKeyDictionary()
+"""Each live table's position as a watcher sees it, as last made."""
+
+
+def watched_view(table: Table[Game]) -> PlayerView:
+    """``table``'s game as a watcher sees it now, made once per move."""
+    game = table.game
+    moved = (table.version, game.action_count())
+    watched = _watched.get(table)
+    if watched is None or watched[0] is not game or watched[1] != moved:
+        watched = _watched[table] = (game, moved, game.view(None))
+    return watched[2]
+
+
 class TableClient(SeatClient[Game, Position, Hint]):
     """One viewer at a table: a seat, or a spectator (``seat`` None)."""
 
@@ -48,12 +65,14 @@ class TableClient(SeatClient[Game, Position, Hint]):
 
     def view(self) -> PlayerView:
         # A screen reads the view several times a redraw (and its keys' checks
-        # once each): made once per move, not once per read (issue 11).
+        # once each): made once per move, not once per read (issue 11); and
+        # what every viewer sees alike, once per move for the whole table.
         game, seat = self.table.game, self.seat
         moved = (seat, self.table.version, game.action_count())
         viewed = self._viewed
         if viewed is None or viewed[0] is not game or viewed[1] != moved:
-            viewed = self._viewed = (game, moved, game.view(seat))
+            viewed = self._viewed = (game, moved,
+                                     seat_view_of(watched_view(self.table), game, seat))
         return viewed[2]
 
     def build_session(self) -> BuildSession | None:

@@ -12,14 +12,14 @@ it names the card for them and says "a card" to everyone else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Floor, Game, Jackhammer, Milkshake, Steal,
     SuperThief, Thief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.game import REFILL_TO
-from fivetowers.i18n import N_, _, ngettext
+from fivetowers.i18n import N_, _, current_language, ngettext
 
 YOU = "You"
 """Local play's name for its one human: the log says "You build", "your tower"."""
@@ -71,6 +71,11 @@ class Entry:
     """Several winners, named together as ``{names}``."""
     action: int = -1
     """The number of the action that led to it (0 the first)."""
+    said: dict[tuple[int | None, str], str] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    """Its line as each seat (None: a watcher) reads it, by language, once
+    written: every viewer's log is written again on every move at the table
+    (the whole game's lines), a tenth of a GoTown move's calls per viewer."""
 
     def _you(self, seat: int) -> bool:
         return self.names[seat] == YOU
@@ -83,6 +88,13 @@ class Entry:
 
     def text_for(self, seat: int | None) -> str:
         """The line as ``seat`` reads it (None: a watcher), in the current language."""
+        key = (seat, current_language())
+        text = self.said.get(key)
+        if text is None:
+            text = self.said[key] = self._write(seat)
+        return text
+
+    def _write(self, seat: int | None) -> str:
         fields: dict[str, object] = dict(self.details)
         for key, who in self.seats:
             fields[key] = self._name(who)

@@ -7,7 +7,7 @@ their own, others see a count) and the draw deck (only its size).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from fivetowers.games.five_towers.rules.board import Board
@@ -110,3 +110,18 @@ def view_of(game: Game, seat: int | None) -> PlayerView:
         log=tuple(game.log),
         winners=game.outcome().winners,
     )
+
+
+def seat_view_of(watched: PlayerView, game: Game, seat: int | None) -> PlayerView:
+    """``view_of(game, seat)`` from ``watched``, ``view_of(game, None)`` of the
+    same position: what a seat sees more than a watcher (its teardown pile,
+    its bids and pass on its turn), the rest shared. Every viewer of a
+    hosted table made the whole view (every seat's score, the bids every
+    seat may make) on every move, the same but for these."""
+    if seat is None:
+        return watched
+    mine = seat == game.to_move
+    return replace(watched, seat=seat,
+                   own_teardown=tuple(game.players[seat].board.teardown),
+                   legal_bids=tuple(game.legal_bids()) if mine else (),
+                   may_pass=game.may_pass() and mine)

@@ -13,6 +13,7 @@ from fivetowers.games.five_towers.tui.widgets.bid_panel import bid_text
 from fivetowers.games.five_towers.tui.widgets.build_panel import BuildPanel
 from fivetowers.i18n import _
 from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.steady_text import text_height
 
 
 class PhasePanel(BuildPanel):
@@ -78,7 +79,7 @@ class PhasePanel(BuildPanel):
         if measured == self.measured:
             return
         self.measured = measured
-        lines = text.visual.get_height(text.styles, width)  # type: ignore[arg-type]
+        lines = text_height(text, width)
         steps = self.query_one("#steps", OptionList)
         most = steps.styles.max_height
         shown = len(self.options) if most is None else min(len(self.options), int(most.value))

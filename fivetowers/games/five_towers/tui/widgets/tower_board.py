@@ -13,7 +13,7 @@ from fivetowers.games.five_towers.tui.words import type_name, type_tag
 from fivetowers.i18n import _
 from fivetowers.ui.acting_border import mark_acting
 from fivetowers.ui.border_titles import Titles, put_titles
-from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.shared_lines import shared_content_line, shared_lines
 
 
 def main_tower(towers: dict[TowerType, tuple[int, ...]]) -> TowerType | None:
@@ -82,6 +82,14 @@ class TowerBoard(Static):
     def render_lines(self, crop: Region) -> list[Strip]:
         # Every viewer at a table sees the same board for a seat: drawn once.
         return shared_lines(self, (self.large, self.shown_key), crop, super().render_lines)
+
+    def render_line(self, y: int) -> Strip:
+        # A board whose title, note or border changed (the turn came to it
+        # or left it) keeps its towers' lines.
+        content = None if self.seat is None else (
+            "towers", self.large, repr(self.seat.towers), self.own, self.show_breakdown,
+            self.seat.score if self.show_breakdown and self.large else None)
+        return shared_content_line(self, content, y, super().render_line)
 
     def render(self) -> Text:
         if self.seat is None:

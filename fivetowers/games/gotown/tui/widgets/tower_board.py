@@ -16,7 +16,7 @@ from fivetowers.games.gotown.tui.messages import FloorClicked
 from fivetowers.i18n import _
 from fivetowers.ui.acting_border import mark_acting
 from fivetowers.ui.border_titles import Titles, put_titles
-from fivetowers.ui.shared_lines import shared_lines
+from fivetowers.ui.shared_lines import shared_content_line, shared_lines
 from fivetowers.ui.text import safe
 
 MARK_STYLE = "bold black on #87d75f"
@@ -87,6 +87,13 @@ class TowerBoard(Static):
     def render_lines(self, crop: Region) -> list[Strip]:
         # Every viewer but the one choosing a target sees the same tower: drawn once.
         return shared_lines(self, repr(self.shown), crop, super().render_lines)
+
+    def render_line(self, y: int) -> Strip:
+        # A tower whose title or border changed (the turn came to it or left
+        # it, "(you)" on its own player's screen) keeps its floors' lines.
+        return shared_content_line(self, ("gotown-tower", repr(self.shown[:2]),
+                                          tuple(sorted(self.marks.items(), key=str))),
+                                   y, super().render_line)
 
     def on_click(self, event: Click) -> None:
         line = event.y - 1  # under the border's top line
