@@ -867,9 +867,12 @@ class SettledScreen(Screen[Any]):
                 self._first_laid_out_at = get_time()
 
 
-_AWAIT_MOUNT = next(code for code in AwaitMount.__await__.__code__.co_consts
-                    if isinstance(code, CodeType) and code.co_name == "await_mount")
-"""The code of ``AwaitMount``'s wait, which refreshes the parent when the mount is done."""
+_AWAIT_MOUNT: CodeType | None = next(
+    (code for code in AwaitMount.__await__.__code__.co_consts
+     if isinstance(code, CodeType) and code.co_name == "await_mount"), None)
+"""The code of ``AwaitMount``'s wait, which refreshes the parent when the mount
+is done (None if a Textual release moved it: screens then refresh as Textual's
+own do, one layout more, rather than fail to start)."""
 
 
 def _awaited_mount(frame: FrameType) -> AwaitMount | None:

@@ -95,8 +95,8 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
     it had to think (the CPU it spent; in records without it, what was left
     of the budget after the queue; p50, p10; the late and quick bots' moves
     count 0) and how many moves had at least 95% of the budget, the deals
-    its search played (p50, p10 of the moves it thought, where the bot
-    says), and how many the late and quick bots made; for hints, jobs and their times
+    its search played (p50, p10 of the moves it thought that searched,
+    where the bot says), and how many the late and quick bots made; for hints, jobs and their times
     (the asks answered from the cache or joining a job in flight: over the
     whole run)."""
     stats = list(stats)
@@ -109,8 +109,10 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
         mine = [m for m in moves if m.role == role and m.bot == bot]
         took, waited = [m.took for m in mine], [m.waited for m in mine]
         had = [_had(m) for m in mine]
+        # Decisions that searched: a forced play, a win or a rule's play
+        # (GoTown's greedy+ steal) searches nothing and says 0.
         searched = [float(m.searched) for m in mine if m.how == "thought"
-                    and m.searched is not None]
+                    and m.searched]
         out[f"{role} {bot}"] = {
             "moves": len(mine), "budget_s": max(m.budget for m in mine),
             "took_p50": _pct(took, 0.5), "took_p99": _pct(took, 0.99), "took_max": max(took),

@@ -243,9 +243,13 @@ def think(bot: Bot, view: Any, seed: int, until: float, late: Bot,
                    searched if isinstance(searched, int) else None)
 
 
-def think_by(bot: Bot, view: Any, seed: int, until: float, late: Bot) -> Any:
-    """:func:`think`'s move alone."""
-    return think(bot, view, seed, until, late).action
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    """``callback`` on ``loop`` from a pool's thread; nothing once the loop is
+    closed (a job that outlived the server)."""
+    try:
+        loop.call_soon_threadsafe(callback)
+    except RuntimeError:
+        pass
 
 
 def timed(fn: Callable[..., T], *args: object) -> tuple[float, T]:
@@ -359,20 +363,29 @@ class Workers:
 
     async def run(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` in a worker (picklable, for processes)."""
-        self.in_flight += 1
-        try:
-            return await self._run(fn, *args)
-        finally:
-            self.in_flight -= 1
+        return await self._answer(self.submit(fn, *args))
 
-    async def _run(self, fn: Callable[..., T], *args: object) -> T:
+    def submit(self, fn: Callable[..., T], *args: object) -> asyncio.Future[T]:
+        """Hand ``fn(*args)`` to the pool now. It counts in :attr:`in_flight`
+        until its worker is done with it, not until its asker stops waiting:
+        a job whose table gave up on it (the quick bot moved) still holds
+        its worker, and the pool is no less full for that."""
+        loop = asyncio.get_running_loop()
         try:
-            future = asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+            job = self._executor().submit(fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
             self._replace_broken()
-            future = asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+            job = self._executor().submit(fn, *args)
+        self.in_flight += 1
+        job.add_done_callback(lambda _: _call_soon(loop, self._finished))
+        return asyncio.wrap_future(job, loop=loop)
+
+    def _finished(self) -> None:
+        self.in_flight -= 1
+
+    async def _answer(self, job: asyncio.Future[T]) -> T:
         try:
-            return await future
+            return await job
         except BrokenProcessPool:
             self._replace_broken()
             raise
@@ -437,8 +450,8 @@ class Workers:
         asked = time.monotonic()
         name = bot_name(bot)
         try:
-            thought = await asyncio.wait_for(
-                self.run(think, bot, view, seed, asked + ceiling, late, hold),
+            thought = await asyncio.wait_for(  # counted in flight from now
+                self._answer(self.submit(think, bot, view, seed, asked + ceiling, late, hold)),
                 ceiling + self.margin)
         except (asyncio.TimeoutError, BrokenProcessPool) as exc:
             self.late_moves += 1

@@ -7,10 +7,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from fivetowers.games.gotown.bots import GreedyBot
 from fivetowers.games.gotown.plus import plus_play
-from fivetowers.games.gotown.rules import Card, Game
+from fivetowers.games.gotown.rules import Card, Game, PlayerView
 from fivetowers.games.gotown.rules.cards import COUNTS
+from fivetowers.games.gotown.rules.view import SeatView
 from fivetowers.games.gotown.strong import (
     HEADS_UP_SEARCH, Dealer, Reading, StrongBot, consistent, read_hand, read_turn,
 )
@@ -125,19 +128,32 @@ def test_a_sensible_players_hand_always_fits_its_reading() -> None:
     assert readings > 100
 
 
-def test_the_strong_bot_reads_the_turn_with_infer_on() -> None:
-    """With ``infer`` its decisions play to the end of a game, the reading
-    made at the start of each of its turns."""
+@pytest.mark.parametrize("infer", [True, False])
+def test_the_strong_bot_deals_by_the_turn_read_only_with_infer_on(
+        infer: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``infer`` its decisions play to the end of a game, dealt by the
+    reading made at the start of each of its turns; without, by none."""
     from dataclasses import replace
 
-    bot = StrongBot(simulations=3, heads_up=replace(HEADS_UP_SEARCH, infer=True, min_deals=0))
+    from fivetowers.games.gotown import strong
+
+    given: list[Reading | None] = []
+    real = strong.Dealer
+
+    def dealer(view: PlayerView, faced: SeatView | None = None,
+               reading: Reading | None = None) -> strong.Dealer:
+        given.append(reading)
+        return real(view, faced, reading)
+
+    monkeypatch.setattr(strong, "Dealer", dealer)
+    bot = StrongBot(simulations=3, heads_up=replace(HEADS_UP_SEARCH, infer=infer, min_deals=0))
     game = Game(["a", "b"], 4, seed=2)
     rng, greedy = random.Random(2), GreedyBot()
-    read = 0
     while not game.over and game.turn < 200:
         seat = game.to_move
         assert seat is not None
         game.apply(bot.choose(game.view(seat), rng) if seat == 0
                    else greedy.choose(game.view(seat), rng))
-        read += bot._reading is not None
-    assert read
+    assert given  # it searched
+    read = [r for r in given if r is not None]
+    assert read if infer else not read

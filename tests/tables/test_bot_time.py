@@ -15,13 +15,15 @@ import pytest
 
 from fivetowers.games.five_towers.bots import StrongBot
 from fivetowers.games.five_towers.bots.random_bot import RandomBot
-from fivetowers.games.five_towers.rules import Game, Variant
+from fivetowers.games.five_towers.rules import Action, Game, PlayerView, Variant
 from fivetowers.games.gotown.rules import Game as GoTownGame
 from fivetowers.games.gotown.strong import StrongBot as GoTownStrong
 from fivetowers.games.protocol import Bot
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
-from fivetowers.tables.workers import WorkerClock, Workers, think
+from fivetowers.tables import workers as workers_module
+from fivetowers.tables.workers import (BUSY_STRETCH, STRETCH_SLACK, Thought, WorkerClock,
+                                       Workers, think)
 
 from tests.tables.slow_helpers import SleepyBot, SpinBot
 
@@ -88,13 +90,10 @@ async def test_a_slowed_worker_still_gives_a_bot_its_cpu_budget() -> None:
     half of it: the bot still thinks its whole 0.3 s, in CPU."""
     workers = Workers(threads=True, ceiling_margin=600.0, stretch=600.0)  # no bound in sight
     stop = threading.Event()
-    rival_cpu: list[float] = []
 
     def rival() -> None:
-        start = time.thread_time()
         while not stop.is_set():
             sum(i * i for i in range(200))  # pure Python: holds the GIL
-        rival_cpu.append(time.thread_time() - start)
 
     hog = threading.Thread(target=rival)
     hog.start()
@@ -108,43 +107,69 @@ async def test_a_slowed_worker_still_gives_a_bot_its_cpu_budget() -> None:
     game.apply(action)
     (move,) = workers.stats.moves
     assert move.how == "thought" and move.cpu is not None and move.cpu >= 0.3
-    assert rival_cpu[0] > 0  # it was slowed: the rival ran meanwhile
 
 
-async def test_past_its_ceiling_a_bot_answers_with_what_it_has() -> None:
+class Holds:
+    """What :func:`think` was given by :meth:`Workers.choose`: its ceiling
+    (from the ask) and its stretch (from the worker's start)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.ceilings: list[float] = []
+        self.holds: list[float] = []
+        real = workers_module.think
+
+        def spy(bot: Bot, view: Any, seed: int, until: float, late: Bot,
+                hold: float = float("inf")) -> Thought:
+            self.ceilings.append(until - time.monotonic())
+            self.holds.append(hold)
+            return real(bot, view, seed, until, late, hold)
+
+        monkeypatch.setattr(workers_module, "think", spy)
+
+
+async def test_past_its_ceiling_a_bot_answers_with_what_it_has(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot that gets no CPU (it waits) answers at its wall-clock ceiling,
     in its worker: not the quick bot, not the late bot."""
     workers = Workers(threads=True, ceiling_times=1.0, ceiling_margin=0.2, margin=600.0,
                       stretch=600.0)
+    given = Holds(monkeypatch)
     game, view = first_bid()
-    action = await workers.choose(SleepyBot(0.3), view, random.Random(1), late=RandomBot(),
-                                  quick=RandomBot())  # its ceiling: 0.3 + 0.2 s
+    action = await asyncio.wait_for(  # a guard against a hang (its stretch: 180 s)
+        workers.choose(SleepyBot(0.3), view, random.Random(1), late=RandomBot(),
+                       quick=RandomBot()), 60.0)  # its ceiling: 0.3 + 0.2 s
+    assert given.ceilings[0] <= 0.5 and given.holds == [0.3 * 600.0 + STRETCH_SLACK]
     game.apply(action)
     (move,) = workers.stats.moves
     assert move.how == "thought" and workers.late_moves == 0
     assert move.cpu is not None and move.cpu < 0.3
 
 
-async def test_a_starved_bot_holds_its_worker_no_more_than_its_stretch() -> None:
+async def test_a_starved_bot_holds_its_worker_no_more_than_its_stretch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot that gets no CPU answers ``stretch`` budgets after its worker
     started, with its ceiling far off: the pool is not held by a starved search."""
     workers = Workers(threads=True, ceiling_margin=600.0, margin=600.0, stretch=2.0)
+    given = Holds(monkeypatch)
     game, view = first_bid()
-    action = await workers.choose(SleepyBot(0.2), view, random.Random(1), late=RandomBot(),
-                                  quick=RandomBot())
+    action = await asyncio.wait_for(  # a guard against a hang (its ceiling: 600 s)
+        workers.choose(SleepyBot(0.2), view, random.Random(1), late=RandomBot(),
+                       quick=RandomBot()), 60.0)
     game.apply(action)
     (move,) = workers.stats.moves
     assert move.how == "thought" and move.cpu is not None and move.cpu < 0.2
-    # Two budgets of wall clock at least (SleepyBot checks every 10 ms).
-    assert move.took - move.waited >= 0.4
+    # A free pool: two budgets and the slack, not the busy pool's one.
+    assert given.holds == [0.2 * 2.0 + STRETCH_SLACK]
 
 
-async def test_a_bot_asked_while_every_worker_is_busy_stretches_no_further() -> None:
+async def test_a_bot_asked_while_every_worker_is_busy_stretches_no_further(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A full pool gets no longer searches: a bot asked while the only worker
     is busy answers one budget after its start, not ``stretch`` budgets (here
     600 of them: two minutes)."""
     workers = Workers(1, threads=True, ceiling_margin=600.0, margin=600.0, stretch=600.0)
     release = threading.Event()
+    given = Holds(monkeypatch)
     busy = asyncio.ensure_future(workers.run(release.wait, 60.0))
     await asyncio.sleep(0)  # it is in flight
     assert workers.in_flight == 1
@@ -159,6 +184,42 @@ async def test_a_bot_asked_while_every_worker_is_busy_stretches_no_further() -> 
     game.apply(action)
     (move,) = workers.stats.moves
     assert move.how == "thought" and workers.in_flight == 0
+    assert given.holds == [0.2 * BUSY_STRETCH + STRETCH_SLACK]
+
+
+class StuckBot(SpinBot):
+    """A timed bot that thinks until it is let go, whatever its clock says
+    (a worker stuck on a search)."""
+
+    name = "stuck"
+
+    def __init__(self, release: threading.Event) -> None:
+        super().__init__(0.05)
+        self.release = release
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        self.release.wait(60.0)
+        return RandomBot().choose(view, rng)
+
+
+async def test_a_job_its_asker_gave_up_on_holds_its_worker_in_the_count() -> None:
+    """The quick bot moved for a bot whose worker is stuck: that worker is
+    still busy, so the next bot asked sees a full pool."""
+    # Asked and given up on 2 s later: the worker (free) starts on it long before.
+    workers = Workers(1, threads=True, ceiling_times=0.0, ceiling_margin=2.0, margin=0.0)
+    release = threading.Event()
+    try:
+        game, view = first_bid()
+        await workers.choose(StuckBot(release), view, random.Random(1), late=RandomBot(),
+                             quick=RandomBot())  # no answer in time: the quick bot
+        assert workers.late_moves == 1 and workers.in_flight == 1
+    finally:
+        release.set()
+    for _ in range(1000):  # the pool's thread tells the loop once it is done
+        if workers.in_flight == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert workers.in_flight == 0
 
 
 def test_a_late_answer_only_past_the_ceiling() -> None:

@@ -23,7 +23,7 @@ from fivetowers.games.five_towers.client import TableClient
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables.pool_stats import summarise
-from fivetowers.tables.workers import Workers, think_by
+from fivetowers.tables.workers import Workers, think
 
 from tests.server.busy_bot import BusyBot
 from tests.tables.slow_helpers import exhaustive
@@ -198,7 +198,7 @@ SERVER_SIDE = """
 import asyncio, json, sys
 from fivetowers.games.five_towers.client import TableClient
 from fivetowers.lobby.model import Lobby
-from fivetowers.tables.workers import Workers, think_by
+from fivetowers.tables.workers import Workers, think
 
 async def main():
     workers = Workers(1, threads="--threads" in sys.argv)
@@ -257,7 +257,7 @@ async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_
 
 _ORPHAN_SERVER = """
 import sys, time
-from fivetowers.tables.workers import Workers, think_by
+from fivetowers.tables.workers import Workers, think
 if __name__ == "__main__":
     workers = Workers(2)  # held: a pool collected as garbage stops its workers
     pids = workers.start()
@@ -308,7 +308,7 @@ def test_a_bot_out_of_time_in_its_worker_plays_the_game_s_late_bot() -> None:
     game = table.game.clone()
     for seed in range(12):
         view = game.view(game.to_move)
-        late = think_by(StrongBot(), view, seed, time.monotonic() - 1.0, table.late_bot)
+        late = think(StrongBot(), view, seed, time.monotonic() - 1.0, table.late_bot).action
         assert late == GreedyBot().choose(view, random.Random(seed))
         game.apply(late)
 
@@ -333,7 +333,8 @@ def test_a_gotown_bot_out_of_time_plays_greedy_plus() -> None:
             seat = game.to_move
             assert seat is not None
             view = game.view(seat)
-            late = think_by(GoTownStrong(), view, seed, time.monotonic() - 1.0, table.late_bot)
+            late = think(GoTownStrong(), view, seed, time.monotonic() - 1.0,
+                         table.late_bot).action
             assert late in view.legal
             wins = len(game.players[seat].floors) + 1 >= game.floors_to_win
             if len(view.legal) > 1 and not wins:

@@ -416,7 +416,10 @@ class Search:
     (:data:`~fivetowers.games.gotown.plus.GREEDY`) instead of greedy+."""
     infer: bool = False
     """Deal the opponent who played just before us only hands consistent
-    with its last turn, had it played sensibly (:func:`read_turn`)."""
+    with its last turn, had it played sensibly (:func:`read_turn`). It reads
+    the bot's memory of the table at its last decision: a server's worker
+    gets a fresh copy of the bot each move, so at a hosted table only the
+    tournament's and the arena's bots (where it was measured) remember."""
 
 
 def wall_clock() -> float:
@@ -459,10 +462,13 @@ class StrongBot:
         if view.seat is None or not view.my_turn or not view.legal:
             raise ValueError("it is not this bot's turn")
         deadline = self.timer() + self.time_per_move
+        self.deals = self.playouts = 0
         legal = view.legal
         me = view.seat
         if self._turn != view.turn:  # our tower as the opponents last saw it
-            if self._turn != view.turn - 1:  # else our donut truck's turn: nobody played since
+            self._reading = None
+            if self._turn != view.turn - 1 and self.design(len(view.seats)).infer:
+                # (else our donut truck's turn: nobody played since)
                 self._reading = read_turn(view, self._seats)
             self._turn, self._faced = view.turn, view.seats[me]
         self._seats = view.seats
@@ -473,7 +479,7 @@ class StrongBot:
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
                 return action
         design = self.design(len(view.seats))
-        dealer = Dealer(view, self._faced, self._reading if design.infer else None)
+        dealer = Dealer(view, self._faced, self._reading)
         greedy = self.default(view, dealer, rng)
         if not self.search:
             return greedy
@@ -703,7 +709,7 @@ def _lead(total: float, squares: float, deals: int, margin: float, sure: float) 
 
 def score(game: Game, me: int, design: Search = TABLE_SEARCH) -> float:
     """1 for a win, 0 for another's; else 0.5 plus the lead in floors (a pair
-    in hand counts :data:`IN_HAND` of a floor, a guarded top :data:`PROTECTED`),
+    in hand counts ``design.in_hand`` of a floor, a guarded top :data:`PROTECTED`),
     scaled below a win. With ``design.value``, the learned chance to win."""
     if design.value and design.share:
         return win_share(game, me)
