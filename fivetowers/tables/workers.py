@@ -21,17 +21,20 @@ Policies when the pool is busy:
   the first of them whatever CPU it had):
 
   - the *stretch* from when the worker started: ``STRETCH`` budgets plus
-    ``STRETCH_SLACK`` (5 Towers' 1 s: 2.7 s) if a worker was free when the
-    bot was asked, else one budget plus the slack (``BUSY_STRETCH``; 5 Towers
-    1.2 s, GoTown's 0.05 s: 0.25 s), so that a pool already full does not
-    fill more: the CPU the workers get is then all there is, and a long
-    search holds up hints and the other tables' bots behind it;
+    ``STRETCH_SLACK`` (5 Towers' 1 s: 2.7 s);
   - the *ceiling* from the ask (:meth:`Workers.ceiling`: ``CEILING_TIMES``
     budgets plus ``CEILING_MARGIN``; 5 Towers' 1 s: 4 s, GoTown's 0.05 s:
     1.15 s), what a table waits at most for its bot's worker.
+
+  That holds for a bot asked while a worker is free. One asked while every
+  worker is busy gets the pool's old policy: its budget of wall clock from
+  the ask, so a queue that eats it gets the late bot. A full pool then
+  sheds load as it must: the CPU the workers get is all there is, and with
+  budgets counted from the worker's start the queue grew without end (40
+  and 60 sessions: hints waited p50 1.2 s and GoTown's quick bot, random,
+  made 21 of 174 moves, where the wall-clock policy made none).
 - A worker that picks up a turn after its ceiling answers at once with the
-  *late* bot the table gives (its game's ``late_bot``, 5 Towers' greedy):
-  only then, never merely because the turn waited in the queue.
+  *late* bot the table gives (its game's ``late_bot``, 5 Towers' greedy).
 - Should no answer come within the ceiling plus ``margin`` (the pool is
   jammed, or a worker died), the table does not wait: the *quick* bot (its
   game's weakest, which answers at once) moves here, and it is logged.
@@ -97,17 +100,9 @@ think, yet a table's bot answers within a few seconds whatever the load."""
 STRETCH = 2.5
 """A timed bot answers with what it has at the latest ``STRETCH`` budgets
 (wall clock) after a worker started on it: its whole budget of CPU if the
-worker gets 40% of a core or more (on this project's 2-core machine at 100
-sessions the two workers had about 95% of one between them), and no more
-than that of the pool's time however starved it is (a machine busy with
-other work: 7-20% of a core, measured). Held 2.5-4 s a move even when the
-pool was full, 5 Towers' searches made hints and GoTown's bots queue 2-4 s
-behind them, and GoTown's quick bot made a quarter to a half of its moves:
-hence ``BUSY_STRETCH``."""
-BUSY_STRETCH = 1.0
-"""The stretch of a bot asked while every worker was busy: its budget of
-wall clock from when a worker starts it (the old policy, except that the
-queue no longer eats into it), plus the slack."""
+worker gets 40% of a core or more, and no more than that of the pool's
+time however starved it is (a machine busy with other work: 7-20% of a
+core, measured)."""
 STRETCH_SLACK = 0.2
 """Seconds added to every stretch: a short budget (GoTown's 0.05 s) holds
 its worker too briefly to hold up the pool, and gets its CPU from a worker
@@ -430,11 +425,11 @@ class Workers:
     async def choose(self, bot: Bot, view: Any, rng: random.Random, *, late: Bot,
                      quick: Bot, seat: int | None = None, role: str = "bot") -> Any:
         """``bot``'s move for ``view`` (``seat``'s), with its budget of CPU
-        in a worker (within :attr:`stretch` budgets of the worker's start, one
-        if every worker is busy now, plus ``STRETCH_SLACK``),
-        answered within :meth:`ceiling` of now; in the worker,
-        ``late`` (a fast bot of the same game) answers for it if the ceiling
-        passed before a worker started on it; should no worker answer,
+        in a worker (within :attr:`stretch` budgets of the worker's start plus
+        ``STRETCH_SLACK``), answered within :meth:`ceiling` of now; asked
+        while every worker is busy, its budget of wall clock from now. In the
+        worker, ``late`` (a fast bot of the same game) answers for it if that
+        time passed before a worker started on it; should no worker answer,
         ``quick`` (one that answers at once) moves here.
 
         ``rng`` gives the worker its seed and advances the same way whoever
@@ -443,11 +438,11 @@ class Workers:
         names what the move is for in :attr:`stats` ("bot", "advice")."""
         seed = rng.getrandbits(64)
         budget = budget_of(bot)
-        ceiling = self.ceiling(budget)
-        # A pool already full gets no longer searches (see STRETCH).
-        stretch = self.stretch if self.in_flight < self.size else BUSY_STRETCH
-        hold = budget * stretch + STRETCH_SLACK
         asked = time.monotonic()
+        if self.in_flight < self.size:  # its budget in CPU from the worker's start
+            ceiling, hold = self.ceiling(budget), budget * self.stretch + STRETCH_SLACK
+        else:  # a full pool: its budget from the ask (see the module's policies)
+            ceiling, hold = budget, float("inf")
         name = bot_name(bot)
         try:
             thought = await asyncio.wait_for(  # counted in flight from now

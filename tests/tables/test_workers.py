@@ -153,10 +153,11 @@ async def test_the_pool_records_each_bot_move_s_wait_and_who_made_it(
     assert "bot busy" not in summary  # asked before ``since``
 
 
-async def test_a_turn_that_waited_its_budget_for_a_worker_is_still_thought(
+async def test_a_turn_asked_of_a_full_pool_that_waited_its_budget_is_the_late_bot_s(
         one_process: Workers) -> None:
-    """The late bot answers only past the ceiling, never merely because the
-    turn waited in the queue longer than the bot's budget."""
+    """Asked while every worker is busy, a bot's budget counts on the wall
+    clock from the ask (a full pool sheds load): a turn that waited it in
+    the queue is the late bot's, whatever the ceiling of a free pool's."""
     game = Game(["A", "B"], Variant.BASE, seed=2)
     view = game.view(game.to_move)
     one_process.ceiling_margin = 600.0
@@ -169,7 +170,7 @@ async def test_a_turn_that_waited_its_budget_for_a_worker_is_still_thought(
     game.apply(action)
     move = one_process.stats.moves[-1]
     assert move.bot == "five_towers strong" and move.waited > move.budget
-    assert move.how == "thought" and move.searched is not None and move.searched > 0
+    assert move.how == "late" and move.searched is None
 
 
 async def test_a_seeded_game_plays_the_same_in_processes_and_in_threads(
