@@ -24,12 +24,8 @@ import statistics
 import time
 from typing import Any, Callable
 
-from fivetowers.tables.workers import WorkerClock
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+from fivetowers.tables.pool_stats import pct
+from fivetowers.tables.workers import on_the_clock
 
 
 def positions(game: str, count: int, seed: int) -> list[Any]:
@@ -77,8 +73,7 @@ def searched_at(game: str, views: list[Any], budget: float) -> tuple[list[float]
     deals: list[float] = []
     cpu: list[float] = []
     for i, view in enumerate(views):
-        bot = strong(game, budget)
-        bot.timer = WorkerClock(budget, until=time.monotonic() + 3600.0)
+        bot = on_the_clock(strong(game, budget), time.monotonic() + 3600.0)  # as a worker does
         started = time.thread_time()
         bot.choose(view, random.Random(i))
         cpu.append(time.thread_time() - started)
@@ -106,11 +101,11 @@ def main() -> None:
     base: tuple[float, float] | None = None
     for budget in budgets:
         deals, cpu = searched_at(args.game, views, budget)
-        p50, mean = _pct(deals, 0.5), statistics.fmean(deals) if deals else float("nan")
+        p50, mean = pct(deals, 0.5), statistics.fmean(deals) if deals else float("nan")
         cpu_mean = statistics.fmean(cpu)
         base = base or (mean, cpu_mean)
         print(f"  {budget:g} s: deals a decision that searched ({len(deals)}) p50 {p50:g} "
-              f"p10 {_pct(deals, 0.1):g} mean {mean:.1f} ({mean / base[0]:.2f} of the "
+              f"p10 {pct(deals, 0.1):g} mean {mean:.1f} ({mean / base[0]:.2f} of the "
               f"largest budget's); CPU a decision mean {cpu_mean:.3f} s "
               f"({cpu_mean / base[1]:.2f})")
 

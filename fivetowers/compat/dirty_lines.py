@@ -33,9 +33,9 @@ def render_dirty_lines_only() -> bool:
     container behind its children, the screen's background).
     What is sent is the same: each line in a changed region comes from the
     same front-most widget as before (less the cursor moves Textual sends for
-    a piece that starts where its span ends, with nothing drawn after them). Retire it when Textual's partial
-    update crops each widget's render to the changed regions: not reported
-    upstream yet. Returns whether it is on.
+    a piece that starts where its span ends, with nothing drawn after them).
+    Retire it when Textual's partial update crops each widget's render to
+    the changed regions: not reported upstream yet. Returns whether it is on.
     """
     global _original
     if _original is None:

@@ -781,9 +781,9 @@ class SettledScreen(Screen[Any]):
     layout requests widgets queued before it (``_on_layout``) and the layout
     and repaint its mount's end asks for once it placed every widget of that
     mount (``refresh``). A lobby start is now one layout and one frame, and
-    so is an end screen pushed over a table. Retire it when Textual skips a Resize to
-    the size a screen already has and a layout its own sizing asked for:
-    not reported upstream yet.
+    so is an end screen pushed over a table. Retire it when Textual skips a
+    Resize to the size a screen already has and a layout its own sizing
+    asked for: not reported upstream yet.
     """
 
     _first_size: Size | None = None

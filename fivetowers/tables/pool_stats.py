@@ -73,7 +73,8 @@ class PoolStats:
                 "hints_known": self.hints_known, "hints_joined": self.hints_joined}
 
 
-def _pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (NaN if none): the pool report's."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
@@ -115,19 +116,19 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
                     and m.searched]
         out[f"{role} {bot}"] = {
             "moves": len(mine), "budget_s": max(m.budget for m in mine),
-            "took_p50": _pct(took, 0.5), "took_p99": _pct(took, 0.99), "took_max": max(took),
+            "took_p50": pct(took, 0.5), "took_p99": pct(took, 0.99), "took_max": max(took),
             "over_budget": sum(m.took > m.budget for m in mine),
-            "waited_p50": _pct(waited, 0.5), "waited_p99": _pct(waited, 0.99),
-            "had_p50": _pct(had, 0.5), "had_p10": _pct(had, 0.1),
+            "waited_p50": pct(waited, 0.5), "waited_p99": pct(waited, 0.99),
+            "had_p50": pct(had, 0.5), "had_p10": pct(had, 0.1),
             "full_budget": sum(h >= 0.95 * m.budget for h, m in zip(had, mine)),
-            "searched_p50": _pct(searched, 0.5), "searched_p10": _pct(searched, 0.1),
+            "searched_p50": pct(searched, 0.5), "searched_p10": pct(searched, 0.1),
             "late": sum(m.how == "late" for m in mine),
             "quick": sum(m.how == "quick" for m in mine)}
     out["hints"] = {
         "computed": len(hints), "known": sum(s["hints_known"] for s in stats),
         "joined": sum(s["hints_joined"] for s in stats),
-        "took_p50": _pct([h.took for h in hints], 0.5),
-        "took_p99": _pct([h.took for h in hints], 0.99),
-        "waited_p50": _pct([h.waited for h in hints], 0.5),
-        "waited_p99": _pct([h.waited for h in hints], 0.99)}
+        "took_p50": pct([h.took for h in hints], 0.5),
+        "took_p99": pct([h.took for h in hints], 0.99),
+        "waited_p50": pct([h.waited for h in hints], 0.5),
+        "waited_p99": pct([h.waited for h in hints], 0.99)}
     return out

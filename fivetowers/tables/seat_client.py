@@ -22,6 +22,7 @@ from fivetowers.user_text import clean_name
 G = TypeVar("G", bound=Match)
 P = TypeVar("P", bound=Hintable)
 H = TypeVar("H")
+V = TypeVar("V")
 
 PROBLEM_WIDTH = 66
 """A problem's longest text: with the screen's " (q quits) " it fits 80 columns."""
@@ -60,6 +61,7 @@ class SeatClient(Generic[G, P, H]):
         self._adviser = adviser
         self._advice: dict[tuple[int, int], Any] = {}
         self._humans = None if humans is None else tuple(humans)
+        self._viewed: tuple[G, tuple[int | None, int, int], Any] | None = None
 
     @property
     def seat(self) -> int | None:
@@ -132,6 +134,19 @@ class SeatClient(Generic[G, P, H]):
         # Kept while the table is at this version (see Workers.hint).
         return await self.table.workers.hint(position, self._hinter, self.table,
                                              self.table.version)
+
+    def once_a_move(self, make: Callable[[G, int | None], V]) -> V:
+        """``make(game, seat)``, this seat's view of the game, made once per
+        move however often it is read: a screen reads it several times a
+        redraw (the hint, its keys' checks), and a game's view works out the
+        mover's legal plays (issue 11)."""
+        game, seat = self.table.game, self.seat
+        moved = (seat, self.table.version, game.action_count())
+        viewed = self._viewed
+        if viewed is None or viewed[0] is not game or viewed[1] != moved:
+            viewed = self._viewed = (game, moved, make(game, seat))
+        made: V = viewed[2]
+        return made
 
     def nothing_to_hint(self) -> bool:
         """Whether :meth:`hint` and :meth:`advice` would both answer None at

@@ -86,19 +86,11 @@ def shared_lines(widget: Widget, content: Hashable | None, crop: Region,
         return render(crop)
     width, height = widget.outer_size  # what render_lines' crops are within
     key = (content, widget.size, widget.outer_size, look_key(widget))
-    lines = _lines.get(key)
-    if lines is None:
-        # The whole widget, whatever part this screen asked for: screens
-        # repaint the rows their own changes touched (compat/dirty_lines.py),
-        # and a viewer's rows are seldom another's.
-        lines = _lines[key] = render(Region(0, 0, width, height))
-        _apps.add(widget.app)
-        while len(_lines) > bound():  # the bound falls as Apps go: the cache with it
-            # A Strip caches itself, so a dropped render is reference cycles
-            # that only a full collection (kept rare, see collector.py) frees.
-            release_strip_caches(_lines.popitem(last=False)[1])
-    else:
-        _lines.move_to_end(key)
+    # The whole widget, whatever part this screen asked for: screens repaint
+    # the rows their own changes touched (compat/dirty_lines.py), and a
+    # viewer's rows are seldom another's.
+    lines = _kept(_lines, key, bound, widget.app,
+                  lambda: render(Region(0, 0, width, height)))
     if crop == Region(0, 0, width, height):
         return lines
     rows = lines[crop.y:crop.bottom]
@@ -123,12 +115,23 @@ def shared_content_line(widget: Widget, content: Hashable | None, y: int,
     if content is None or widget.text_selection is not None:
         return render_line(y)
     key = (content, widget.size, look_key(widget))
-    lines = _contents.get(key)
-    if lines is None:
-        lines = _contents[key] = [render_line(row) for row in range(widget.size.height)]
-        _apps.add(widget.app)
-        while len(_contents) > content_bound():
-            release_strip_caches(_contents.popitem(last=False)[1])
-    else:
-        _contents.move_to_end(key)
+    lines = _kept(_contents, key, content_bound, widget.app,
+                  lambda: [render_line(row) for row in range(widget.size.height)])
     return lines[y] if 0 <= y < len(lines) else render_line(y)
+
+
+def _kept(cache: OrderedDict[Hashable, list[Strip]], key: Hashable, bound: Callable[[], int],
+          app: App[Any], render: Callable[[], list[Strip]]) -> list[Strip]:
+    """The lines ``cache`` keeps for ``key``, else ``render()``'s, kept there
+    for the Apps to come (``app`` counts toward ``bound()``)."""
+    lines = cache.get(key)
+    if lines is not None:
+        cache.move_to_end(key)
+        return lines
+    lines = cache[key] = render()
+    _apps.add(app)
+    while len(cache) > bound():  # the bound falls as Apps go: the cache with it
+        # A Strip caches itself, so a dropped render is reference cycles that
+        # only a full collection (kept rare, see collector.py) frees.
+        release_strip_caches(cache.popitem(last=False)[1])
+    return lines

@@ -61,19 +61,11 @@ class TableClient(SeatClient[Game, Position, Hint]):
     def __init__(self, table: Table[Game], seat: int | None, hinter: Hinter = compute_hint,
                  adviser: Bot | None = None, humans: Sequence[int] | None = None) -> None:
         super().__init__(table, seat, hinter, adviser, humans)
-        self._viewed: tuple[Game, tuple[int | None, int, int], PlayerView] | None = None
 
     def view(self) -> PlayerView:
-        # A screen reads the view several times a redraw (and its keys' checks
-        # once each): made once per move, not once per read (issue 11); and
-        # what every viewer sees alike, once per move for the whole table.
-        game, seat = self.table.game, self.seat
-        moved = (seat, self.table.version, game.action_count())
-        viewed = self._viewed
-        if viewed is None or viewed[0] is not game or viewed[1] != moved:
-            viewed = self._viewed = (game, moved,
-                                     seat_view_of(watched_view(self.table), game, seat))
-        return viewed[2]
+        # What every viewer sees alike is made once per move for the whole table.
+        return self.once_a_move(
+            lambda game, seat: seat_view_of(watched_view(self.table), game, seat))
 
     def build_session(self) -> BuildSession | None:
         """A guide through this seat's build (None unless it is this seat's build)."""

@@ -43,18 +43,9 @@ class GoTownClient(SeatClient[Game, Position, Hint]):
                  adviser: Bot | None = None, humans: Sequence[int] | None = None) -> None:
         super().__init__(table, seat, hinter, adviser, humans)
         self._chronicle = Chronicle(table.game)
-        self._viewed: tuple[Game, tuple[int | None, int, int], PlayerView] | None = None
 
     def view(self) -> PlayerView:
-        # A screen reads the view some five times a redraw (the hint, the
-        # keys' checks), each time with the mover's legal plays worked out:
-        # made once per move (as 5 Towers' client does, issue 11).
-        game, seat = self.table.game, self.seat
-        moved = (seat, self.table.version, game.action_count())
-        viewed = self._viewed
-        if viewed is None or viewed[0] is not game or viewed[1] != moved:
-            viewed = self._viewed = (game, moved, view_of(game, seat))
-        return viewed[2]
+        return self.once_a_move(view_of)
 
     def log(self) -> tuple[str, list[Entry]]:
         """(why the player to move has this turn, or "", the log so far)."""

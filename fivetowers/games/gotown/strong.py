@@ -465,9 +465,10 @@ class StrongBot:
         self.deals = self.playouts = 0
         legal = view.legal
         me = view.seat
+        design = self.design(len(view.seats))
         if self._turn != view.turn:  # our tower as the opponents last saw it
             self._reading = None
-            if self._turn != view.turn - 1 and self.design(len(view.seats)).infer:
+            if self._turn != view.turn - 1 and design.infer:
                 # (else our donut truck's turn: nobody played since)
                 self._reading = read_turn(view, self._seats)
             self._turn, self._faced = view.turn, view.seats[me]
@@ -478,7 +479,6 @@ class StrongBot:
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
                 return action
-        design = self.design(len(view.seats))
         dealer = Dealer(view, self._faced, self._reading)
         greedy = self.default(view, dealer, rng)
         if not self.search:
@@ -819,14 +819,7 @@ def consistent(hand: Counter[Card], reading: Reading) -> bool:
     """True if ``hand`` is one ``reading`` allows (the tests' check)."""
     if any(hand[card] for card in reading.none_of):
         return False
-    return not reading.no_build or not _builds_any(hand)
-
-
-def _builds_any(hand: Counter[Card]) -> bool:
-    numbers = [card.number for card in hand if card.number is not None and hand[card]]
-    if numbers and hand[Card.WILD]:
-        return True
-    return any(FLOOR_SUM - n in numbers for n in numbers)
+    return not reading.no_build or not pairs_held(hand)
 
 
 def read_hand(cards: list[Card], size: int, reading: Reading,
@@ -905,14 +898,20 @@ class Dealer:
     def deal(self, rng: random.Random) -> Game:
         cards = list(self.unseen)
         rng.shuffle(cards)
-        if self.reading is not None:
-            return self._deal_read(cards, self.reading, rng)
-        if self.unlikely:
-            cards = self._unlikely_last(cards, self.in_hands, rng)
+        in_hands, read = self.in_hands, None
+        hand: list[Card] = []
+        if self.reading is not None:  # its seat's hand read from its last turn
+            read = self.reading.seat
+            hand, cards = read_hand(cards, self.view.seats[read].hand_size, self.reading, rng)
+            in_hands -= len(hand)
+        if self.unlikely and (in_hands or read is None):  # (the draws as before infer)
+            cards = self._unlikely_last(cards, in_hands, rng)
         game = self.table.clone()
         game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws
         for seat, shown in enumerate(self.view.seats):
-            if seat != self.view.seat:
+            if seat == read:
+                game.players[seat].hand = Counter(hand)
+            elif seat != self.view.seat:
                 game.players[seat].hand = Counter(cards[:shown.hand_size])
                 del cards[:shown.hand_size]
         game.draw = cards
@@ -936,23 +935,3 @@ class Dealer:
         rng.shuffle(rest)
         cards[in_hands:] = rest
         return cards
-
-    def _deal_read(self, cards: list[Card], reading: Reading, rng: random.Random) -> Game:
-        """:meth:`deal` with the hand of ``reading``'s seat read from its last
-        turn (:func:`read_hand`); the other hands as :meth:`deal` deals them
-        (the cards their owners would have played at once dealt last)."""
-        read = reading.seat
-        hand, cards = read_hand(cards, self.view.seats[read].hand_size, reading, rng)
-        in_hands = self.in_hands - len(hand)
-        if self.unlikely and in_hands:
-            cards = self._unlikely_last(cards, in_hands, rng)
-        game = self.table.clone()
-        game.seed = rng.randrange(1 << 30)
-        for seat, shown in enumerate(self.view.seats):
-            if seat == read:
-                game.players[seat].hand = Counter(hand)
-            elif seat != self.view.seat:
-                game.players[seat].hand = Counter(cards[:shown.hand_size])
-                del cards[:shown.hand_size]
-        game.draw = cards
-        return game
