@@ -75,6 +75,12 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   screen's partial update renders each widget only on the rows that
   changed (``Compositor.render_partial_update`` rendered every widget in
   the changed regions' bounding box, in full).
+- ``style_content_lines_once`` (:mod:`fivetowers.compat.styled_lines`): a
+  widget's render works out its styles (border, gutter, effects) once and
+  draws its content rows itself (``StylesCache.render``, ``_cache``,
+  ``_dirty_lines``, ``_width``; ``StylesCache.render_line`` read the styles
+  and made the side borders again for every row), where no outline, hatch,
+  tint or opacity applies.
 - ``share_dispatch_plans`` (:mod:`fivetowers.compat.dispatch`): a
   message finds its handlers from a list made once per kind of node and
   kind of message (``MessagePump._get_dispatch_methods`` walked every class's
@@ -136,11 +142,11 @@ def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, data_table, dirty_lines,
                                    dispatch, event_log, futures, measured_lines, reactive,
-                                   restyle_memo, rich, saslprep, screen_removal, sized_once, styles,
-                                   textual)
+                                   restyle_memo, rich, saslprep, screen_removal, sized_once,
+                                   styled_lines, styles, textual)
 
     return (*textual.WORKAROUNDS, *measured_lines.WORKAROUNDS, *screen_removal.WORKAROUNDS,
-            *dirty_lines.WORKAROUNDS, *sized_once.WORKAROUNDS,
+            *dirty_lines.WORKAROUNDS, *styled_lines.WORKAROUNDS, *sized_once.WORKAROUNDS,
             *dispatch.WORKAROUNDS, *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
             *styles.WORKAROUNDS, *event_log.WORKAROUNDS, *data_table.WORKAROUNDS,
             *restyle_memo.WORKAROUNDS,

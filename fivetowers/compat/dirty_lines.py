@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Mapping, Sequence, cast
 
+from rich.console import Console
+from rich.control import Control
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from fivetowers.compat.checked import Workaround
+from fivetowers.compat.checked import Workaround, source_digest
+
+RENDER_SEGMENTS_SOURCE = "4c1cdb567e0b8354"
+"""The digest of upstream's ``ChopsUpdate.render_segments``, which
+:class:`_Chops` replays."""
 
 TEXTUAL = "8.2.8"
 """The Textual version this was checked against."""
@@ -102,7 +109,53 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
                         open_cuts.discard(cut)
                         remaining -= 1
     chop_ends = [cut_set[1:] for cut_set in cuts]
-    return ChopsUpdate(cast("Sequence[Mapping[int, Strip]]", chops), spans, chop_ends)
+    update = _Chops if _replayed() else ChopsUpdate
+    return update(cast("Sequence[Mapping[int, Strip]]", chops), spans, chop_ends)
+
+
+@lru_cache(maxsize=8192)  # the cells pieces start at: a few hundred a screen size
+def _move_to(x: int, y: int) -> str:
+    return Control.move_to(x, y).segment.text
+
+
+@lru_cache(maxsize=1)
+def _replayed() -> bool:
+    """Whether upstream's ``render_segments`` is still what :class:`_Chops` replays."""
+    return source_digest(ChopsUpdate.render_segments) == RENDER_SEGMENTS_SOURCE
+
+
+class _Chops(ChopsUpdate):
+    """Textual's ChopsUpdate, whose cursor moves are made once per cell.
+
+    Its ``render_segments`` makes a Rich Control (a Segment, a Style lookup)
+    for every piece it sends to find the same few escape codes: some 3% of a
+    move's Python calls per viewer (issue 11), at 30 pieces a partial update."""
+
+    def render_segments(self, console: Console) -> str:
+        # Upstream's, with _move_to for Control.move_to(...).segment.text.
+        sequences: list[str] = []
+        append = sequences.append
+        chops = self.chops
+        chop_ends = self.chop_ends
+        last_y = self.spans[-1][0]
+        for y, x1, x2 in self.spans:
+            line = chops[y]
+            ends = chop_ends[y]
+            for end, (x, strip) in zip(ends, line.items()):
+                if strip is None:
+                    continue
+                if x > x2 or end <= x1:
+                    continue
+                if x2 > x >= x1 and end <= x2:
+                    append(_move_to(x, y))
+                    append(strip.render(console))
+                    continue
+                strip = strip.crop(0, min(end, x2) - x)
+                append(_move_to(x, y))
+                append(strip.render(console))
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
 
 
 def _runs(rows: list[tuple[int, list[int]]]
@@ -149,6 +202,7 @@ def _bands(compositor: Compositor, crop: Region, dirty: Iterable[Region]
 WORKAROUNDS = (
     Workaround("render_dirty_lines_only", "fivetowers/compat/dirty_lines.py", "textual",
                TEXTUAL, ("Compositor.render_partial_update", "Compositor._dirty_regions",
-                         "Compositor._regions_to_spans", "textual._compositor.ChopsUpdate"),
+                         "Compositor._regions_to_spans", "textual._compositor.ChopsUpdate",
+                         "ChopsUpdate.render_segments"),
                "Textual's partial update crops each widget's render to the changed regions"),
 )

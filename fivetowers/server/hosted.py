@@ -36,6 +36,7 @@ from textual.theme import Theme
 
 from fivetowers.compat.callbacks import count_parameters_once
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
+from fivetowers.compat.styled_lines import style_content_lines_once
 from fivetowers.compat.dispatch import share_dispatch_plans
 from fivetowers.compat.event_log import event_loggers_made_once
 from fivetowers.compat.reactive import fast_reactive_reads
@@ -77,6 +78,7 @@ class HostedApp(LeanScreensApp):
         lazy_strip_caches()  # and each holds no empty caches it never uses
         style_caches_not_kept()  # nor do a gone widget's lines stay in a style cache
         render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
+        style_content_lines_once()  # and styles a widget's rows with its styles read once
         share_dispatch_plans()  # each kind of message finds its handlers once per kind of node
         fast_reactive_reads()  # a reactive that has its value returns it without more questions
         count_parameters_once()  # a fresh closure's parameters counted once per code

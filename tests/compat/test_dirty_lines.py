@@ -229,3 +229,12 @@ async def test_a_change_renders_only_what_its_spans_send() -> None:
         theirs, ours, renders = both_updates(app, {app.query_one("#theirs").region}, counted)
         assert renders == [0, 0]
         assert ours == EMPTY_MOVE.sub("", theirs)
+
+
+def test_cursor_moves_are_made_once_while_upstream_sends_as_it_did() -> None:
+    # _Chops replays upstream's render_segments: only while it is that code.
+    from textual._compositor import ChopsUpdate
+
+    from fivetowers.compat.checked import source_digest
+    assert source_digest(ChopsUpdate.render_segments) == dirty_lines.RENDER_SEGMENTS_SOURCE
+    assert dirty_lines._move_to(3, 7) == "\x1b[8;4H"
