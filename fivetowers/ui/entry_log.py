@@ -12,10 +12,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from fivetowers.ui.log_lines import Entry, log_lines
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines
 
 
-class EntryLog(Widget, Generic[Entry]):
+class EntryLog(NoLinks, Widget, Generic[Entry]):
     """A log of entries, each shown as ``look(entry)`` wrapped to the width.
 
     One plain widget, not a scrolling one: a new entry repaints the log's own

@@ -15,6 +15,7 @@ from textual.widget import Widget
 
 from fivetowers.compat.textual import look_pseudo_classes
 from fivetowers.i18n import Translator, current
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 _DIM = Style(dim=True)  # a key the screen shows but cannot take now
@@ -31,7 +32,7 @@ def forget_built_lines() -> None:
     _built.clear()
 
 
-class KeyBar(Widget):
+class KeyBar(NoLinks, Widget):
     """The keys the screen offers now, each with what it does; a click presses it.
 
     Looks like ``Footer(compact=True)``, but one widget: Textual's footer is a

@@ -9,10 +9,11 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static
 
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 
-class SharedStatic(Static):
+class SharedStatic(NoLinks, Static):
     """Static text the same for many viewers (a help line, a hint), drawn once.
 
     Players arriving together see the same words on the same lobby; each App

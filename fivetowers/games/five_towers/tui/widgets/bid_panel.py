@@ -10,6 +10,7 @@ from textual.widgets import Static
 from fivetowers.games.five_towers.rules import PlayerView
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.i18n import _
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 
@@ -59,7 +60,7 @@ def bid_text(view: PlayerView, names: list[str], acting: int | None,
     return out
 
 
-class BidPanel(Static):
+class BidPanel(NoLinks, Static):
     """The bids of a round on their own (the replay screen's; the table's
     bids are in its :class:`PhasePanel`)."""
 

@@ -14,6 +14,7 @@ from fivetowers.games.five_towers.tui.look import COLOUR
 from fivetowers.games.five_towers.tui.messages import DisplayCardClicked
 from fivetowers.games.five_towers.tui.words import type_name
 from fivetowers.i18n import _
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines
 
 NARROW, WIDE = 9, 11
@@ -61,7 +62,7 @@ def card_lines(card: Card, slot: int, picked: bool, width: int) -> list[Text]:
     return lines
 
 
-class DisplayRow(Widget):
+class DisplayRow(NoLinks, Widget):
     """Five card slots in one widget: a new display repaints six lines and
     lays nothing out again (a widget per card cost every viewer a relayout
     and a style update per card each round)."""

@@ -15,6 +15,7 @@ from fivetowers.games.five_towers.solver.plans import Hint, Plan
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.words import build_word, english, plan_word
 from fivetowers.i18n import _
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 
@@ -38,7 +39,7 @@ def describe(action: Action) -> str:
     return _("pass")
 
 
-class HintPanel(Static):
+class HintPanel(NoLinks, Static):
     """The hints for the position on the table now.
 
     A new position's hint comes a moment after the position: meanwhile the

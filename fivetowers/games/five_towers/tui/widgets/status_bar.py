@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from fivetowers.games.five_towers.rules import Phase, PlayerView
 from fivetowers.i18n import N_, _
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 VARIANTS = (N_("base"), N_("great powers"))
@@ -28,7 +29,7 @@ def game_clock(view: PlayerView) -> str:
     return clock
 
 
-class StatusBar(Static):
+class StatusBar(NoLinks, Static):
     shown: Text | None = None
 
     def show(self, view: PlayerView, turn: Text, variant: str) -> None:

@@ -13,6 +13,7 @@ from fivetowers.games.five_towers.tui.words import type_name, type_tag
 from fivetowers.i18n import _
 from fivetowers.ui.acting_border import mark_acting
 from fivetowers.ui.border_titles import Titles, put_titles
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_content_line, shared_lines
 
 
@@ -31,7 +32,7 @@ def breakdown(score: Score, compact: bool = False) -> str:
         total=score.total)
 
 
-class TowerBoard(Static):
+class TowerBoard(NoLinks, Static):
     """One seat's towers; ``large`` for your own (full names, every card)."""
 
     def __init__(self, large: bool, id: str | None = None) -> None:

@@ -11,6 +11,7 @@ from fivetowers.games.gotown.rules import Card
 from fivetowers.games.gotown.tui.look import chip
 from fivetowers.games.gotown.tui.messages import HandCardClicked
 from fivetowers.i18n import _
+from fivetowers.ui.no_links import NoLinks
 
 MARK_STYLE = "bold black on #87d75f"
 
@@ -20,7 +21,7 @@ def key_of(index: int) -> str:
     return str(index + 1) if index < 9 else "0" if index == 9 else " "
 
 
-class HandRow(Widget):
+class HandRow(NoLinks, Widget):
     """Two lines: the keys and cards, then the marks under them."""
 
     DEFAULT_CSS = "HandRow { height: 2; }"

@@ -12,6 +12,7 @@ from fivetowers.games.gotown.rules.actions import play_from_json
 from fivetowers.games.gotown.tui.choices import card_of, choices_for
 from fivetowers.games.gotown.tui.look import label
 from fivetowers.i18n import _, ngettext
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.steady_text import update_steady
 
 
@@ -38,7 +39,7 @@ def plan_lines(hint: Hint, view: PlayerView) -> list[str]:
     return steps
 
 
-class HintPanel(Static):
+class HintPanel(NoLinks, Static):
     shown: Text | None = None
 
     def show(self, view: PlayerView, hint: Hint | None, thinking: bool,

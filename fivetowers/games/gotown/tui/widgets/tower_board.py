@@ -16,6 +16,7 @@ from fivetowers.games.gotown.tui.messages import FloorClicked
 from fivetowers.i18n import _
 from fivetowers.ui.acting_border import mark_acting
 from fivetowers.ui.border_titles import Titles, put_titles
+from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_content_line, shared_lines
 from fivetowers.ui.text import safe
 
@@ -23,7 +24,7 @@ MARK_STYLE = "bold black on #87d75f"
 """A legal target: its option number on green."""
 
 
-class TowerBoard(Static):
+class TowerBoard(NoLinks, Static):
     """A seat's tower; ``marks`` maps a floor (or None: the tower itself) to
     the option number that aims at it."""
 
