@@ -26,6 +26,19 @@ class EntryLog(NoLinks, Widget, Generic[Entry]):
         super().__init__(id=id)
         self._drawn: list[Strip] = []
         """The content's lines, drawn for the render under way."""
+        self._mark: str | None = None
+        """The border's subtitle as last set (:meth:`redraw`)."""
+
+    def redraw(self, mark: str) -> None:
+        """Draw the log again, with ``mark`` ("↓ N newer", or nothing) under it.
+
+        The subtitle is set only when it changes: each set refreshes the log,
+        and mostly it stays empty (a second refresh a move per viewer, with
+        its idle and update messages)."""
+        if mark != self._mark:
+            self._mark = mark
+            self.border_subtitle = mark
+        self.refresh()
 
     def look(self, entry: Entry) -> Text:
         """What ``entry`` says, styled."""

@@ -46,9 +46,7 @@ class GameLog(EntryLog[LogEntry]):
         self._update()
 
     def _update(self) -> None:
-        self.border_subtitle = (_("↓ {count} newer (wheel)").format(count=self.back)
-                                if self.back else "")
-        self.refresh()
+        self.redraw(_("↓ {count} newer (wheel)").format(count=self.back) if self.back else "")
 
     def window(self) -> tuple[LogEntry, ...]:
         """The entries that can be on screen: no more than the log has lines."""

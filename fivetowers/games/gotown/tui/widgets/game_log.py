@@ -32,8 +32,10 @@ class GameLog(EntryLog[tuple[str, str]]):
         elif self.back:
             self.back += len(lines) - len(self.lines)  # reading back: stay put
         self.lines = lines
-        self.border_subtitle = _("↓ {count} newer").format(count=self.back) if self.back else ""
-        self.refresh()
+        self._redraw()
+
+    def _redraw(self) -> None:
+        self.redraw(_("↓ {count} newer").format(count=self.back) if self.back else "")
 
     def look(self, entry: tuple[str, str]) -> Text:
         kind, text = entry
@@ -48,12 +50,10 @@ class GameLog(EntryLog[tuple[str, str]]):
         event.stop()
         if self.back < len(self.lines) - 1:
             self.back += 1
-            self.border_subtitle = _("↓ {count} newer").format(count=self.back)
-            self.refresh()
+            self._redraw()
 
     def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
         event.stop()
         if self.back:
             self.back -= 1
-            self.border_subtitle = _("↓ {count} newer").format(count=self.back) if self.back else ""
-            self.refresh()
+            self._redraw()
