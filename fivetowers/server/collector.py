@@ -64,13 +64,16 @@ steady crop, not a minute's accumulation.
 
 So the settles every ``every`` seconds collect the young generations (what
 is new since the last), and walk all that is not frozen only once a
-``walk_every`` (20 s) and at a freeze: each walked some 90,000 objects at
-40 sessions, 100 ms of CPU, twelve times a minute. And the interpreter no
-longer walks the oldest generation on its own schedule while settles run
-(``OLD_BY_SETTLES_ONLY``): it did so twice a minute, 300-450 ms each at 40
-sessions, at random moments (a rematch's burst of new screens among them),
-uncounted by the settles' log. What waits for the next walk is at most 20
-seconds' garbage that survived the young generations.
+``walk_every`` (20 s) and before a freeze. Every settle walked it before:
+at 100 sessions some 220,000 objects, 240 ms of CPU (p99 530), twelve
+times a minute. And the interpreter no longer walks the oldest generation
+on its own schedule while settles run (``OLD_BY_SETTLES_ONLY``): it did so
+five times a minute at 100 sessions, 410 ms each (up to 920), at random
+moments (a rematch's burst of new screens among them), uncounted by the
+settles' log. Walks of the oldest generation took 5.0 s of CPU a minute
+at 100 sessions, now 0.7 (settles p50 9 ms, max 330; the same garbage
+kept; ``scripts/bench_collector.py``). What waits for the next walk is at
+most 20 seconds' garbage that survived the young generations.
 
 The regular settle waits for a moment the loop idles (``quiet_moment``: a
 short nap that ends on time, at most a second): a collection that starts in
