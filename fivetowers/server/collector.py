@@ -143,10 +143,10 @@ async def quiet_moment(longest: float = QUIET_WAIT) -> bool:
 
 
 class Pauses:
-    """The collector's pauses of the loop, by kind ("walk": a full
-    collection, nothing frozen; "settle": what is not frozen; "start": a
-    settle at an App's first frame), the last ``kept`` of each: wall-clock
-    milliseconds."""
+    """The collector's pauses of the loop, by kind ("full": a collection of
+    everything, nothing frozen, after a reclaim; "settle": the regular ones;
+    "start": a settle at an App's first frame), the last ``kept`` of each:
+    wall-clock milliseconds."""
 
     def __init__(self, kept: int = 4096) -> None:
         self.taken: dict[str, deque[float]] = {}
@@ -162,10 +162,10 @@ class Pauses:
         parts = []
         for kind, taken in sorted(self.taken.items()):
             ordered = sorted(taken)
-            def at(share: float) -> float:
-                return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+            p50, p99 = (ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+                        for share in (0.5, 0.99))
             parts.append(f"{kind} {len(ordered)} ({len(ordered) / minutes:.1f} a minute),"
-                         f" p50 {at(0.5):.0f} / p99 {at(0.99):.0f} / max {ordered[-1]:.0f} ms")
+                         f" p50 {p50:.0f} / p99 {p99:.0f} / max {ordered[-1]:.0f} ms")
         return "collector pauses: " + ("; ".join(parts) or "none")
 
 
@@ -206,9 +206,10 @@ class QuietCollector:
         at once: its App is walked once, not at every settle)."""
         self.last_freeze = -float("inf")
         self.freezes = 0
-        self.reclaims = 0
         """Freezes so far: a screen stamped with this when first shown was
         frozen with it only if it went up since (see ``screen_left``)."""
+        self.reclaims = 0
+        """Reclaims so far (each brings a full collection: a bench counts them)."""
         self.when_empty = when_empty
         """Seconds after the last session ended (its App gone by then) that
         the full collection runs, while nobody waits for it."""
@@ -265,7 +266,7 @@ class QuietCollector:
             self.freezes += 1
             self.last_freeze = now
         pause = time.perf_counter() - start
-        self.pauses.add("walk" if full else "start" if freeze else "settle", pause * 1000)
+        self.pauses.add("full" if full else "start" if freeze else "settle", pause * 1000)
         if pause > 0.1:
             log.info("collected %d objects in %.0f ms", collected, pause * 1000)
 
@@ -321,8 +322,8 @@ class QuietCollector:
             self.reclaim()
 
     def reclaim(self) -> None:
-        """Everything frozen is collectable again (the next settle or the
-        interpreter's own next full collection frees what is garbage)."""
+        """Everything frozen is collectable again (the next settle's full
+        collection frees what is garbage)."""
         log.info("reclaim: %.1f sessions' worth of frozen garbage", self.ended)
         self.reclaims += 1
         gc.unfreeze()

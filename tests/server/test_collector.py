@@ -391,9 +391,9 @@ def test_the_pauses_are_counted_by_kind() -> None:
     collector.settle()
     collector.app_started()
     taken = collector.pauses.taken
-    assert {kind: len(ms) for kind, ms in taken.items()} == {"walk": 1, "settle": 1, "start": 1}
+    assert {kind: len(ms) for kind, ms in taken.items()} == {"full": 1, "settle": 1, "start": 1}
     summary = collector.pauses.summary()
-    assert summary.startswith("collector pauses: ") and "walk 1 " in summary
+    assert summary.startswith("collector pauses: ") and "full 1 " in summary
 
 
 async def test_a_settle_waits_for_a_burst_of_work_to_end() -> None:
