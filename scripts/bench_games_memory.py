@@ -29,7 +29,7 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -148,9 +148,10 @@ class Bench:
             raise RuntimeError("the tables' games did not start within 20 s")
         await _quiet(self.apps)
 
-    async def play_round(self) -> None:
+    async def play_round(self, each_round: Callable[[], None] | None = None) -> None:
         """One game at every table, then every player says yes to the rematch
-        and each watcher leaves for the lobby and watches the next game."""
+        and each watcher leaves for the lobby and watches the next game.
+        ``each_round`` is called after each round of moves (every table's)."""
         playing = [self.lobby.tables[code] for code in self.codes]
         while True:
             moved = False
@@ -171,6 +172,8 @@ class Bench:
                 break
             await asyncio.sleep(0)
             await _quiet(self.apps, rounds=50)
+            if each_round is not None:
+                each_round()
         await _quiet(self.apps)
         await self.rematch(playing)
         self.games += 1

@@ -48,16 +48,40 @@ at the most while the crowd arrives. A start that never draws holds them
 off until its session ends; the settles every few seconds, and a young
 collection once ``YOUNG_WHILE_STARTING`` objects were made, still run.
 
-A settle freezes at most once a ``freeze_every`` (a minute); the settles in
-between collect all that is not frozen. A freeze keeps for good what is
-garbage a moment later (the lines a screen shows until the next move, a
-hint panel's widgets until the hint changes): freezing every five seconds
-kept what every move's redraw left, 12-24 MiB a minute at 20 sessions.
-What is unfrozen between freezes is what survived since the last one,
-mostly that short-lived garbage, which a walk frees. Most of it was the
+A settle freezes at most once a ``freeze_every`` (a minute). A freeze
+keeps for good what is garbage a moment later (the lines a screen shows
+until the next move, a hint panel's widgets until the hint changes):
+freezing every five seconds kept what every move's redraw left, 12-24 MiB
+a minute at 20 sessions. What is unfrozen between freezes is what survived
+since the last one, mostly that short-lived garbage. Most of it was the
 drawn lines themselves, each a cycle through its own cache; since
 ``compat.textual.divide_without_cycles`` they are freed by reference
-counting the moment a screen drops them, frozen or not.
+counting the moment a screen drops them, frozen or not. Freezing every
+15 s instead of 60 still kept 3.5 times the cyclic garbage (70,000 objects
+a minute at 40 sessions against 20,000, ``scripts/bench_collector.py``)
+for settles only a fifth shorter: what they walk is mostly that garbage's
+steady crop, not a minute's accumulation.
+
+So the settles every ``every`` seconds collect the young generations (what
+is new since the last), and walk all that is not frozen only once a
+``walk_every`` (20 s) and before a freeze. Every settle walked it before:
+at 100 sessions some 220,000 objects, 240 ms of CPU (p99 530), twelve
+times a minute. And the interpreter no longer walks the oldest generation
+on its own schedule while settles run (``OLD_BY_SETTLES_ONLY``): it did so
+five times a minute at 100 sessions, 410 ms each (up to 920), at random
+moments (a rematch's burst of new screens among them), uncounted by the
+settles' log. Walks of the oldest generation took 5.0 s of CPU a minute
+at 100 sessions, now 0.7 (settles p50 9 ms, max 330; the same garbage
+kept; ``scripts/bench_collector.py``). What waits for the next walk is at
+most 20 seconds' garbage that survived the young generations.
+
+The regular settle waits for a moment the loop idles (``quiet_moment``: a
+short nap that ends on time, at most a second): a collection that starts in
+the middle of a burst (a move's redraws for every viewer, keys queued)
+holds up all of it; one that starts when the loop idles holds up only what
+arrives while it runs. ``pauses`` keeps each settle's length by kind; the
+server logs their summary when it stops (and prints it beside the stall
+watch's, ``FIVETOWERS_STALLS``).
 
 While no session is live nothing is frozen: what is alive then may be a
 finished session's App that something still holds for a moment (a
@@ -72,6 +96,7 @@ import asyncio
 import gc
 import logging
 import time
+from collections import deque
 from typing import Callable
 
 log = logging.getLogger("fivetowers.server")
@@ -85,11 +110,79 @@ YOUNG_WHILE_STARTING = 200_000
 starts make (each settles what it made at its first frame)."""
 
 
+OLD_BY_SETTLES_ONLY = 1_000_000
+"""The interpreter's threshold for the oldest generation while settles run:
+middle collections before it walks the oldest itself (never, in practice)."""
+
+QUIET_STEP = 0.005
+"""Seconds of a nap that tells whether the loop is idle."""
+
+QUIET_LATE = 0.001
+"""A nap that ended at most this late: nothing else wanted the loop."""
+
+QUIET_WAIT = 1.0
+"""Seconds a settle waits for an idle moment at the most."""
+
+
+async def quiet_moment(longest: float = QUIET_WAIT) -> bool:
+    """Return at a moment the loop has nothing else to do (a nap of
+    ``QUIET_STEP`` ended on time: no burst of keys or redraws was queued),
+    or after ``longest`` seconds; whether it was one. A collection started
+    in the middle of a burst holds up every key of it; one started when the
+    loop idles holds up only what arrives while it runs."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + longest
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(QUIET_STEP)
+        woke = loop.time()
+        if woke - asked - QUIET_STEP <= QUIET_LATE:
+            return True
+        if woke >= give_up:
+            return False
+
+
+class Pauses:
+    """The collector's pauses of the loop, by kind ("full": a collection of
+    everything, nothing frozen, after a reclaim; "settle": the regular ones;
+    "start": a settle at an App's first frame), the last ``kept`` of each:
+    wall-clock milliseconds."""
+
+    def __init__(self, kept: int = 4096) -> None:
+        self.taken: dict[str, deque[float]] = {}
+        self.kept = kept
+        self.since = time.monotonic()
+
+    def add(self, kind: str, ms: float) -> None:
+        self.taken.setdefault(kind, deque(maxlen=self.kept)).append(ms)
+
+    def summary(self) -> str:
+        """One line: each kind's count, a minute's, and p50 / p99 / max ms."""
+        minutes = max(time.monotonic() - self.since, 1.0) / 60
+        parts = []
+        for kind, taken in sorted(self.taken.items()):
+            ordered = sorted(taken)
+            p50, p99 = (ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+                        for share in (0.5, 0.99))
+            parts.append(f"{kind} {len(ordered)} ({len(ordered) / minutes:.1f} a minute),"
+                         f" p50 {p50:.0f} / p99 {p99:.0f} / max {ordered[-1]:.0f} ms")
+        return "collector pauses: " + ("; ".join(parts) or "none")
+
+
 class QuietCollector:
     def __init__(self, every: float = 5.0, reclaim_after: float = 1800.0,
                  reclaim_sessions: int = 10, when_empty: float = 1.0,
                  live: Callable[[], int] | None = None,
-                 freeze_every: float = 60.0) -> None:
+                 freeze_every: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic, walk_every: float = 20.0) -> None:
+        self.walk_every = walk_every
+        """Seconds between walks of all that is not frozen at the least (the
+        settles in between collect the young generations; 0: every settle)."""
+        self.last_walk = -float("inf")
+        self.clock = clock
+        """Seconds, for the policy's intervals (a bench or a test drives its own)."""
+        self.pauses = Pauses()
+        """How long each collection held the loop (the server reports them)."""
         self.live = live
         """How many sessions are live (None: not known, settles always freeze)."""
         self.empty_collected = False
@@ -105,7 +198,7 @@ class QuietCollector:
         """This many ended sessions are collected a minute after the last reclaim."""
         self.ended = 0.0
         """Sessions ended since the last reclaim (a screen left: a half)."""
-        self.last_reclaim = time.monotonic()
+        self.last_reclaim = clock()
         self.frozen = False
         """Whether anything is frozen (since the last reclaim)."""
         self.freeze_every = freeze_every
@@ -115,6 +208,8 @@ class QuietCollector:
         self.freezes = 0
         """Freezes so far: a screen stamped with this when first shown was
         frozen with it only if it went up since (see ``screen_left``)."""
+        self.reclaims = 0
+        """Reclaims so far (each brings a full collection: a bench counts them)."""
         self.when_empty = when_empty
         """Seconds after the last session ended (its App gone by then) that
         the full collection runs, while nobody waits for it."""
@@ -125,15 +220,25 @@ class QuietCollector:
         (None: no App starts, they are in force)."""
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            if time.monotonic() - self.last_reclaim >= self.reclaim_after:
-                self.reclaim()  # whatever died frozen, at the latest this often
-            self.settle()
+        # The oldest generation is walked by settles only: the interpreter's
+        # own schedule walked it at random moments, a burst's middle among
+        # them (see the docstring).
+        young, middle, old = gc.get_threshold()
+        gc.set_threshold(young, middle, OLD_BY_SETTLES_ONLY)
+        try:
+            while True:
+                await asyncio.sleep(self.every)
+                await quiet_moment()
+                if self.clock() - self.last_reclaim >= self.reclaim_after:
+                    self.reclaim()  # whatever died frozen, at the latest this often
+                self.settle()
+        finally:
+            gc.set_threshold(*gc.get_threshold()[:2], old)
 
     def settle(self, freeze: bool = False) -> None:
-        """Collect what is not frozen, then (at most once a ``freeze_every``,
-        or when ``freeze``) freeze the survivors.
+        """Collect the young generations, or (once a ``walk_every``, and
+        before a freeze) all that is not frozen; then (at most once a
+        ``freeze_every``, or when ``freeze``) freeze the survivors.
 
         Never a walk of the frozen heap: at 100 sessions that took
         200-500 ms. Cycles that die after their freeze wait for a reclaim.
@@ -147,16 +252,21 @@ class QuietCollector:
         full = not (self.frozen or self.walked)
         # Frozen objects are not walked: with a freeze a moment ago, the
         # oldest generation is only what survived since then.
-        collected = gc.collect(2 if full or self.frozen else 1)
+        now = self.clock()
+        due = not empty and (now - self.last_freeze >= self.freeze_every or freeze)
+        walk = full or due or now - self.last_walk >= self.walk_every
+        collected = gc.collect(2 if walk else 1)
+        if walk:
+            self.last_walk = now
         self.walked = self.walked or full
         self.empty_collected = empty
-        now = time.monotonic()
-        if not empty and (now - self.last_freeze >= self.freeze_every or freeze):
+        if due:
             gc.freeze()  # (see the module's docstring)
             self.frozen = True
             self.freezes += 1
             self.last_freeze = now
         pause = time.perf_counter() - start
+        self.pauses.add("full" if full else "start" if freeze else "settle", pause * 1000)
         if pause > 0.1:
             log.info("collected %d objects in %.0f ms", collected, pause * 1000)
 
@@ -206,17 +316,18 @@ class QuietCollector:
                 pass
 
     def _reclaim_if_due(self, live: int) -> None:
-        now = time.monotonic()
+        now = self.clock()
         if live == 0 or (self.ended >= max(self.reclaim_sessions, live // 2)
                          and now - self.last_reclaim >= 60):
             self.reclaim()
 
     def reclaim(self) -> None:
-        """Everything frozen is collectable again (the next settle or the
-        interpreter's own next full collection frees what is garbage)."""
+        """Everything frozen is collectable again (the next settle's full
+        collection frees what is garbage)."""
         log.info("reclaim: %.1f sessions' worth of frozen garbage", self.ended)
+        self.reclaims += 1
         gc.unfreeze()
         self.frozen = self.walked = False
         self.last_freeze = -float("inf")  # the next settle walks it all once
         self.ended = 0.0
-        self.last_reclaim = time.monotonic()
+        self.last_reclaim = self.clock()

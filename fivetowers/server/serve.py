@@ -204,9 +204,11 @@ class GameServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
         self.collector.reclaim()
+        log.info(self.collector.pauses.summary())
         if self.stalls is not None:
             self.stalls.stop()
             print(self.stalls.summary(), file=self.stderr, flush=True)
+            print(self.collector.pauses.summary(), file=self.stderr, flush=True)
         log.info("stopped")
 
     # -- connections (auth.Gate) ---------------------------------------------

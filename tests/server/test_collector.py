@@ -125,18 +125,22 @@ async def test_an_app_still_held_when_the_last_session_ended_is_not_frozen() -> 
     assert ref() is None
 
 
-def test_garbage_alive_at_a_settle_is_collected_by_the_next_one() -> None:
+def test_garbage_alive_at_a_settle_is_collected_by_the_next_walk() -> None:
     """What a screen shows until the next move is alive at one settle and
-    garbage at the next: settles between freezes must free it, not keep it
+    garbage at the next: the walks between freezes must free it, not keep it
     frozen until a reclaim (that was the server's RSS growth during play)."""
-    collector = QuietCollector(freeze_every=60.0)
+    clock = Clock()
+    collector = QuietCollector(freeze_every=60.0, walk_every=20.0, clock=clock)
     collector.settle()  # the first settle freezes what the server started with
     shown = Node()  # the lines a screen shows until the next move
     ref = weakref.ref(shown)
+    clock.now += 5
     collector.settle()
+    gc.collect(1)  # (it survived the young generations: in the oldest)
     del shown  # the next move replaced them
-    collector.settle()
-    assert ref() is None
+    clock.now += 15
+    assert generations_collected(collector) == [2]  # 20 s after the last walk
+    assert ref() is None and collector.freezes == 1
 
 
 def test_a_settle_freezes_again_once_its_interval_passed() -> None:
@@ -288,3 +292,128 @@ def test_young_collections_wait_while_apps_start_and_come_back_after() -> None:
             gc.callbacks.remove(heard)
         gc.set_threshold(*thresholds)
     del made, more
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def generations_collected(collector: QuietCollector) -> list[int]:
+    """The generations ``collector.settle()`` collected (the interpreter's
+    own collections are held off meanwhile)."""
+    heard: list[int] = []
+
+    def listen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            heard.append(info["generation"])
+
+    gc.callbacks.append(listen)
+    try:
+        collector.settle()
+    finally:
+        gc.callbacks.remove(listen)
+    return heard
+
+
+def test_settles_freeze_once_an_interval_on_the_collectors_clock() -> None:
+    clock = Clock()
+    collector = QuietCollector(freeze_every=15.0, clock=clock)
+    collector.settle()
+    assert collector.freezes == 1
+    for _ in range(2):  # settles every five seconds
+        clock.now += 5
+        collector.settle()
+    assert collector.freezes == 1
+    clock.now += 5
+    collector.settle()
+    assert collector.freezes == 2
+
+
+def test_between_freezes_settles_collect_the_young_and_a_freeze_all_that_is_unfrozen() -> None:
+    """What survived the young generations waits for the next walk (at most
+    ``walk_every``; here the next freeze's), which frees it if it died:
+    the settles in between walk only what is new."""
+    clock = Clock()
+    collector = QuietCollector(freeze_every=15.0, clock=clock, walk_every=3600.0)
+    collector.settle()  # the first walks everything and freezes
+    assert collector.frozen
+    node = Node()
+    ref = weakref.ref(node)
+    gc.collect(1)  # survived the young collections: in the oldest generation
+    del node
+    clock.now += 5
+    assert generations_collected(collector) == [1]
+    assert ref() is not None  # not walked between freezes
+    clock.now += 10
+    assert generations_collected(collector) == [2]
+    assert ref() is None  # the freeze's walk freed it before freezing
+    assert collector.freezes == 2
+
+
+def test_settles_walk_all_that_is_unfrozen_once_a_walk_interval() -> None:
+    clock = Clock()
+    collector = QuietCollector(freeze_every=60.0, walk_every=20.0, clock=clock)
+    collector.settle()
+    walks = []
+    for _ in range(12):  # settles every five seconds up to the next freeze
+        clock.now += 5
+        walks.append(generations_collected(collector) == [2])
+    assert walks == [False, False, False, True] * 3
+    assert collector.freezes == 2  # the last walk, at 60 s, froze too
+    collector = QuietCollector(walk_every=0.0, clock=clock)  # every settle walks
+    collector.settle()
+    clock.now += 5
+    assert generations_collected(collector) == [2]
+
+
+async def test_while_settles_run_the_interpreter_never_walks_the_oldest_generation() -> None:
+    thresholds = gc.get_threshold()
+    collector = QuietCollector(every=3600)
+    running = asyncio.get_running_loop().create_task(collector.run())
+    await asyncio.sleep(0)
+    try:
+        assert gc.get_threshold()[:2] == thresholds[:2]
+        assert gc.get_threshold()[2] >= 1_000_000
+    finally:
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+    assert gc.get_threshold() == thresholds
+
+
+def test_the_pauses_are_counted_by_kind() -> None:
+    collector = QuietCollector()
+    collector.settle()  # nothing frozen yet: a walk of everything
+    collector.settle()
+    collector.app_started()
+    taken = collector.pauses.taken
+    assert {kind: len(ms) for kind, ms in taken.items()} == {"full": 1, "settle": 1, "start": 1}
+    summary = collector.pauses.summary()
+    assert summary.startswith("collector pauses: ") and "full 1 " in summary
+
+
+async def test_a_settle_waits_for_a_burst_of_work_to_end() -> None:
+    """A collection in the middle of a burst (a move's redraws for every
+    viewer, keys queued) holds up all of it: the regular settle waits until
+    the loop naps on time."""
+    import time
+
+    from fivetowers.server.collector import quiet_moment
+
+    loop = asyncio.get_running_loop()
+    burst = 60
+    done: list[int] = []
+
+    def redraw() -> None:
+        time.sleep(0.003)  # a viewer's redraw, the loop busy
+        done.append(1)
+        if len(done) < burst:
+            loop.call_soon(redraw)
+
+    loop.call_soon(redraw)
+    found = await quiet_moment(longest=60.0)
+    assert found and len(done) == burst

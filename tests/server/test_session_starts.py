@@ -419,7 +419,9 @@ async def test_a_start_holds_young_collections_until_its_first_screen(
 
     await _start_drawn(start_server, client_key, Watched)
     assert seen and seen[0][0] >= YOUNG_WHILE_STARTING
-    assert gc.get_threshold() == thresholds  # back once the first screen is drawn
+    # Back once the first screen is drawn (the oldest generation's is the
+    # running collector's own, see collector.OLD_BY_SETTLES_ONLY).
+    assert gc.get_threshold()[:2] == thresholds[:2]
 
 
 async def test_a_start_slower_than_its_turn_still_ends_at_its_first_screen(
@@ -441,7 +443,7 @@ async def test_a_start_slower_than_its_turn_still_ends_at_its_first_screen(
             yield Static("drawn")
 
     await _start_drawn(start_server, client_key, Slow)
-    assert gc.get_threshold() == thresholds
+    assert gc.get_threshold()[:2] == thresholds[:2]
 
 
 async def test_a_start_gone_before_its_first_screen_gives_young_collections_back(
@@ -457,7 +459,7 @@ async def test_a_start_gone_before_its_first_screen_gives_young_collections_back
         screen = await Screen.open(conn)
         await screen.wait_closed()
     assert server.collector.starting == 0
-    assert gc.get_threshold() == thresholds
+    assert gc.get_threshold()[:2] == thresholds[:2]
 
 
 async def test_what_a_start_writes_before_its_first_frame_goes_out_with_it(
