@@ -296,24 +296,27 @@ The horizon, the candidates and the departures once more (2026-12-02 late
 afternoon, busy shared machine, figures free of its load): the design kept
 (``in_hand`` 0.4) won 142, 129 and 121 of games 0–199 of seeds 1, 2 and 3
 at 60 deals (65.3% of the 600), the same games as above. Each variant
-paired with it on seed 1's games 0–199 (CPU a deal: each run's, the design
-kept 0.49 ms; the load moves it by a tenth or so):
+paired with it on seed 1's games 0–199, and where marked on seed 2's or 3's
+(CPU a deal: each run's, the design kept 0.45–0.49 ms; the load moves it):
 
-==========================================  ====  ============  ==========
-design                                      won   only it/kept  CPU a deal
-==========================================  ====  ============  ==========
-``to_end=1`` (a seat one floor from its     142   1/1, p 1.0    0.50 ms
+==========================================  ====  ==============  ==========
+design                                      won   only it/kept    CPU a deal
+==========================================  ====  ==============  ==========
+``to_end=1`` (a seat one floor from its     142   1/1, p 1.0      0.50 ms
 win: playouts of ``end_rounds`` 40 rounds,
 to the game's end)
-``to_end=2`` (two floors)                   143   6/5, p 1.0    0.59 ms
-``to_end=5`` (every playout to the end)     115   19/46,        1.33 ms
-                                                  p 0.001
-``rounds=5``                                134   26/34, p 0.37 0.63 ms
-``width=5`` (greedy's next two plays too)   136   7/13, p 0.26  0.46 ms
-``protected=0.6`` (a guarded top)           144   8/6, p 0.79   0.42 ms
-``keep_attacks=True`` (below)               141   8/9, p 1.0    0.43 ms
-                                            (seed 2: 129, 8/8)
-==========================================  ====  ============  ==========
+``to_end=2`` (two floors)                   143   6/5, p 1.0      0.59 ms
+``to_end=5`` (every playout to the end)     115   19/46, p 0.001  1.33 ms
+``rounds=5``                                134   26/34, p 0.37   0.63 ms
+``width=5`` (greedy's next two plays too)   136   7/13, p 0.26    0.46 ms
+``protected=0.6`` (a guarded top)           144   8/6, p 0.79     0.42 ms
+``keep_attacks=True`` (below)               141   8/9, p 1.0      0.43 ms
+(seed 2)                                    129   8/8, p 1.0
+``in_hand=0.2`` (0.4 kept)                  139   12/15, p 0.70   0.38 ms
+(seed 2)                                    135   24/18, p 0.44   0.39 ms
+(seed 3)                                    116   15/20, p 0.50   0.39 ms
+(seeds 1–3, 600 games; kept: 392)           390   51/53, p 0.92
+==========================================  ====  ==============  ==========
 
 Playouts to the game's end lose clearly: greedy+ played on for a whole
 game is a worse judge of a play than the score after 3 rounds (its draws
