@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from fivetowers.games.gotown.rules import (
-    Build, Card, Dog, DonutTruck, End, Game, Steal, WreckingBall,
+    Bone, Build, Card, Dog, DonutTruck, End, Game, Steal, WreckingBall,
 )
 from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, Dealer, Search, StrongBot, finish_turn, score
 
@@ -226,3 +226,31 @@ def test_the_arena_judges_a_departure_on_the_true_state() -> None:
                                    ("Dog->End", -0.5, 0.5)], 3)
     assert "End->Build                       2 departures, wins gained +0.500 (se 0.500)" in text
     assert "all                              3 departures, wins gained +0.167" in text
+
+
+def test_the_playouts_run_to_the_end_only_near_it_when_the_design_says_so() -> None:
+    """Bình is one floor from winning: with to_end 1 the playouts run
+    end_rounds rounds; with to_end 0, or where nobody is that near, the
+    design's rounds."""
+    hands, towers = NEAR_WIN
+    near = table(hands, towers=towers, draw=["2"] * 5).view(0)
+    far = table(*PAIR[:1], towers=PAIR[1], draw=["2"] * 5).view(0)
+    ending = replace(HEADS_UP_SEARCH, to_end=1, end_rounds=40)
+    assert StrongBot.near_end(near, ending).rounds == 40
+    assert StrongBot.near_end(far, ending).rounds == HEADS_UP_SEARCH.rounds
+    assert StrongBot.near_end(near, HEADS_UP_SEARCH) is HEADS_UP_SEARCH
+    bot = StrongBot(simulations=4, heads_up=replace(ending, min_deals=0))
+    assert bot.choose(near, random.Random(0)) in near.legal
+
+
+def test_ending_the_turn_is_not_searched_against_greedy_plus_bone_when_the_design_says_so() -> None:
+    """Bình's top floor has a dog and An holds a bone: greedy+ bones it;
+    with keep_attacks, ending the turn is not among the plays searched."""
+    view = table([["bone", "1", "3"], ["2", "5"]], towers=[[], [["4", "5"], ["3", "6"]]],
+                 dogs=[[], [1]], draw=["2"] * 5).view(0)
+    bot = StrongBot(simulations=1)
+    greedy = bot.default(view, Dealer(view), random.Random(0))
+    assert isinstance(greedy, Bone)
+    assert End(0) in bot.candidates(view, greedy, HEADS_UP_SEARCH)
+    keeping = replace(HEADS_UP_SEARCH, keep_attacks=True)
+    assert End(0) not in bot.candidates(view, greedy, keeping)

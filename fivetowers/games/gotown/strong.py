@@ -291,6 +291,55 @@ machine (``--workers 2``, seed 1, 400 games): 57.5% of 400
 [52.6–62.3] (2026-12-02 12:36 UTC, load 5–6 on the 2 cores, 24 ms a
 strong move: most searches fell short of MIN_DEALS and played greedy+'s
 play; no run of the design before beside it, so not a comparison).
+
+The horizon, the candidates and the departures once more (2026-12-02 late
+afternoon, busy shared machine, figures free of its load): the design kept
+(``in_hand`` 0.4) won 142, 129 and 121 of games 0–199 of seeds 1, 2 and 3
+at 60 deals (65.3% of the 600), the same games as above. Each variant
+paired with it on seed 1's games 0–199, and where marked on seed 2's or 3's
+(CPU a deal: each run's, the design kept 0.45–0.49 ms; the load moves it):
+
+==========================================  ====  ==============  ==========
+design                                      won   only it/kept    CPU a deal
+==========================================  ====  ==============  ==========
+``to_end=1`` (a seat one floor from its     142   1/1, p 1.0      0.50 ms
+win: playouts of ``end_rounds`` 40 rounds,
+to the game's end)
+``to_end=2`` (two floors)                   143   6/5, p 1.0      0.59 ms
+``to_end=5`` (every playout to the end)     115   19/46, p 0.001  1.33 ms
+``rounds=5``                                134   26/34, p 0.37   0.63 ms
+``width=5`` (greedy's next two plays too)   136   7/13, p 0.26    0.46 ms
+``protected=0.6`` (a guarded top)           144   8/6, p 0.79     0.42 ms
+``keep_attacks=True`` (below)               141   8/9, p 1.0      0.43 ms
+(seed 2)                                    129   8/8, p 1.0
+``in_hand=0.2`` (0.4 kept)                  139   12/15, p 0.70   0.38 ms
+(seed 2)                                    135   24/18, p 0.44   0.39 ms
+(seed 3)                                    116   15/20, p 0.50   0.39 ms
+(seeds 1–3, 600 games; kept: 392)           390   51/53, p 0.92
+==========================================  ====  ==============  ==========
+
+Playouts to the game's end lose clearly: greedy+ played on for a whole
+game is a worse judge of a play than the score after 3 rounds (its draws
+decide more than the play; 2 rounds did worse too, above); near the end
+only (``to_end`` 1 or 2) it changes a handful of games and wins none more.
+The departures of the design kept (``--departures 40``, seed 3, games
+0–79, 52 won): 501, each gaining +0.019 wins (se 0.004); build -> end the
+turn 284 (+0.010, se 0.005), milkshake -> end 59 (+0.020, 0.011), end ->
+build 49 (+0.044, 0.018); the one kind below zero beyond one standard
+error was bone -> end the turn, 8 departures at −0.094 (se 0.048; −0.019
+over 12 in the first table), with wrecking ball -> end 7 at −0.025 (0.048).
+``keep_attacks`` leaves ending the turn out of the plays searched when
+greedy+ bones or wrecks: about one departure in five games, too rare to
+show (above). With the kept design, at 0.05 s on a quiet machine, a decision
+would see 100–118 deals (0.42–0.49 ms of CPU a deal), past the 60 at which
+more deals stopped helping (100 deals: 63.5% against 64.5%, above), so
+giving contested decisions more of the clock would buy nothing these games
+show; and the tournament enforces no per-game budget (the bot's own
+deadline is per move), so time saved on one move cannot go to another
+within 0.05 s a move. The defaults stay. At four seats, 0.05 s a move
+(``fivetowers tournament --game gotown --players 4 --bots strong,greedy
+--games 200 --seed 1 --workers 1``, busy machine, load 6–8 on the 2
+cores, 32 ms a strong move): 33.5% of 200 [27.3–40.3], above its 25% share.
 """
 
 from __future__ import annotations
@@ -299,7 +348,7 @@ import math
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from fivetowers.games.gotown.bots import HOARD, GreedyBot, pairs_held
@@ -414,6 +463,16 @@ class Search:
     rivals_greedy: bool = False
     """The opponents play the plain greedy policy in the playouts
     (:data:`~fivetowers.games.gotown.plus.GREEDY`) instead of greedy+."""
+    to_end: int = 0
+    """When some seat (ours too) is this many floors or fewer from winning,
+    the playouts run :attr:`end_rounds` rounds instead of :attr:`rounds`
+    (to the game's end, nearly always: a playout's win or loss is then the
+    game's, not the hand-made score's guess); 0: never."""
+    end_rounds: int = 40
+    """The rounds a playout plays near the end (see :attr:`to_end`)."""
+    keep_attacks: bool = False
+    """Do not search ending the turn when greedy+'s play is a bone or a
+    wrecking ball (the departures that lost: see the module's notes)."""
     infer: bool = False
     """Deal the opponent who played just before us only hands consistent
     with its last turn, had it played sensibly (:func:`read_turn`). It reads
@@ -465,7 +524,7 @@ class StrongBot:
         self.deals = self.playouts = 0
         legal = view.legal
         me = view.seat
-        design = self.design(len(view.seats))
+        design = self.near_end(view, self.design(len(view.seats)))
         if self._turn != view.turn:  # our tower as the opponents last saw it
             self._reading = None
             if self._turn != view.turn - 1 and design.infer:
@@ -564,6 +623,15 @@ class StrongBot:
         """How the bot searches at a table of ``players``."""
         return self.heads_up if players == 2 else self.table
 
+    @staticmethod
+    def near_end(view: PlayerView, design: Search) -> Search:
+        """``design``, with its playouts to the game's end if some seat is
+        within ``design.to_end`` floors of winning (:attr:`Search.to_end`)."""
+        if design.to_end and any(view.floors_to_win - len(s.floors) <= design.to_end
+                                 for s in view.seats):
+            return replace(design, rounds=design.end_rounds)
+        return design
+
     def candidates(self, view: PlayerView, greedy: Action, design: Search) -> list[Action]:
         """The plays worth searching: greedy+'s first, then ending the
         turn, the best build (to build now or keep the pair), then the
@@ -571,7 +639,9 @@ class StrongBot:
         worth = {a: self.rollout.worth(view, a) for a in view.legal}
         ranked = sorted(view.legal, key=lambda a: -worth[a])
         plays = [greedy]
-        for extra in (End(greedy.seat), next((a for a in ranked if isinstance(a, Build)), None)):
+        end = None if design.keep_attacks and isinstance(greedy, (Bone, WreckingBall)) \
+            else End(greedy.seat)
+        for extra in (end, next((a for a in ranked if isinstance(a, Build)), None)):
             if extra is not None and extra not in plays:
                 plays.append(extra)
         for action in ranked:
