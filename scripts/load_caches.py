@@ -49,6 +49,7 @@ BOUNDS: dict[str, str] = {
     "fivetowers.compat.textual._candidates": "fivetowers.compat.textual.STYLE_MATCHES_KEPT",
     "fivetowers.compat.textual._rule_lists": "fivetowers.compat.textual.RULE_LISTS_KEPT",
     "fivetowers.compat.textual._inner_outer": MAXSIZE,
+    "fivetowers.compat.dirty_lines._move_to": MAXSIZE,
     "fivetowers.server.colours.client_color_system": MAXSIZE,
     "fivetowers.games.five_towers.rules.search._best_chain": MAXSIZE,
     "fivetowers.games.five_towers.rules.search.best_sand": MAXSIZE,

@@ -113,7 +113,7 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
     return update(cast("Sequence[Mapping[int, Strip]]", chops), spans, chop_ends)
 
 
-@lru_cache(maxsize=8192)  # the cells pieces start at: a few hundred a screen size
+@lru_cache(maxsize=2048)  # the cells pieces start at: a few hundred a screen size
 def _move_to(x: int, y: int) -> str:
     return Control.move_to(x, y).segment.text
 

@@ -34,18 +34,8 @@ from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
-from fivetowers.compat.callbacks import count_parameters_once
-from fivetowers.compat.dirty_lines import render_dirty_lines_only
-from fivetowers.compat.styled_lines import style_content_lines_once
-from fivetowers.compat.dispatch import share_dispatch_plans
-from fivetowers.compat.event_log import event_loggers_made_once
-from fivetowers.compat.reactive import fast_reactive_reads
-from fivetowers.compat.styles import fresh_styles_at_once
-from fivetowers.compat.textual import (
-    LeanScreensApp, covered_default_screen, divide_without_cycles, lazy_strip_caches,
-    style_caches_not_kept,
-    share_parsed_css, share_style_matches,
-)
+from fivetowers.compat.installed import install_drawing_workarounds
+from fivetowers.compat.textual import LeanScreensApp, covered_default_screen
 
 STARTING = 2
 """Apps starting at once: two, so one computes while the other awaits a frame."""
@@ -72,18 +62,7 @@ class HostedApp(LeanScreensApp):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self) -> None:
-        share_parsed_css()  # the sessions' CSS parsed once for all of them
-        share_style_matches()  # and which rules match each kind of widget, matched once
-        divide_without_cycles()  # drawn lines freed without the cyclic collector
-        lazy_strip_caches()  # and each holds no empty caches it never uses
-        style_caches_not_kept()  # nor do a gone widget's lines stay in a style cache
-        render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more
-        style_content_lines_once()  # and styles a widget's rows with its styles read once
-        share_dispatch_plans()  # each kind of message finds its handlers once per kind of node
-        fast_reactive_reads()  # a reactive that has its value returns it without more questions
-        count_parameters_once()  # a fresh closure's parameters counted once per code
-        fresh_styles_at_once()  # a new node's matched rules stored in one step
-        event_loggers_made_once()  # and a message handled makes no loggers
+        install_drawing_workarounds()
         super().__init__()  # no tooltips, toast racks on demand
         self._turn: asyncio.Semaphore | None = None
         """The start turn while this App holds it."""

@@ -8,6 +8,7 @@ from typing import Any, Callable, Generic, Protocol, TypeVar
 
 from textual.screen import Screen
 
+from fivetowers.compat.installed import install_drawing_workarounds
 from fivetowers.ui.too_small import FittingApp
 
 
@@ -85,6 +86,7 @@ class LocalPlayApp(FittingApp, Generic[C]):
 
     def __init__(self, client: C, new_game: Callable[[], C] | None = None,
                  hints: bool = True) -> None:
+        install_drawing_workarounds()  # drawn as a served session is
         super().__init__()
         self.client = client
         self.table_host = LocalHost(self, client)
