@@ -27,7 +27,7 @@ from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerV
 from fivetowers.games.five_towers.rules.game import Game
 
 from fivetowers.games.five_towers.bots.base import future_share
-from fivetowers.games.five_towers.bots.determinize import determinize
+from fivetowers.games.five_towers.bots.determinize import dealer
 from fivetowers.games.five_towers.bots.evaluate import board_value
 from fivetowers.games.five_towers.bots.plans import Option, board_options
 from fivetowers.games.five_towers.bots import sim as rollout
@@ -92,10 +92,12 @@ class StrongBot:
         if len(candidates) == 1:
             return self._action(candidates[0], seat)
         results: list[list[float]] = []  # per world, each candidate's value
+        deal = dealer(view)
         while True:
-            world = determinize(view, rng)
+            world = deal(rng)
             seed = rng.getrandbits(64)
-            results.append([self._value(world, c, seat, plans, random.Random(seed))
+            start = rollout.from_game(world)  # each candidate starts from a copy
+            results.append([self._value(world, start, c, seat, plans, random.Random(seed))
                             for c in candidates])
             worlds = len(results)
             if self.simulations is not None:
@@ -115,19 +117,21 @@ class StrongBot:
         return candidate.to_build(seat) if isinstance(candidate, Option) else candidate
 
     @staticmethod
-    def _value(world: Game, candidate: Action | Option, seat: int,
+    def _value(world: Game, start: rollout.Sim, candidate: Action | Option, seat: int,
                plans: dict[int, Option], rng: random.Random) -> float:
-        """One playout of ``candidate`` in ``world``: win (1 or 0) plus margin."""
+        """One playout of ``candidate`` in ``world`` (whose rollout state is
+        ``start``, left as it is): win (1 or 0) plus margin."""
         built = isinstance(candidate, Option)
         if isinstance(candidate, Option):
-            state = rollout.from_game(world)
+            state = rollout.from_game(world, like=start)
             _build_own(state, seat, candidate)
         else:
             game = world.clone()
             game.apply(candidate)
             if game.phase is Phase.OVER:
                 return _result([s.total for s in game.outcome().scores], seat)
-            state = rollout.from_game(game)
+            # A bid moves no card unless it ended the round (all passed: a new display).
+            state = rollout.from_game(game, like=start if game.round == world.round else None)
             if state.building and state.high_seat == seat:
                 _build_own(state, seat, plans[state.high])
                 built = True
