@@ -96,6 +96,8 @@ class StrongBot:
         while True:
             world = deal(rng)
             seed = rng.getrandbits(64)
+            if view.phase is Phase.BID:
+                _ask_first(world, seat)
             start = rollout.from_game(world)  # each candidate starts from a copy
             results.append([self._value(world, start, c, seat, plans, random.Random(seed))
                             for c in candidates])
@@ -138,6 +140,17 @@ class StrongBot:
         if built and not rollout.clean_up(state, rng):
             return _result(rollout.scores(state), seat)
         return _result(rollout.play_out(state, rng), seat)
+
+
+def _ask_first(world: Game, seat: int) -> None:
+    """Work out in ``world`` the highest bids every candidate's bid asks of it
+    (the bidder's own, and the next bidder's, whether it can raise): each
+    candidate's copy of the world then finds them known rather than working
+    them out again."""
+    world.max_bid(seat)
+    after = (seat + 1) % world.player_count
+    if after in world.waiting[1:] or (world.high_bid is None and after != seat):
+        world.max_bid(after)
 
 
 def _build_own(state: rollout.Sim, seat: int, option: Option) -> None:
