@@ -84,7 +84,10 @@ def play(job: Job) -> dict[str, Any]:
     play_out(game, game.is_terminal, [f"{n}@{s}" for s, n in enumerate(job.lineup)], bots,
              job.seed, job.seed, refused=IllegalAction, max_actions=MAX_ACTIONS)
     outcome = game.outcome()
-    searched = [w for b in bots if isinstance(b, Counted) for w in b.worlds if w > 0]
+    searched: dict[str, list[int]] = {}  # each strong bot's worlds a decision that searched
+    for name, b in zip(job.lineup, bots):
+        if isinstance(b, Counted):
+            searched.setdefault(name, []).extend(w for w in b.worlds if w > 0)
     return {"key": job.key, "match": job.match, "seed": job.seed, "lineup": list(job.lineup),
             "scores": [s.total for s in outcome.scores], "winners": list(outcome.winners),
             "cpu": sum(b.cpu for b in bots if isinstance(b, Counted)),
@@ -133,6 +136,19 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _spent(results: list[dict[str, Any]]) -> str:
+    """The worlds a decision that searched, per strong bot, and the CPU a decision."""
+    worlds: dict[str, list[int]] = {}
+    for r in results:
+        found = r["worlds"] if isinstance(r["worlds"], dict) else {"both": r["worlds"]}
+        for name, ws in found.items():
+            worlds.setdefault(name, []).extend(ws)
+    cpu = sum(r["cpu"] for r in results) / max(1, sum(r["decisions"] for r in results))
+    each = ", ".join(f"{name} p50 {statistics.median(ws):g} mean {statistics.fmean(ws):.0f}"
+                     for name, ws in sorted(worlds.items()) if ws)
+    return f"worlds a searching decision {each}; {1000 * cpu:.0f} ms CPU a strong decision"
+
+
 def summary(results: list[dict[str, Any]]) -> list[str]:
     by_match: dict[str, list[dict[str, Any]]] = {}
     for r in results:
@@ -142,11 +158,7 @@ def summary(results: list[dict[str, Any]]) -> list[str]:
     for match in sorted(by_match, key=lambda m: (m.split()[0], -int(m.split()[1].split("/")[-1]))):
         rs = by_match[match]
         kind, arg = match.split()
-        worlds = [w for r in rs for w in r["worlds"]]
-        cpu = sum(r["cpu"] for r in rs) / max(1, sum(r["decisions"] for r in rs))
-        spent = (f"worlds a searching decision p50 {statistics.median(worlds):g} mean "
-                 f"{statistics.fmean(worlds):.0f}; {1000 * cpu:.0f} ms CPU a decision"
-                 if worlds else "")
+        spent = _spent(rs)
         if kind == "four":
             n = int(arg)
             name = f"strong{n}"

@@ -48,8 +48,10 @@ def wall_clock() -> float:
 
 class StrongBot:
     """Plans ahead by simulation within ``time_per_move`` seconds, or, when
-    ``simulations`` is given, with exactly that many worlds per decision
-    (reproducible on any machine; used by the tests).
+    ``simulations`` is given, with at most that many worlds per decision
+    (fewer when :func:`clear_winner` stops it, as with a time budget;
+    reproducible on any machine; used by the tests and
+    ``scripts/bench_bot_strength.py``).
 
     Its time is read from ``timer`` (seconds): the wall clock, unless its
     host gives it another (a table's worker: its CPU time, see
