@@ -1,12 +1,15 @@
-"""Bot speed: rollouts per second, and decision time per bot.
+"""Bot speed: rollouts per second, the strong bot's cost a world, and decision time per bot.
 
-    python scripts/bench_bots.py [--games N] [--time-per-move T]
+    python scripts/bench_bots.py [--games N] [--time-per-move T] [--worlds-only]
 
 Prints how many simulated continuations the strong bot's rollout plays per
-second (from a game's start, 2 and 4 players), how many worlds it deals and
-plays per decision within ``T`` seconds, and the mean decision time of each
-bot over ``N`` games against the random bot, with the ratio to the strong
-bot's budget (it should stay close to 1: the budget is the whole decision).
+second (from a game's start, 2 and 4 players); the strong bot's cost a
+world: worlds per CPU second and Python function calls per world (the
+machine-independent figure: compare two versions by it) over fixed decisions
+(``simulations=100`` at 24 positions of greedy games of 2-5 seats, as
+``bench_bot_time.py`` deals them); and the mean decision time of each bot
+over ``N`` games against the random bot, with the ratio to the strong bot's
+budget (it should stay close to 1: the budget is the whole decision).
 """
 
 from __future__ import annotations
@@ -34,6 +37,33 @@ def rollouts_per_second(players: int, seconds: float = 1.0) -> float:
     return count / (time.perf_counter() - start)
 
 
+def cost_a_world(decisions: int = 24, worlds: int = 100) -> tuple[int, float, float]:
+    """Worlds played, worlds per CPU second, and Python calls per world of the
+    strong bot at ``worlds`` a decision over ``decisions`` seeded positions."""
+    import cProfile
+    import pstats
+
+    from bench_bot_time import positions
+
+    views = positions("fivetowers", decisions, 1)
+
+    def decide() -> int:
+        played = 0
+        for i, view in enumerate(views):
+            bot = StrongBot(simulations=worlds)
+            bot.choose(view, random.Random(i))
+            played += bot.worlds
+        return played
+
+    started = time.process_time()
+    played = decide()
+    cpu = time.process_time() - started
+    profile = cProfile.Profile()
+    profile.runcall(decide)
+    calls: int = pstats.Stats(profile).total_calls  # type: ignore[attr-defined]
+    return played, played / cpu, calls / played
+
+
 def decision_times(bot: Bot, games: int, variant: Variant) -> list[float]:
     times: list[float] = []
     for seed in range(games):
@@ -55,7 +85,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--time-per-move", type=float, default=0.05)
+    parser.add_argument("--worlds-only", action="store_true",
+                        help="only the strong bot's cost a world")
     args = parser.parse_args()
+    played, rate, calls = cost_a_world()
+    print(f"strong bot, 100 worlds a decision at 24 positions: {played} worlds played, "
+          f"{rate:,.0f} worlds a CPU second, {calls:,.0f} Python calls a world")
+    if args.worlds_only:
+        return
     for players in (2, 4):
         rate = rollouts_per_second(players)
         print(f"rollouts from the start, {players} players: {rate:,.0f}/s "

@@ -20,7 +20,6 @@ from fivetowers.games.five_towers.rules.cards import TOWER_TOP
 from fivetowers.games.five_towers.rules.game import DISPLAY_SIZE
 from fivetowers.games.five_towers.rules.scoring import total
 from fivetowers.games.five_towers.rules.search import Pair
-from fivetowers.games.five_towers.rules.towers import can_place
 
 NO_TOP = 16  # the "top" of an empty tower: every card starts it
 LATE_CARDS = 15  # in the second pass, with this few cards left, take anything
@@ -44,14 +43,19 @@ class Sim:
     high: int
     high_seat: int | None
     building: bool = False
+    wanted: list[Pair] | None = None  # the policy's cards for the high seat's bid, if known
 
     @property
     def late(self) -> bool:
         return self.runouts >= 1 and len(self.draw) <= LATE_CARDS
 
 
-def from_game(game: Game) -> Sim:
-    """The rollout state of a game in its bidding or building step."""
+def from_game(game: Game, like: Sim | None = None) -> Sim:
+    """The rollout state of a game in its bidding or building step.
+
+    ``like``: the state of the same world earlier in the same round (before a
+    bid: bids move no card), whose towers and cards are copied rather than
+    read card by card again; only the bidding comes from ``game``."""
     n = game.player_count
     if game.phase is Phase.BID:
         assert game.to_move is not None
@@ -61,6 +65,13 @@ def from_game(game: Game) -> Sim:
             waiting = list(game.waiting)
     else:
         waiting = []
+    high = -1 if game.high_bid is None else game.high_bid
+    building = game.phase is Phase.BUILD
+    if like is not None:
+        return Sim(like.powers, [[list(t) for t in towers] for towers in like.towers],
+                   list(like.piles), list(like.draw), list(like.discard), list(like.display),
+                   like.runouts, like.starter, like.runout_now, waiting, high, game.high_seat,
+                   building)
     return Sim(
         powers=game.powers,
         towers=[[list(p.board.towers[t]) for t in TYPES] for p in game.players],
@@ -72,9 +83,9 @@ def from_game(game: Game) -> Sim:
         starter=game.starter,
         runout_now=game.runout_round,
         waiting=waiting,
-        high=-1 if game.high_bid is None else game.high_bid,
+        high=high,
         high_seat=game.high_seat,
-        building=game.phase is Phase.BUILD,
+        building=building,
     )
 
 
@@ -86,34 +97,54 @@ def want(towers: list[list[int]], display: list[Pair], late: bool) -> list[Pair]
     high), or is a 0 that doubles a tower of three or more. Late in the game
     every buildable card is worth its point.
     """
+    return want_grouped(towers, by_type(display), late)
+
+
+def by_type(display: list[Pair]) -> list[tuple[int, list[int]]]:
+    """The display's values per type, types in order, each highest first (a
+    round's bidders all see the same display: it is grouped once a round)."""
+    values: list[list[int]] = [[] for _ in TYPES]
+    for ti, v in sorted(display, reverse=True):
+        values[ti].append(v)
+    return [(ti, vs) for ti, vs in enumerate(values) if vs]
+
+
+def want_grouped(towers: list[list[int]], groups: list[tuple[int, list[int]]],
+                 late: bool) -> list[Pair]:
+    """:func:`want` of a display grouped by :func:`by_type`."""
     out: list[Pair] = []
-    for ti, v in sorted(display, key=lambda p: (p[0], -p[1])):
+    for ti, values in groups:
         tower = towers[ti]
-        top = tower[-1] if tower else NO_TOP
-        if out and out[-1][0] == ti:
-            top = out[-1][1]
-            length = len(tower) + sum(1 for p in out if p[0] == ti)
-        else:
-            length = len(tower)
-        if top == TOWER_TOP or (top != NO_TOP and not can_place(v, top)):
+        top = tower[-1] if tower else NO_TOP  # then the card taken last
+        if top == TOWER_TOP:
             continue
-        if v == TOWER_TOP:
-            ok = late or length >= 3
-        elif late or top == 8 or v == 9:
-            ok = True
-        elif top == NO_TOP:
-            ok = v >= 9
-        else:
-            ok = top - v <= 3
-        if ok:
-            out.append((ti, v))
+        taken = 0
+        for v in values:
+            if top != NO_TOP and not (v < top or top == 8 or v == 9):  # towers.can_place
+                continue
+            if v == TOWER_TOP:
+                ok = late or len(tower) + taken >= 3
+            elif late or top == 8 or v == 9:
+                ok = True
+            elif top == NO_TOP:
+                ok = v >= 9
+            else:
+                ok = top - v <= 3
+            if ok:
+                out.append((ti, v))
+                taken += 1
+                top = v
+                if v == TOWER_TOP:  # a 0 closes the tower
+                    break
     return out
 
 
 def _forced(sim: Sim, seat: int, bid: int) -> list[Pair]:
     """``bid`` cards to build: the policy's own choice when it made the bid,
     else (a real player's bid) the most cards it sees a way to build."""
-    cards = want(sim.towers[seat], sim.display, sim.late)
+    cards = sim.wanted if seat == sim.high_seat and sim.wanted is not None else \
+        want(sim.towers[seat], sim.display, sim.late)
+    sim.wanted = None
     if len(cards) < bid:
         cards = want(sim.towers[seat], sim.display, True)
     cards = cards[:bid]
@@ -131,7 +162,7 @@ def start_round(sim: Sim) -> bool:
     if sim.runout_now:
         sim.runouts += 1
     sim.waiting = [(sim.starter + i) % n for i in range(n)]
-    sim.high, sim.high_seat = -1, None
+    sim.high, sim.high_seat, sim.wanted = -1, None, None
     return True
 
 
@@ -142,10 +173,13 @@ def scores(sim: Sim) -> list[int]:
 
 def bid_round(sim: Sim) -> None:
     """The seats still to bid do so by the policy: raise to the cards they want."""
+    groups = by_type(sim.display)
+    late = sim.late
     for seat in sim.waiting:
-        count = len(want(sim.towers[seat], sim.display, sim.late))
-        if count > sim.high:
-            sim.high, sim.high_seat = count, seat
+        cards = want_grouped(sim.towers[seat], groups, late)
+        if len(cards) > sim.high:
+            sim.high, sim.high_seat = len(cards), seat
+            sim.wanted = cards  # what it builds if it wins (the display is the same then)
     sim.waiting = []
     sim.building = sim.high > 0
 

@@ -14,6 +14,18 @@ other beyond reasonable doubt (:func:`clear_winner`).
 Rollouts run to the second run-out, so the end of the game, the doubling of
 a tower by its 0, the main tower and the teardown penalty all count as they
 will in the real final score.
+
+Cost and strength (issue 11). A world costs about 3,250 Python calls, 8,643
+before the rollout grouped a round's display once for all its bidders, the
+dealer counted the unseen cards once a decision and each candidate copied
+its world's rollout state instead of reading the cards again: about twice
+the worlds a CPU second (``scripts/bench_bots.py --worlds-only``), the same
+decisions for the same worlds (``tests/bots/test_strong_digest.py``). By the
+worlds a decision (``scripts/bench_bot_strength.py``, 70 seeds, 95%
+intervals): at 4 players against three greedy bots it won 81% (71-89%) at
+300 worlds, 79% (68-87%) at 160, 74% (63-83%) at 50; heads-up, 300 worlds
+took 46% (39-54%) of the wins against 160 and 62% (55-69%) against 50. So
+160 worlds play as the budget's 300; 50 are measurably weaker heads-up.
 """
 
 from __future__ import annotations
@@ -27,7 +39,7 @@ from fivetowers.games.five_towers.rules import Action, Bid, Pass, Phase, PlayerV
 from fivetowers.games.five_towers.rules.game import Game
 
 from fivetowers.games.five_towers.bots.base import future_share
-from fivetowers.games.five_towers.bots.determinize import determinize
+from fivetowers.games.five_towers.bots.determinize import dealer
 from fivetowers.games.five_towers.bots.evaluate import board_value
 from fivetowers.games.five_towers.bots.plans import Option, board_options
 from fivetowers.games.five_towers.bots import sim as rollout
@@ -48,8 +60,10 @@ def wall_clock() -> float:
 
 class StrongBot:
     """Plans ahead by simulation within ``time_per_move`` seconds, or, when
-    ``simulations`` is given, with exactly that many worlds per decision
-    (reproducible on any machine; used by the tests).
+    ``simulations`` is given, with at most that many worlds per decision
+    (fewer when :func:`clear_winner` stops it, as with a time budget;
+    reproducible on any machine; used by the tests and
+    ``scripts/bench_bot_strength.py``).
 
     Its time is read from ``timer`` (seconds): the wall clock, unless its
     host gives it another (a table's worker: its CPU time, see
@@ -92,10 +106,14 @@ class StrongBot:
         if len(candidates) == 1:
             return self._action(candidates[0], seat)
         results: list[list[float]] = []  # per world, each candidate's value
+        deal = dealer(view)
         while True:
-            world = determinize(view, rng)
+            world = deal(rng)
             seed = rng.getrandbits(64)
-            results.append([self._value(world, c, seat, plans, random.Random(seed))
+            if view.phase is Phase.BID:
+                _ask_first(world, seat)
+            start = rollout.from_game(world)  # each candidate starts from a copy
+            results.append([self._value(world, start, c, seat, plans, random.Random(seed))
                             for c in candidates])
             worlds = len(results)
             if self.simulations is not None:
@@ -115,25 +133,38 @@ class StrongBot:
         return candidate.to_build(seat) if isinstance(candidate, Option) else candidate
 
     @staticmethod
-    def _value(world: Game, candidate: Action | Option, seat: int,
+    def _value(world: Game, start: rollout.Sim, candidate: Action | Option, seat: int,
                plans: dict[int, Option], rng: random.Random) -> float:
-        """One playout of ``candidate`` in ``world``: win (1 or 0) plus margin."""
+        """One playout of ``candidate`` in ``world`` (whose rollout state is
+        ``start``, left as it is): win (1 or 0) plus margin."""
         built = isinstance(candidate, Option)
         if isinstance(candidate, Option):
-            state = rollout.from_game(world)
+            state = rollout.from_game(world, like=start)
             _build_own(state, seat, candidate)
         else:
             game = world.clone()
             game.apply(candidate)
             if game.phase is Phase.OVER:
                 return _result([s.total for s in game.outcome().scores], seat)
-            state = rollout.from_game(game)
+            # A bid moves no card unless it ended the round (all passed: a new display).
+            state = rollout.from_game(game, like=start if game.round == world.round else None)
             if state.building and state.high_seat == seat:
                 _build_own(state, seat, plans[state.high])
                 built = True
         if built and not rollout.clean_up(state, rng):
             return _result(rollout.scores(state), seat)
         return _result(rollout.play_out(state, rng), seat)
+
+
+def _ask_first(world: Game, seat: int) -> None:
+    """Work out in ``world`` the highest bids every candidate's bid asks of it
+    (the bidder's own, and the next bidder's, whether it can raise): each
+    candidate's copy of the world then finds them known rather than working
+    them out again."""
+    world.max_bid(seat)
+    after = (seat + 1) % world.player_count
+    if after in world.waiting[1:] or (world.high_bid is None and after != seat):
+        world.max_bid(after)
 
 
 def _build_own(state: rollout.Sim, seat: int, option: Option) -> None:
