@@ -12,7 +12,8 @@ A session's start is the most the server allocates at once: an App of some
 made young collections walk every App started since the last settle again
 and again (15 ms of each start's 80, and pauses of ~200 ms). So each
 session's App is settled as soon as it has drawn its first screen
-(``app_started``): a young collection, then a freeze, about a millisecond.
+(``app_started``): a walk of all that is not frozen (the App and what
+survived since the last freeze), then a freeze.
 
 What is frozen is never collected, so a finished session's App would stay.
 ``reclaim`` unfreezes everything and the next settle collects it all, one full
@@ -195,22 +196,31 @@ class Pauses:
 
     def __init__(self, kept: int = 4096) -> None:
         self.taken: dict[str, deque[float]] = {}
+        self.counts: dict[str, int] = {}
+        """Each kind's pauses since the start (``taken`` keeps the last only)."""
         self.kept = kept
         self.since = time.monotonic()
+        self.not_quiet = 0
+        """Regular settles that found no idle moment (``quiet_moment`` gave up)."""
 
     def add(self, kind: str, ms: float) -> None:
         self.taken.setdefault(kind, deque(maxlen=self.kept)).append(ms)
+        self.counts[kind] = self.counts.get(kind, 0) + 1
 
     def summary(self) -> str:
-        """One line: each kind's count, a minute's, and p50 / p99 / max ms."""
+        """One line: each kind's count, a minute's, and p50 / p99 / max ms
+        of the last ``kept``; the settles that found no idle moment."""
         minutes = max(time.monotonic() - self.since, 1.0) / 60
         parts = []
         for kind, taken in sorted(self.taken.items()):
             ordered = sorted(taken)
             p50, p99 = (ordered[min(len(ordered) - 1, int(share * len(ordered)))]
                         for share in (0.5, 0.99))
-            parts.append(f"{kind} {len(ordered)} ({len(ordered) / minutes:.1f} a minute),"
+            count = self.counts[kind]
+            parts.append(f"{kind} {count} ({count / minutes:.1f} a minute),"
                          f" p50 {p50:.0f} / p99 {p99:.0f} / max {ordered[-1]:.0f} ms")
+        if self.not_quiet:
+            parts.append(f"{self.not_quiet} settles found no idle moment")
         return "collector pauses: " + ("; ".join(parts) or "none")
 
 
@@ -270,7 +280,8 @@ class QuietCollector:
         try:
             while True:
                 await asyncio.sleep(self.every)
-                await quiet_moment()
+                if not await quiet_moment():
+                    self.pauses.not_quiet += 1
                 if self.clock() - self.last_reclaim >= self.reclaim_after:
                     self.reclaim()  # whatever died frozen, at the latest this often
                 self.settle()

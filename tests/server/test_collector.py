@@ -10,7 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from fivetowers.server.collector import OLD_BY_SETTLES_ONLY, YOUNG_WHILE_STARTING, QuietCollector
+from fivetowers.server import collector as collector_module
+from fivetowers.server.collector import (OLD_BY_SETTLES_ONLY, YOUNG_WHILE_STARTING, Pauses,
+                                         QuietCollector)
 
 
 class Node:
@@ -305,8 +307,8 @@ class Clock:
 
 
 def generations_collected(collector: QuietCollector) -> list[int]:
-    """The generations ``collector.settle()`` collected (the interpreter's
-    own collections are held off meanwhile)."""
+    """The generations collected while ``collector.settle()`` ran (the
+    interpreter's own would be heard too; none is due in so few allocations)."""
     heard: list[int] = []
 
     def listen(phase: str, info: dict[str, int]) -> None:
@@ -490,3 +492,42 @@ def test_an_empty_server_still_walks_what_reached_the_oldest_generation() -> Non
     clock.now += 20
     assert generations_collected(collector) == []  # nothing reached it since
 
+
+async def test_the_regular_settle_comes_after_the_quiet_moment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run`` waits for the loop to idle before each settle (see
+    ``test_a_settle_waits_for_a_burst_of_work_to_end``) and counts the
+    waits that gave up."""
+    burst_over = asyncio.Event()
+    waits: list[bool] = []
+
+    async def quiet_moment(longest: float = 1.0) -> bool:
+        await burst_over.wait()  # a burst of redraws, keys queued
+        waits.append(len(waits) > 0)  # the first wait gives up
+        return waits[-1]
+
+    monkeypatch.setattr(collector_module, "quiet_moment", quiet_moment)
+    collector = QuietCollector(every=0.0)
+    running = await _running(collector)
+    try:
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert collector.pauses.counts == {}  # no settle in the middle of the burst
+        burst_over.set()
+        for _ in range(100):
+            await asyncio.sleep(0)
+            if sum(collector.pauses.counts.values()) >= 2:
+                break
+        assert sum(collector.pauses.counts.values()) == len(waits) >= 2
+        assert collector.pauses.not_quiet == 1
+        assert "1 settles found no idle moment" in collector.pauses.summary()
+    finally:
+        await _stopped(running)
+
+
+def test_the_pauses_summary_counts_them_all_not_only_those_kept() -> None:
+    pauses = Pauses(kept=2)
+    for ms in (1.0, 2.0, 3.0, 4.0, 5.0):
+        pauses.add("settle", ms)
+    assert len(pauses.taken["settle"]) == 2
+    assert "settle 5 (" in pauses.summary()
