@@ -66,15 +66,19 @@ steady crop, not a minute's accumulation.
 So the settles every ``every`` seconds collect the young generations (what
 is new since the last), and walk all that is not frozen only once a
 ``walk_every`` (20 s) and before a freeze. Every settle walked it before:
-at 100 sessions some 220,000 objects, 240 ms of CPU (p99 530), twelve
+at 100 sessions some 220,000 objects, 240 ms of CPU (max 530), twelve
 times a minute. And the interpreter no longer walks the oldest generation
 on its own schedule while settles run (``OLD_BY_SETTLES_ONLY``): it did so
 five times a minute at 100 sessions, 410 ms each (up to 920), at random
 moments (a rematch's burst of new screens among them), uncounted by the
-settles' log. Walks of the oldest generation took 5.0 s of CPU a minute
-at 100 sessions, now 0.7 (settles p50 9 ms, max 330; the same garbage
-kept; ``scripts/bench_collector.py``). What waits for the next walk is at
-most 20 seconds' garbage that survived the young generations.
+settles' log. Settles and the interpreter's walks of the oldest generation
+took 5.0 s of CPU a minute at 100 sessions, now 0.7 (settles p50 9 ms, max
+330 against 530), and 1.6 s at 40 sessions, now 0.47 (p50 13 ms against
+97); the same garbage kept (``scripts/bench_collector.py``). The price: a
+walk every 20 s carries 20 s of survivors, so at 40 sessions the longest
+settle got longer, 453 ms against 192 (objects walked at most 353,000
+against 228,000). What waits for the next walk is at most 20 seconds'
+garbage that survived the young generations.
 
 The regular settle waits for a moment the loop idles (``quiet_moment``: a
 short nap that ends on time, at most a second): a collection that starts in
@@ -208,8 +212,9 @@ class Pauses:
         self.counts[kind] = self.counts.get(kind, 0) + 1
 
     def summary(self) -> str:
-        """One line: each kind's count, a minute's, and p50 / p99 / max ms
-        of the last ``kept``; the settles that found no idle moment."""
+        """One line: each kind's count, a minute's, and p50 / max ms of the
+        last ``kept`` (and p99 from 100 of them: fewer, it is the max); the
+        settles that found no idle moment."""
         minutes = max(time.monotonic() - self.since, 1.0) / 60
         parts = []
         for kind, taken in sorted(self.taken.items()):
@@ -217,8 +222,9 @@ class Pauses:
             p50, p99 = (ordered[min(len(ordered) - 1, int(share * len(ordered)))]
                         for share in (0.5, 0.99))
             count = self.counts[kind]
+            shown = f" / p99 {p99:.0f}" if len(ordered) >= 100 else ""
             parts.append(f"{kind} {count} ({count / minutes:.1f} a minute),"
-                         f" p50 {p50:.0f} / p99 {p99:.0f} / max {ordered[-1]:.0f} ms")
+                         f" p50 {p50:.0f}{shown} / max {ordered[-1]:.0f} ms")
         if self.not_quiet:
             parts.append(f"{self.not_quiet} settles found no idle moment")
         return "collector pauses: " + ("; ".join(parts) or "none")
