@@ -12,7 +12,8 @@ A session's start is the most the server allocates at once: an App of some
 made young collections walk every App started since the last settle again
 and again (15 ms of each start's 80, and pauses of ~200 ms). So each
 session's App is settled as soon as it has drawn its first screen
-(``app_started``): a young collection, then a freeze, about a millisecond.
+(``app_started``): a walk of all that is not frozen (the App and what
+survived since the last freeze), then a freeze.
 
 What is frozen is never collected, so a finished session's App would stay.
 ``reclaim`` unfreezes everything and the next settle collects it all, one full
@@ -65,15 +66,19 @@ steady crop, not a minute's accumulation.
 So the settles every ``every`` seconds collect the young generations (what
 is new since the last), and walk all that is not frozen only once a
 ``walk_every`` (20 s) and before a freeze. Every settle walked it before:
-at 100 sessions some 220,000 objects, 240 ms of CPU (p99 530), twelve
+at 100 sessions some 220,000 objects, 240 ms of CPU (max 530), twelve
 times a minute. And the interpreter no longer walks the oldest generation
 on its own schedule while settles run (``OLD_BY_SETTLES_ONLY``): it did so
 five times a minute at 100 sessions, 410 ms each (up to 920), at random
 moments (a rematch's burst of new screens among them), uncounted by the
-settles' log. Walks of the oldest generation took 5.0 s of CPU a minute
-at 100 sessions, now 0.7 (settles p50 9 ms, max 330; the same garbage
-kept; ``scripts/bench_collector.py``). What waits for the next walk is at
-most 20 seconds' garbage that survived the young generations.
+settles' log. Settles and the interpreter's walks of the oldest generation
+took 5.0 s of CPU a minute at 100 sessions, now 0.7 (settles p50 9 ms, max
+330 against 530), and 1.6 s at 40 sessions, now 0.47 (p50 13 ms against
+97); the same garbage kept (``scripts/bench_collector.py``). The price: a
+walk every 20 s carries 20 s of survivors, so at 40 sessions the longest
+settle got longer, 453 ms against 192 (objects walked at most 353,000
+against 228,000). What waits for the next walk is at most 20 seconds'
+garbage that survived the young generations.
 
 The regular settle waits for a moment the loop idles (``quiet_moment``: a
 short nap that ends on time, at most a second): a collection that starts in
@@ -87,7 +92,10 @@ While no session is live nothing is frozen: what is alive then may be a
 finished session's App that something still holds for a moment (a
 cancelled timer keeps the context it was made in, the App's, until its
 time comes); frozen, it would stay until the next reclaim, which on an
-empty server may never come.
+empty server may never come. The settles still walk the oldest generation
+then, once a ``walk_every`` if a middle collection added to it: the
+interpreter no longer does (garbage that outlived the young generations,
+logins and refused connections, grew 40,000 objects a round without).
 """
 
 from __future__ import annotations
@@ -113,6 +121,48 @@ starts make (each settles what it made at its first frame)."""
 OLD_BY_SETTLES_ONLY = 1_000_000
 """The interpreter's threshold for the oldest generation while settles run:
 middle collections before it walks the oldest itself (never, in practice)."""
+
+
+class HeldThreshold:
+    """One of the interpreter's collection thresholds, raised while anything
+    in the process holds it. The thresholds are the process's, not a
+    collector's: each saving and restoring them on its own, a server stopped
+    during a start, or two servers stopped in the order they started, left
+    the process at the raised value with no collector running."""
+
+    def __init__(self, generation: int, raised: Callable[[int], int]) -> None:
+        self.generation = generation
+        self.raised = raised
+        """The threshold while held, from the one before the first hold."""
+        self.holders = 0
+        self.before = 0
+        """The threshold before the first hold, given back after the last."""
+
+    def hold(self) -> None:
+        if self.holders == 0:
+            self.before = gc.get_threshold()[self.generation]
+            self._set(self.raised(self.before))
+        self.holders += 1
+
+    def release(self) -> None:
+        if self.holders == 0:
+            return
+        self.holders -= 1
+        if self.holders == 0:
+            self._set(self.before)
+
+    def _set(self, value: int) -> None:
+        # The other generations' thresholds are whatever holds them now.
+        thresholds = list(gc.get_threshold())
+        thresholds[self.generation] = value
+        gc.set_threshold(*thresholds)
+
+
+YOUNG_HELD = HeldThreshold(0, lambda young: max(YOUNG_WHILE_STARTING, young))
+"""Held by each collector while any of its Apps starts."""
+
+OLD_HELD = HeldThreshold(2, lambda old: OLD_BY_SETTLES_ONLY)
+"""Held by each running collector (``QuietCollector.run``)."""
 
 QUIET_STEP = 0.005
 """Seconds of a nap that tells whether the loop is idle."""
@@ -150,22 +200,33 @@ class Pauses:
 
     def __init__(self, kept: int = 4096) -> None:
         self.taken: dict[str, deque[float]] = {}
+        self.counts: dict[str, int] = {}
+        """Each kind's pauses since the start (``taken`` keeps the last only)."""
         self.kept = kept
         self.since = time.monotonic()
+        self.not_quiet = 0
+        """Regular settles that found no idle moment (``quiet_moment`` gave up)."""
 
     def add(self, kind: str, ms: float) -> None:
         self.taken.setdefault(kind, deque(maxlen=self.kept)).append(ms)
+        self.counts[kind] = self.counts.get(kind, 0) + 1
 
     def summary(self) -> str:
-        """One line: each kind's count, a minute's, and p50 / p99 / max ms."""
+        """One line: each kind's count, a minute's, and p50 / max ms of the
+        last ``kept`` (and p99 from 100 of them: fewer, it is the max); the
+        settles that found no idle moment."""
         minutes = max(time.monotonic() - self.since, 1.0) / 60
         parts = []
         for kind, taken in sorted(self.taken.items()):
             ordered = sorted(taken)
             p50, p99 = (ordered[min(len(ordered) - 1, int(share * len(ordered)))]
                         for share in (0.5, 0.99))
-            parts.append(f"{kind} {len(ordered)} ({len(ordered) / minutes:.1f} a minute),"
-                         f" p50 {p50:.0f} / p99 {p99:.0f} / max {ordered[-1]:.0f} ms")
+            count = self.counts[kind]
+            shown = f" / p99 {p99:.0f}" if len(ordered) >= 100 else ""
+            parts.append(f"{kind} {count} ({count / minutes:.1f} a minute),"
+                         f" p50 {p50:.0f}{shown} / max {ordered[-1]:.0f} ms")
+        if self.not_quiet:
+            parts.append(f"{self.not_quiet} settles found no idle moment")
         return "collector pauses: " + ("; ".join(parts) or "none")
 
 
@@ -187,7 +248,8 @@ class QuietCollector:
         """How many sessions are live (None: not known, settles always freeze)."""
         self.empty_collected = False
         """A settle collected everything while no session was live, and no
-        session started or ended since: there is nothing new to collect."""
+        session started or ended since: only what reached the oldest
+        generation since the last walk is new (walked once a ``walk_every``)."""
         self.walked = False
         """A full collection ran since the last reclaim: young ones will do."""
         self.every = every
@@ -215,25 +277,22 @@ class QuietCollector:
         the full collection runs, while nobody waits for it."""
         self.starting = 0
         """Apps that began their start and have not drawn their first screen."""
-        self.thresholds: tuple[int, ...] | None = None
-        """The interpreter's collection thresholds while no App starts
-        (None: no App starts, they are in force)."""
 
     async def run(self) -> None:
         # The oldest generation is walked by settles only: the interpreter's
         # own schedule walked it at random moments, a burst's middle among
         # them (see the docstring).
-        young, middle, old = gc.get_threshold()
-        gc.set_threshold(young, middle, OLD_BY_SETTLES_ONLY)
+        OLD_HELD.hold()
         try:
             while True:
                 await asyncio.sleep(self.every)
-                await quiet_moment()
+                if not await quiet_moment():
+                    self.pauses.not_quiet += 1
                 if self.clock() - self.last_reclaim >= self.reclaim_after:
                     self.reclaim()  # whatever died frozen, at the latest this often
                 self.settle()
         finally:
-            gc.set_threshold(*gc.get_threshold()[:2], old)
+            OLD_HELD.release()
 
     def settle(self, freeze: bool = False) -> None:
         """Collect the young generations, or (once a ``walk_every``, and
@@ -245,14 +304,20 @@ class QuietCollector:
         Right after one, this is the full collection that frees what was
         unfrozen."""
         empty = self.live is not None and self.live() == 0
-        if empty and self.empty_collected:
+        now = self.clock()
+        if empty and self.empty_collected and (
+                gc.get_count()[2] == 0 or now - self.last_walk < self.walk_every):
+            # Nobody plays: the interpreter collects the young generations on
+            # its own; the oldest has had nothing added since the last walk
+            # (no middle collection since), or waits for a walk_every. Never
+            # walked, it grew without bound on an empty server: logins,
+            # refused connections, whatever outlived two middle collections.
             return
         start = time.perf_counter()
         # (gc.get_freeze_count() walks every frozen object: never asked here.)
         full = not (self.frozen or self.walked)
         # Frozen objects are not walked: with a freeze a moment ago, the
         # oldest generation is only what survived since then.
-        now = self.clock()
         due = not empty and (now - self.last_freeze >= self.freeze_every or freeze)
         walk = full or due or now - self.last_walk >= self.walk_every
         collected = gc.collect(2 if walk else 1)
@@ -274,17 +339,16 @@ class QuietCollector:
         """A session's App begins its start (or waits for its turn to): no
         young collections until every start has ended (see the docstring)."""
         self.starting += 1
-        if self.thresholds is None:
-            self.thresholds = gc.get_threshold()
-            gc.set_threshold(max(YOUNG_WHILE_STARTING, self.thresholds[0]),
-                             *self.thresholds[1:])
+        if self.starting == 1:
+            YOUNG_HELD.hold()
 
     def start_ended(self) -> None:
         """A start that began has ended, with a first screen or without."""
-        self.starting = max(0, self.starting - 1)
-        if self.starting == 0 and self.thresholds is not None:
-            gc.set_threshold(*self.thresholds)
-            self.thresholds = None
+        if self.starting == 0:
+            return
+        self.starting -= 1
+        if self.starting == 0:
+            YOUNG_HELD.release()
 
     def app_started(self) -> None:
         """A session's App drew its first screen: settle what its start made,

@@ -203,6 +203,9 @@ class GameServer:
             conn.disconnect(asyncssh.DISC_BY_APPLICATION, message)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        if self._collecting is not None:
+            # Its thresholds given back before stop returns (collector.OLD_HELD).
+            await asyncio.wait({self._collecting})
         self.collector.reclaim()
         log.info(self.collector.pauses.summary())
         if self.stalls is not None:

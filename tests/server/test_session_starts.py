@@ -21,13 +21,14 @@ from textual.widgets._footer import FooterKey
 
 from fivetowers.games import game_kind
 from fivetowers.server import hosted as hosted_module
-from fivetowers.server.collector import YOUNG_WHILE_STARTING
+from fivetowers.server.collector import OLD_BY_SETTLES_ONLY, YOUNG_WHILE_STARTING
 from fivetowers.server.hosted import HostedApp
 from fivetowers.lobby.model import HostedTable, Lobby
 from fivetowers.lobby.app import LobbyApp, lobby_factory
 from fivetowers.lobby.lobby_screen import LobbyScreen, TableList
 from fivetowers.lobby.new_table_screen import NewTableScreen
 from fivetowers.server.driver import SSHDriver
+from fivetowers.server.serve import GameServer
 from fivetowers.server.session import Visitor
 from fivetowers.tables.seats import Seat
 from fivetowers.compat.textual import data_table_draw_state
@@ -394,7 +395,7 @@ async def test_a_session_s_first_screen_settles_the_garbage_collection(
 
 
 async def _start_drawn(start_server: StartServer, client_key: asyncssh.SSHKey,
-                       app: type[HostedApp]) -> None:
+                       app: type[HostedApp]) -> GameServer:
     """A session of ``app`` (which shows "drawn") until the server hears its
     start has ended."""
     server = await start_server(lambda visitor: app())
@@ -403,6 +404,16 @@ async def _start_drawn(start_server: StartServer, client_key: asyncssh.SSHKey,
         await screen.wait_for("drawn")
         await screen.wait_until(lambda: server.collector.starting == 0, "start ended")
         screen.process.close()
+    return server
+
+
+async def _given_back(server: GameServer, thresholds: tuple[int, int, int]) -> None:
+    """While the server runs, the oldest generation is its settles' (see
+    collector.OLD_BY_SETTLES_ONLY); once it stopped, the process has the
+    thresholds it had before."""
+    assert gc.get_threshold() == (*thresholds[:2], OLD_BY_SETTLES_ONLY)
+    await server.stop()
+    assert gc.get_threshold() == thresholds
 
 
 async def test_a_start_holds_young_collections_until_its_first_screen(
@@ -417,11 +428,9 @@ async def test_a_start_holds_young_collections_until_its_first_screen(
         def compose(self) -> ComposeResult:
             yield Static("drawn")
 
-    await _start_drawn(start_server, client_key, Watched)
+    server = await _start_drawn(start_server, client_key, Watched)
     assert seen and seen[0][0] >= YOUNG_WHILE_STARTING
-    # Back once the first screen is drawn (the oldest generation's is the
-    # running collector's own, see collector.OLD_BY_SETTLES_ONLY).
-    assert gc.get_threshold()[:2] == thresholds[:2]
+    await _given_back(server, thresholds)  # the young one back at the first screen
 
 
 async def test_a_start_slower_than_its_turn_still_ends_at_its_first_screen(
@@ -442,8 +451,7 @@ async def test_a_start_slower_than_its_turn_still_ends_at_its_first_screen(
         def compose(self) -> ComposeResult:
             yield Static("drawn")
 
-    await _start_drawn(start_server, client_key, Slow)
-    assert gc.get_threshold()[:2] == thresholds[:2]
+    await _given_back(await _start_drawn(start_server, client_key, Slow), thresholds)
 
 
 async def test_a_start_gone_before_its_first_screen_gives_young_collections_back(
@@ -459,7 +467,7 @@ async def test_a_start_gone_before_its_first_screen_gives_young_collections_back
         screen = await Screen.open(conn)
         await screen.wait_closed()
     assert server.collector.starting == 0
-    assert gc.get_threshold()[:2] == thresholds[:2]
+    await _given_back(server, thresholds)
 
 
 async def test_what_a_start_writes_before_its_first_frame_goes_out_with_it(
