@@ -163,7 +163,7 @@ def _ask_first(world: Game, seat: int) -> None:
     them out again."""
     world.max_bid(seat)
     after = (seat + 1) % world.player_count
-    if after in world.waiting[1:] or (world.high_bid is None and after != seat):
+    if after in world.waiting[1:] or world.high_bid is None:
         world.max_bid(after)
 
 
