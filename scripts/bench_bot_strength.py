@@ -7,9 +7,10 @@
 Machine-independent: each strong bot is ``StrongBot(simulations=N)`` (at most
 N worlds a decision; it still stops early on a clear decision, as under a
 time budget), so a figure depends on N, not on the CPU it had. The worlds
-stand for the think time a bot gets: on a quiet core the 1 s budget plays
-about 300 worlds a decision, under the load test's 60 sessions about 160,
-at 100 sessions about 50 (README, issue 11's third goal).
+stand for the think time a bot gets: before the bot was made about twice as
+cheap a world, the 1 s budget played about 300 worlds a decision on a quiet
+core, about 160 under the load test's 60 sessions, at 100 sessions below 65
+(README, issue 11's third goal).
 
 Three kinds of match, each over ``--games`` seeds:
 
