@@ -7,9 +7,10 @@
 Machine-independent: each strong bot is ``StrongBot(simulations=N)`` (at most
 N worlds a decision; it still stops early on a clear decision, as under a
 time budget), so a figure depends on N, not on the CPU it had. The worlds
-stand for the think time a bot gets: on a quiet core the 1 s budget plays
-about 300 worlds a decision, under the load test's 60 sessions about 160,
-at 100 sessions about 50 (README, issue 11's third goal).
+stand for the think time a bot gets: before the bot was made about twice as
+cheap a world, the 1 s budget played about 300 worlds a decision on a quiet
+core, about 160 under the load test's 60 sessions, at 100 sessions below 65
+(README, issue 11's third goal).
 
 Three kinds of match, each over ``--games`` seeds:
 
@@ -24,8 +25,9 @@ Three kinds of match, each over ``--games`` seeds:
 
 Results append to ``--out`` one game a line (JSON) and games already there
 are not played again, so a run can be stopped and continued; the summary is
-printed from the file: each win rate with its 95% interval (Wilson for a
-rate, normal over the pairs for a paired difference).
+printed from the file: each share of the wins (a win 1, a shared win 1/k)
+and score margin with its normal 95% interval, over games at 4 players and
+over seeds (the mean of a seed's two seatings) heads-up.
 """
 
 from __future__ import annotations
@@ -38,11 +40,11 @@ import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from fivetowers.games.five_towers.bots import GreedyBot, StrongBot
 from fivetowers.games.five_towers.rules import Game, IllegalAction, Variant
-from fivetowers.games.tournament import play_all, play_out, wilson
+from fivetowers.games.tournament import play_all, play_out
 
 MAX_ACTIONS = 5000
 
@@ -136,10 +138,21 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def per_seed(results: list[dict[str, Any]], value: Callable[[dict[str, Any]], float]
+             ) -> list[float]:
+    """``value``'s mean over each seed's two seatings (seeds with only one left out)."""
+    pairs: dict[int, list[float]] = {}
+    for r in results:
+        pairs.setdefault(r["seed"], []).append(value(r))
+    return [sum(p) / 2 for p in pairs.values() if len(p) == 2]
+
+
 def _spent(results: list[dict[str, Any]]) -> str:
     """The worlds a decision that searched, per strong bot, and the CPU a decision."""
     worlds: dict[str, list[int]] = {}
     for r in results:
+        # Games written before the worlds were noted per strong bot (the first
+        # seeds of the README's run) hold one list for both: shown as "both".
         found = r["worlds"] if isinstance(r["worlds"], dict) else {"both": r["worlds"]}
         for name, ws in found.items():
             worlds.setdefault(name, []).extend(ws)
@@ -164,24 +177,22 @@ def summary(results: list[dict[str, Any]]) -> list[str]:
             name = f"strong{n}"
             wins = [points(r, name) for r in rs]
             four[n] = {r["seed"]: w for r, w in zip(rs, wins)}
-            won = sum(1 for w in wins if w > 0)
-            lo, hi = wilson(won, len(rs))
+            # Points (a shared win a fraction), as the paired difference below counts
+            # them, so the rows agree; four equal players take 25% each.
+            mean, lo, hi = interval(wins)
             lines.append(f"4 players, strong at {n} worlds + 3 greedy: {len(rs)} games, strong "
-                         f"won {won / len(rs):.1%} (95% {lo:.1%}–{hi:.1%}), 25% is even; "
+                         f"took {mean:.1%} of the wins (95% {lo:.1%}–{hi:.1%}), 25% is even; "
                          f"{spent}")
             continue
         a, b = (f"strong{arg.split('/')[0]}", f"strong{arg.split('/')[1]}") \
             if kind == "heads-up" else (f"strong{arg}", "greedy")
-        pairs: dict[int, list[float]] = {}
-        for r in rs:
-            pairs.setdefault(r["seed"], []).append(points(r, a))
-        whole = [sum(p) / 2 for p in pairs.values() if len(p) == 2]
+        whole = per_seed(rs, lambda r: points(r, a))
         if not whole:
             continue
         mean, lo, hi = interval(whole)
-        margin = [r["scores"][r["lineup"].index(a)] - r["scores"][r["lineup"].index(b)]
-                  for r in rs]
-        m, mlo, mhi = interval([float(x) for x in margin])
+        # The two games of a seed share its deck: the seed's mean margin is the unit.
+        m, mlo, mhi = interval(per_seed(rs, lambda r: float(
+            r["scores"][r["lineup"].index(a)] - r["scores"][r["lineup"].index(b)])))
         lines.append(f"2 players, {a} v {b}: {len(whole)} seeds x 2 seats, {a} took "
                      f"{mean:.1%} of the wins (95% {lo:.1%}–{hi:.1%}, 50% is even), "
                      f"margin {m:+.1f} points ({mlo:+.1f}..{mhi:+.1f}); {spent}")
@@ -194,7 +205,7 @@ def summary(results: list[dict[str, Any]]) -> list[str]:
             if len(seeds) < 2:
                 continue
             mean, lo, hi = interval([four[top][s] - four[n][s] for s in seeds])
-            lines.append(f"4 players, win rate at {top} worlds minus at {n}, same seeds and "
+            lines.append(f"4 players, share of the wins at {top} worlds minus at {n}, same seeds and "
                          f"seats ({len(seeds)}): {mean:+.1%} (95% {lo:+.1%}..{hi:+.1%})")
     return lines
 

@@ -64,11 +64,14 @@ def _hash(items: list[Any]) -> str:
 
 def decisions_digest(seed: int) -> str:
     """Each position's decision: action, worlds, and the values weighed."""
-    seen: list[Any] = []
+    seen: list[list[list[float]]] = []  # the decision's results, as clear_winner is shown them
     real = strong.clear_winner
 
     def recording(results: list[list[float]]) -> bool:
-        seen.append([[round(v, 9) for v in row] for row in results])
+        # The bot grows this list in place: read after its decision, it holds the
+        # worlds played after clear_winner's last check too.
+        if not seen:
+            seen.append(results)
         return real(results)
 
     strong.clear_winner = recording
@@ -78,7 +81,8 @@ def decisions_digest(seed: int) -> str:
             seen.clear()
             bot = StrongBot(simulations=WORLDS)
             action = bot.choose(view, random.Random(seed * 1000 + i))
-            out.append([action.to_json(), bot.worlds, seen[-1] if seen else None])
+            values = [[round(v, 9) for v in row] for row in seen[0]] if seen else None
+            out.append([action.to_json(), bot.worlds, values])
     finally:
         strong.clear_winner = real
     return _hash(out)

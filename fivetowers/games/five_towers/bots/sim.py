@@ -120,7 +120,9 @@ def want_grouped(towers: list[list[int]], groups: list[tuple[int, list[int]]],
             continue
         taken = 0
         for v in values:
-            if top != NO_TOP and not (v < top or top == 8 or v == 9):  # towers.can_place
+            # towers.can_place inline (a 0 top was skipped above), checked against
+            # it by tests/bots/test_rollout_placing.py.
+            if top != NO_TOP and not (v < top or top == 8 or v == 9):
                 continue
             if v == TOWER_TOP:
                 ok = late or len(tower) + taken >= 3

@@ -20,12 +20,9 @@ before the rollout grouped a round's display once for all its bidders, the
 dealer counted the unseen cards once a decision and each candidate copied
 its world's rollout state instead of reading the cards again: about twice
 the worlds a CPU second (``scripts/bench_bots.py --worlds-only``), the same
-decisions for the same worlds (``tests/bots/test_strong_digest.py``). By the
-worlds a decision (``scripts/bench_bot_strength.py``, 70 seeds, 95%
-intervals): at 4 players against three greedy bots it won 81% (71-89%) at
-300 worlds, 79% (68-87%) at 160, 74% (63-83%) at 50; heads-up, 300 worlds
-took 46% (39-54%) of the wins against 160 and 62% (55-69%) against 50. So
-160 worlds play as the budget's 300; 50 are measurably weaker heads-up.
+decisions for the same worlds (``tests/bots/test_strong_digest.py``). Its
+strength by the worlds a decision (``scripts/bench_bot_strength.py``) is in
+the README (issue 11's third goal).
 """
 
 from __future__ import annotations
@@ -163,7 +160,7 @@ def _ask_first(world: Game, seat: int) -> None:
     them out again."""
     world.max_bid(seat)
     after = (seat + 1) % world.player_count
-    if after in world.waiting[1:] or (world.high_bid is None and after != seat):
+    if after in world.waiting[1:] or world.high_bid is None:
         world.max_bid(after)
 
 
