@@ -9,8 +9,9 @@ N worlds a decision; it still stops early on a clear decision, as under a
 time budget), so a figure depends on N, not on the CPU it had. The worlds
 stand for the think time a bot gets: before the bot was made about twice as
 cheap a world, the 1 s budget played about 300 worlds a decision on a quiet
-core, about 160 under the load test's 60 sessions, at 100 sessions below 65
-(README, issue 11's third goal).
+core, about 160 under the load test's 60 sessions, at 100 sessions p50 about
+100 and p10 about 30 (now p50 about 200, p10 about 50; README, issue 11's
+third goal).
 
 Three kinds of match, each over ``--games`` seeds:
 

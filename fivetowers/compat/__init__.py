@@ -9,6 +9,9 @@ behaviour it works around and what would retire it, and tests in
 ``tests/compat`` that fail loudly if the library changes under it (a
 different major.minor version included). Outside this package fivetowers
 touches no private name of a library (``tests/compat/test_no_private_access.py``).
+The ones that draw are installed together by every App, local play's too
+(:func:`fivetowers.compat.installed.install_drawing_workarounds`); the
+App-level ones (``LeanScreensApp``) are the server's.
 
 Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 

@@ -12,11 +12,15 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from fivetowers.compat.checked import Workaround, source_digest
+from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
 
 RENDER_SEGMENTS_SOURCE = "4c1cdb567e0b8354"
 """The digest of upstream's ``ChopsUpdate.render_segments``, which
 :class:`_Chops` replays."""
+
+PARTIAL_UPDATE_SOURCE = "7bc39cecb40d5447"
+"""The digest of upstream's partial update (:func:`upstream_partial_update_digest`),
+which :func:`_render_partial_update` replays."""
 
 TEXTUAL = "8.2.8"
 """The Textual version this was checked against."""
@@ -46,9 +50,21 @@ def render_dirty_lines_only() -> bool:
     """
     global _original
     if _original is None:
+        if not source_unchanged(upstream_partial_update_digest(), PARTIAL_UPDATE_SOURCE,
+                                "Textual's partial update changed: every widget a change "
+                                "overlaps is rendered in full, as upstream does"):
+            return False
         _original = Compositor.render_partial_update
         Compositor.render_partial_update = _render_partial_update  # type: ignore[method-assign]
     return True
+
+
+def upstream_partial_update_digest() -> str:
+    """The digest of the upstream code :func:`_render_partial_update` replays:
+    installed only while it is still that code (every App installs it, local
+    play too, and the package allows later Textual 8 releases)."""
+    return source_digest(Compositor.render_partial_update, Compositor._render_chops,
+                         Compositor._regions_to_spans, ChopsUpdate.__init__)
 
 
 def _render_partial_update(self: Compositor) -> ChopsUpdate | None:

@@ -1,7 +1,7 @@
 """The workarounds every App of fivetowers draws with, installed together.
 
 A served session's App and a local game's App install the same ones, so
-every screen is drawn by one code path: the snapshot tests, which run local
+every widget is drawn by one code path: the snapshot tests, which run local
 Apps, see what a player over SSH sees. (Installed by the server's Apps only,
 the snapshots saw it only when an earlier test in the same process had
 started one.) Each install is idempotent and process-wide."""

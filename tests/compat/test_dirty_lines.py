@@ -238,3 +238,7 @@ def test_cursor_moves_are_made_once_while_upstream_sends_as_it_did() -> None:
     from fivetowers.compat.checked import source_digest
     assert source_digest(ChopsUpdate.render_segments) == dirty_lines.RENDER_SEGMENTS_SOURCE
     assert dirty_lines._move_to(3, 7) == "\x1b[8;4H"
+
+
+def test_the_partial_update_is_replaced_only_while_upstream_is_the_code_it_replays() -> None:
+    assert dirty_lines.upstream_partial_update_digest() == dirty_lines.PARTIAL_UPDATE_SOURCE

@@ -682,7 +682,7 @@ async def test_a_lobby_start_draws_one_frame_and_it_shows_the_whole_list(
     from textual._compositor import Compositor
     from fivetowers.compat.dirty_lines import render_dirty_lines_only
 
-    render_dirty_lines_only()  # as every hosted App has it: wrapped below, not after
+    render_dirty_lines_only()  # as every App has it: wrapped below, not after
     frames: list[tuple[str, str]] = []
     full, partial = Compositor.render_full_update, Compositor.render_partial_update
 

@@ -36,7 +36,7 @@ async def test_dropped_renders_are_freed_without_a_full_collection(monkeypatch) 
     monkeypatch.setattr(shared, "_lines", OrderedDict())
     monkeypatch.setattr(shared, "_apps", WeakSet())
     # Upstream's divide, which makes every drawn Strip a cycle, even where a
-    # server of this process has installed divide_without_cycles.
+    # App of this process has installed divide_without_cycles (every App does).
     monkeypatch.setattr(Strip, "divide", UPSTREAM_DIVIDE)
     game = Game(["A", "B"], Variant.BASE, seed=1)
     app = Host()

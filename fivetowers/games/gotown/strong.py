@@ -220,7 +220,7 @@ greedy+'s play more readily, but the departures a lower bar adds do not win:
 Whole-turn plans were tried as candidates (a sequence of plays for the rest
 of the turn, plans leaving the same hand and table counted once, searched by
 successive halving on common deals with the design kept's playouts a
-decision; branch ``h-gtturn``, not merged): on seed 1's games 0–199 8 plans
+decision; not merged; the branch is gone, its figures stay here): on seed 1's games 0–199 8 plans
 at SURE 1.0 won 71.5% against 66.5% (35/25), on seed 2's 400 games 57.8%
 against 58.2% (68/70); all 600 games 118/110, p 0.64. They leave greedy+'s
 play more often (mostly to end the turn early, keeping a pair or an action
