@@ -331,14 +331,21 @@ class Player(Viewer):
         # a second or two later: the tail of key-to-every-screen was that.
         if key == b"p":
             return (me + b": pass", me + b" passes") + ended, "pass"
-        return (me + b": bid " + key, me + b" bids " + key) + ended, "bid"
+        # A bid no other seat can raise ends the bidding at once: every other
+        # seat's "pass (cannot raise)" comes in the same frame, scrolls the
+        # bid's log line out of the log's three or four lines (the wheel
+        # brings it back) and the building panel replaces the bidding one.
+        # What every screen shows of the bid then is its bidder building
+        # (only a bid can make this seat the builder of a round it bids in).
+        return (me + b": bid " + key, me + b" bids " + key, me + b" is building") + ended, "bid"
 
     @staticmethod
     def own_markers(key: bytes) -> tuple[bytes, ...]:
-        """What the actor's own bidding panel says for ``key`` ("You bid 2")."""
+        """What the actor's own screen says for ``key``: its bidding panel's
+        "You bid 2", or its build turn once the bid ended the bidding."""
         if key == b"a\r":
             return ()
-        return (b"You pass",) if key == b"p" else (b"You bid " + key,)
+        return (b"You pass",) if key == b"p" else (b"You bid " + key, BUILD_TURN)
 
     def press(self, process: Any, key: bytes, turn: int) -> None:
         markers, kind = self.markers(key)
