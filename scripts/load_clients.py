@@ -126,17 +126,23 @@ class Results:
     actor's showed the action (issue 15's "reaches a viewer on the other")."""
     retries: int = 0
     missed: int = 0
+    missed_at_end: int = 0
+    """Of ``missed``: the actions still unseen when the measurement ended
+    (pressed in its last seconds, mostly), not ones a screen did not show
+    for ``MISSED_AFTER`` seconds mid-run."""
     since: float = float("inf")
     """Keys pressed before this (monotonic time) are not measured."""
     open: set[Action] = field(default_factory=set)
 
-    def sweep(self, now: float, after: float = MISSED_AFTER) -> None:
-        """Actions some screen has not shown for ``after`` seconds: missed.
-        They count against p99 with the time waited so far (a lower bound)."""
+    def sweep(self, now: float, after: float = MISSED_AFTER, at_end: bool = False) -> None:
+        """Actions some screen has not shown for ``after`` seconds: missed
+        (``at_end``: the measurement is over). They count against p99 with
+        the time waited so far (a lower bound)."""
         for action in [a for a in self.open if now - a.t0 > after]:
             if action.measured:
                 self.missed += 1
-                self.shown(action, now, " (missed)")
+                self.missed_at_end += at_end
+                self.shown(action, now, " (missed at the end)" if at_end else " (missed)")
                 if MISS_LOG:
                     log_miss(action, now)
             self.close(action)

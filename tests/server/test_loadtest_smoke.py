@@ -239,6 +239,21 @@ def test_a_bid_nobody_can_raise_counts_when_its_bidder_builds() -> None:
     asyncio.run(check())
 
 
+def test_misses_mid_run_are_told_from_actions_still_unseen_at_the_end() -> None:
+    """A key no screen showed for 10 s is a miss mid-run; one pressed in the
+    measurement's last seconds and unseen when it ends is counted apart."""
+    results, actor, other = bid_pressed("ld001", "ld002", b"1")  # pressed at 1.0 s
+    results.sweep(5.0)
+    assert results.missed == 0  # 4 s: still waited for
+    results.sweep(12.0)
+    assert (results.missed, results.missed_at_end) == (1, 0)
+    late = Action((b"ld002: pass",), 20.0, other, {actor, other}, True, "pass")
+    results.open.add(late)
+    results.sweep(22.0, after=1.0, at_end=True)
+    assert (results.missed, results.missed_at_end) == (2, 1)
+    assert results.who == ["bid by ld001 (missed)", "pass by ld002 (missed at the end)"]
+
+
 # What ld000's screen showed in a run where its pass was "missed": the panel's
 # 28 columns wrapped "(you start: no pass)" after "(you", so the client did not
 # know it started, pressed p, and the rules refused it (nothing changed on any
