@@ -126,17 +126,23 @@ class Results:
     actor's showed the action (issue 15's "reaches a viewer on the other")."""
     retries: int = 0
     missed: int = 0
+    missed_at_end: int = 0
+    """Of ``missed``: the actions still unseen when the measurement ended
+    (pressed in its last seconds, mostly), not ones a screen did not show
+    for ``MISSED_AFTER`` seconds mid-run."""
     since: float = float("inf")
     """Keys pressed before this (monotonic time) are not measured."""
     open: set[Action] = field(default_factory=set)
 
-    def sweep(self, now: float, after: float = MISSED_AFTER) -> None:
-        """Actions some screen has not shown for ``after`` seconds: missed.
-        They count against p99 with the time waited so far (a lower bound)."""
+    def sweep(self, now: float, after: float = MISSED_AFTER, at_end: bool = False) -> None:
+        """Actions some screen has not shown for ``after`` seconds: missed
+        (``at_end``: the measurement is over). They count against p99 with
+        the time waited so far (a lower bound)."""
         for action in [a for a in self.open if now - a.t0 > after]:
             if action.measured:
                 self.missed += 1
-                self.shown(action, now, " (missed)")
+                self.missed_at_end += at_end
+                self.shown(action, now, " (missed at the end)" if at_end else " (missed)")
                 if MISS_LOG:
                     log_miss(action, now)
             self.close(action)
@@ -331,14 +337,21 @@ class Player(Viewer):
         # a second or two later: the tail of key-to-every-screen was that.
         if key == b"p":
             return (me + b": pass", me + b" passes") + ended, "pass"
-        return (me + b": bid " + key, me + b" bids " + key) + ended, "bid"
+        # A bid no other seat can raise ends the bidding at once: every other
+        # seat's "pass (cannot raise)" comes in the same frame, scrolls the
+        # bid's log line out of the log's three or four lines (the wheel
+        # brings it back) and the building panel replaces the bidding one.
+        # What every screen shows of the bid then is its bidder building
+        # (only a bid can make this seat the builder of a round it bids in).
+        return (me + b": bid " + key, me + b" bids " + key, me + b" is building") + ended, "bid"
 
     @staticmethod
     def own_markers(key: bytes) -> tuple[bytes, ...]:
-        """What the actor's own bidding panel says for ``key`` ("You bid 2")."""
+        """What the actor's own screen says for ``key``: its bidding panel's
+        "You bid 2", or its build turn once the bid ended the bidding."""
         if key == b"a\r":
             return ()
-        return (b"You pass",) if key == b"p" else (b"You bid " + key,)
+        return (b"You pass",) if key == b"p" else (b"You bid " + key, BUILD_TURN)
 
     def press(self, process: Any, key: bytes, turn: int) -> None:
         markers, kind = self.markers(key)

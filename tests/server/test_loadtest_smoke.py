@@ -182,22 +182,31 @@ def test_a_key_that_ends_the_round_counts_when_the_next_round_shows() -> None:
     asyncio.run(check())
 
 
+def bid_pressed(actor_name: str, other_name: str, key: bytes
+                ) -> tuple[Results, Player, Viewer]:
+    """A player who pressed the bid ``key`` at 1.0 s, and another screen at
+    its table: the bid waits for both."""
+    results = Results(since=0.0)
+    actor = Player(actor_name, results, 0.0, "build", 0.0)
+    other = Viewer(other_name, results)
+    actor.table = other.table = [actor, other]
+    markers, kind = actor.markers(key)
+    action = Action(markers, 1.0, actor, {actor, other}, True, kind,
+                    own=actor.own_markers(key))
+    results.open.add(action)
+    for viewer in (actor, other):
+        viewer.expect(action)
+    return results, actor, other
+
+
 def test_a_bid_counts_when_the_bidding_panel_shows_it_though_the_log_scrolled_it_out() -> None:
     """What ld007's screen got in a run where its bid took 1.9 s "to show":
     the panel said "You bid 2" at once, but an automatic pass followed and
     the log (one line high under long hints) showed only that pass; the bid's
     log line came back when the layout changed, seconds later."""
     async def check() -> None:
-        results = Results(since=0.0)
-        actor = Player("ld007", results, 0.0, "bids", 0.0)
-        watcher = Viewer("ld005", results)
-        actor.table = watcher.table = [actor, watcher]
-        markers, kind = actor.markers(b"2")
-        action = Action(markers, 1.0, actor, {actor, watcher}, True, kind,
-                        own=actor.own_markers(b"2"))
-        results.open.add(action)
-        for viewer in (actor, watcher):
-            viewer.expect(action)
+        results, actor, watcher = bid_pressed("ld007", "ld005", b"2")
+        markers = next(iter(results.open)).markers
         actor.on_output(b"\x1b[6;49H\xe2\x94\x82 \x1b[1mYou\x1b[0m bid 2              "
                         b"\x1b[22;49H\xe2\x94\x82 ld008: pass (cannot raise)   ", 1.05)
         assert results.actor == [pytest.approx(0.05)]
@@ -206,6 +215,43 @@ def test_a_bid_counts_when_the_bidding_panel_shows_it_though_the_log_scrolled_it
         # another seat's own panel never says "You bid 2" for ld007's bid
         assert b"You bid 2" not in markers
     asyncio.run(check())
+
+
+def test_a_bid_nobody_can_raise_counts_when_its_bidder_builds() -> None:
+    """What ld025's table showed in a 60-session run where its "bid 5" was
+    missed (11.6 s, on every screen): five cards on display, so every other
+    seat passed at once ("cannot raise"), the three passes scrolled the bid's
+    line out of the log's three lines in the same frame, and the building
+    panel replaced the bidding one: no screen ever said "bid 5". Each showed
+    its bidder building: the bid is on every screen then."""
+    async def check() -> None:
+        results, actor, other = bid_pressed("ld025", "ld026", b"5")
+        passes = (b"\x1b[20;49H\xe2\x94\x82 ld026: pass (cannot raise)   "
+                  b"\x1b[21;49H\xe2\x94\x82 ld027: pass (cannot raise)   "
+                  b"\x1b[22;49H\xe2\x94\x82 ld028: pass (cannot raise)   ")
+        other.on_output(b"\x1b[1;1Hld027 is building\xe2\x80\xa6  Round 3 ", 1.02)
+        assert results.open  # another seat building (a redrawn old frame): not this bid
+        actor.on_output(b"\x1b[1;1H \xe2\x96\xb6 YOUR TURN to build   Round 4 " + passes, 1.1)
+        assert results.actor == [pytest.approx(0.1)] and results.everyone == []
+        other.on_output(b"\x1b[1;1Hld025 is building\xe2\x80\xa6  Round 4 " + passes, 1.2)
+        assert results.everyone == [pytest.approx(0.2)] and not results.open
+        assert results.missed == 0
+    asyncio.run(check())
+
+
+def test_misses_mid_run_are_told_from_actions_still_unseen_at_the_end() -> None:
+    """A key no screen showed for 10 s is a miss mid-run; one pressed in the
+    measurement's last seconds and unseen when it ends is counted apart."""
+    results, actor, other = bid_pressed("ld001", "ld002", b"1")  # pressed at 1.0 s
+    results.sweep(5.0)
+    assert results.missed == 0  # 4 s: still waited for
+    results.sweep(12.0)
+    assert (results.missed, results.missed_at_end) == (1, 0)
+    late = Action((b"ld002: pass",), 20.0, other, {actor, other}, True, "pass")
+    results.open.add(late)
+    results.sweep(22.0, after=1.0, at_end=True)
+    assert (results.missed, results.missed_at_end) == (2, 1)
+    assert results.who == ["bid by ld001 (missed)", "pass by ld002 (missed at the end)"]
 
 
 # What ld000's screen showed in a run where its pass was "missed": the panel's
