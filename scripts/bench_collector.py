@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_games_memory import Bench  # noqa: E402
 
-from fivetowers.server.collector import OLD_BY_SETTLES_ONLY, QuietCollector  # noqa: E402
+from fivetowers.server.collector import OLD_HELD, QuietCollector  # noqa: E402
 
 
 class Clock:
@@ -128,9 +128,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     gc.collect()
     collector.settle(freeze=True)  # the starts, settled at their first frames
     watched = Watched(collector)
-    thresholds = gc.get_threshold()
-    if args.own_old:
-        gc.set_threshold(thresholds[0], thresholds[1], OLD_BY_SETTLES_ONLY)
+    if args.own_old:  # as the server's running collector holds it
+        OLD_HELD.hold()
     next_settle = clock.now + collector.every
     rounds = 0
 
@@ -142,8 +141,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             watched.settle()
             next_settle += collector.every
 
-    for _ in range(args.games):
-        await bench.play_round(each_round=tick)
+    try:
+        for _ in range(args.games):
+            await bench.play_round(each_round=tick)
+    finally:
+        if args.own_old:
+            OLD_HELD.release()
     watched.stop()
     minutes = clock.now / 60
     since = (clock.now - collector.last_reclaim) / 60 if collector.reclaims else minutes

@@ -77,7 +77,7 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
                  continuations: int = 0, **options: Any) -> None:
         super().__init__(**options)
         self.clock, self.min_deals = clock, min_deals
-        self.searched = self.deals_made = self.playouts_made = self.in_time = 0
+        self.decisions_searched = self.deals_made = self.playouts_made = self.in_time = 0
         self.cpu = 0.0
         self.game, self.continuations = game, continuations
         self.greedy: Action | None = None  # greedy+'s play at the last decision
@@ -99,7 +99,7 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
             self.departures.append((kind, *judge(self.game, view, self.greedy, action,
                                                  self.continuations)))
         if self.deals > 1:
-            self.searched += 1
+            self.decisions_searched += 1
             self.deals_made += self.deals
             self.playouts_made += self.playouts
             self.cpu += spent
@@ -153,7 +153,7 @@ def play(job: Job) -> Outcome:
     play_out(game, lambda: game.over, seats, bots, game_seed, index, refused=IllegalPlay,
              max_actions=MAX_ACTIONS)
     won = any(seats[w] == "strong" for w in game.winners)
-    return (index, won, strong.searched, strong.deals_made, strong.playouts_made,
+    return (index, won, strong.decisions_searched, strong.deals_made, strong.playouts_made,
             strong.cpu, strong.in_time, strong.departures)
 
 

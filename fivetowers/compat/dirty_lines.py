@@ -48,12 +48,16 @@ def render_dirty_lines_only() -> bool:
     Retire it when Textual's partial update crops each widget's render to
     the changed regions: not reported upstream yet. Returns whether it is on.
     """
-    global _original
+    global _original, _update
     if _original is None:
         if not source_unchanged(upstream_partial_update_digest(), PARTIAL_UPDATE_SOURCE,
                                 "Textual's partial update changed: every widget a change "
                                 "overlaps is rendered in full, as upstream does"):
             return False
+        if source_unchanged(source_digest(ChopsUpdate.render_segments), RENDER_SEGMENTS_SOURCE,
+                            "Textual's ChopsUpdate.render_segments changed: cursor moves "
+                            "made as upstream does"):
+            _update = _Chops
         _original = Compositor.render_partial_update
         Compositor.render_partial_update = _render_partial_update  # type: ignore[method-assign]
     return True
@@ -63,7 +67,8 @@ def upstream_partial_update_digest() -> str:
     """The digest of the upstream code :func:`_render_partial_update` replays:
     installed only while it is still that code (every App installs it, local
     play too, and the package allows later Textual 8 releases)."""
-    return source_digest(Compositor.render_partial_update, Compositor._render_chops,
+    upstream = Compositor.render_partial_update if _original is None else _original
+    return source_digest(upstream, Compositor._render_chops,
                          Compositor._regions_to_spans, ChopsUpdate.__init__)
 
 
@@ -125,19 +130,12 @@ def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
                         open_cuts.discard(cut)
                         remaining -= 1
     chop_ends = [cut_set[1:] for cut_set in cuts]
-    update = _Chops if _replayed() else ChopsUpdate
-    return update(cast("Sequence[Mapping[int, Strip]]", chops), spans, chop_ends)
+    return _update(cast("Sequence[Mapping[int, Strip]]", chops), spans, chop_ends)
 
 
 @lru_cache(maxsize=2048)  # the cells pieces start at: a few hundred a screen size
 def _move_to(x: int, y: int) -> str:
     return Control.move_to(x, y).segment.text
-
-
-@lru_cache(maxsize=1)
-def _replayed() -> bool:
-    """Whether upstream's ``render_segments`` is still what :class:`_Chops` replays."""
-    return source_digest(ChopsUpdate.render_segments) == RENDER_SEGMENTS_SOURCE
 
 
 class _Chops(ChopsUpdate):
@@ -222,3 +220,8 @@ WORKAROUNDS = (
                          "ChopsUpdate.render_segments"),
                "Textual's partial update crops each widget's render to the changed regions"),
 )
+
+
+_update: type[ChopsUpdate] = ChopsUpdate
+"""The partial update's class: :class:`_Chops` while upstream's
+``render_segments`` is the code it replays (checked as it is installed)."""

@@ -99,7 +99,10 @@ class GameOption:
 class Bot(Protocol):
     """A player that decides from its own view only, with an injected RNG.
 
-    Bots run in worker processes: a bot and the views it gets must pickle."""
+    Bots run in worker processes: a bot and the views it gets must pickle.
+    A bot that searches may also say, as ``searched`` (an int), how many
+    worlds or deals its last decision played out: the server's load report
+    gives it."""
 
     def choose(self, view: Any, rng: random.Random) -> Any:
         """The action for the viewer, whose turn it must be."""

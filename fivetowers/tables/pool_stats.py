@@ -44,8 +44,7 @@ class BotMove:
     ceiling: the game's late bot answered) or "quick" (no worker answered
     within the ceiling plus margin: the quick bot moved on the serving process)."""
     cpu: float | None = None
-    """CPU seconds its worker thread spent on it (None: the quick bot's, or
-    a record from before it was kept)."""
+    """CPU seconds its worker thread spent on it (None: the quick bot's)."""
     searched: int | None = None
     """The deals its search played (5 Towers' worlds, GoTown's deals), for a
     bot that says."""
@@ -80,12 +79,8 @@ def pct(values: list[float], q: float) -> float:
 
 
 def _had(move: BotMove) -> float:
-    """What ``move``'s bot had to think: the CPU it spent; in a record
-    without it (a server before the CPU budget), what the queue left of its
-    budget (then counted from the ask)."""
-    if move.how != "thought":
-        return 0.0
-    return move.cpu if move.cpu is not None else max(0.0, move.budget - move.waited)
+    """What ``move``'s bot had to think: the CPU it spent."""
+    return (move.cpu or 0.0) if move.how == "thought" else 0.0
 
 
 def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),

@@ -152,7 +152,7 @@ class SeatClient(Generic[G, P, H]):
         """Whether :meth:`hint` and :meth:`advice` would both answer None at
         once now: no position to hint (a watcher, a finished game, GoTown's
         seats but the mover's), and not this seat's turn."""
-        return (self.seat is None or not self.my_turn()) and self._position() is None
+        return not self.my_turn() and self._position() is None
 
     def known_hint(self) -> H | None:
         """This seat's hint now if it is already known, without waiting for one."""

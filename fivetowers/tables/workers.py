@@ -216,8 +216,8 @@ class Thought(NamedTuple):
     cpu: float
     """CPU seconds the worker's thread spent on it."""
     searched: int | None
-    """The deals the bot's search played (5 Towers' ``worlds``, GoTown's
-    ``deals``), if it says."""
+    """What the bot's search played (its ``searched``, if it has one: see
+    :class:`~fivetowers.games.protocol.Bot`)."""
 
 
 def think(bot: Bot, view: Any, seed: int, until: float, late: Bot,
@@ -233,7 +233,7 @@ def think(bot: Bot, view: Any, seed: int, until: float, late: Bot,
                        time.thread_time() - cpu_at, None)
     mind = on_the_clock(bot, until, hold)
     action = mind.choose(view, rng)
-    searched = getattr(mind, "worlds", getattr(mind, "deals", None))
+    searched = getattr(mind, "searched", None)
     return Thought(action, "thought", started, time.thread_time() - cpu_at,
                    searched if isinstance(searched, int) else None)
 

@@ -9,8 +9,11 @@ number of worlds; the digest hashes its action, the worlds it played, and
 every world's value for every candidate (as ``clear_winner`` is shown them),
 and separately the final scores of a few rollouts dealt from the position.
 
-Written once from the code before an optimisation and kept under
-``tests/fixtures/bots/strong_digest.json``:
+Kept under ``tests/fixtures/bots/strong_digest.json``, written from the
+code before the bot's speed-up of 2026-12-02 (a ``git archive`` of it with
+this file, whose worlds it counted from the recorded results). ``--write``
+writes it again from the code of the day, for a change meant to alter the
+decisions:
 
     python -m tests.bots.strong_digest --write
 """

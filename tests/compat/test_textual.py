@@ -1065,3 +1065,9 @@ async def test_the_look_key_checks_each_pair_once_and_says_what_upstream_says() 
         finally:
             typed.__class__ = Input
         assert disabled_checks == 1  # disabled checked, enabled its negation
+
+
+def test_the_settled_screen_still_finds_textual_s_wait_for_a_mount() -> None:
+    # SettledScreen tells a mount's refresh by AwaitMount's inner wait; a
+    # Textual that moved it would leave screens refreshing as upstream does.
+    assert compat._AWAIT_MOUNT is not None

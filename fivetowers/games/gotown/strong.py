@@ -483,7 +483,7 @@ class Search:
 
 def wall_clock() -> float:
     """The strong bot's default timer: ``time.perf_counter``, looked up at each
-    reading (the tests patch it)."""
+    reading (the tests patch ``time.perf_counter``)."""
     return time.perf_counter()
 
 
@@ -516,6 +516,11 @@ class StrongBot:
         self._reading: Reading | None = None  # what the last opponent's turn told
         self.deals = 0  # how many deals the last decision searched (benchmarks)
         self.playouts = 0  # and how many playouts it played
+
+    @property
+    def searched(self) -> int:
+        """What the last decision searched, for a host's report (:class:`~fivetowers.games.protocol.Bot`)."""
+        return self.deals
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
@@ -905,7 +910,6 @@ def read_hand(cards: list[Card], size: int, reading: Reading,
     hand: list[Card] = []
     passed: list[Card] = []
     taken = [False] * (FLOOR_SUM + 1)  # taken[v]: a card of value v is in the hand
-    at = 0
     for at, card in enumerate(cards):
         if len(hand) == size:
             break
@@ -974,7 +978,7 @@ class Dealer:
             read = self.reading.seat
             hand, cards = read_hand(cards, self.view.seats[read].hand_size, self.reading, rng)
             in_hands -= len(hand)
-        if self.unlikely and (in_hands or read is None):  # (the draws as before infer)
+        if self.unlikely and (in_hands or read is None):  # (with infer off, the same random draws as before it)
             cards = self._unlikely_last(cards, in_hands, rng)
         game = self.table.clone()
         game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws

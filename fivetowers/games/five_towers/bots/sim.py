@@ -68,10 +68,21 @@ def from_game(game: Game, like: Sim | None = None) -> Sim:
     high = -1 if game.high_bid is None else game.high_bid
     building = game.phase is Phase.BUILD
     if like is not None:
-        return Sim(like.powers, [[list(t) for t in towers] for towers in like.towers],
-                   list(like.piles), list(like.draw), list(like.discard), list(like.display),
-                   like.runouts, like.starter, like.runout_now, waiting, high, game.high_seat,
-                   building)
+        return Sim(
+            powers=like.powers,
+            towers=[[list(t) for t in towers] for towers in like.towers],
+            piles=list(like.piles),
+            draw=list(like.draw),
+            discard=list(like.discard),
+            display=list(like.display),
+            runouts=like.runouts,
+            starter=like.starter,
+            runout_now=like.runout_now,
+            waiting=waiting,
+            high=high,
+            high_seat=game.high_seat,
+            building=building,
+        )
     return Sim(
         powers=game.powers,
         towers=[[list(p.board.towers[t]) for t in TYPES] for p in game.players],
@@ -144,9 +155,8 @@ def want_grouped(towers: list[list[int]], groups: list[tuple[int, list[int]]],
 def _forced(sim: Sim, seat: int, bid: int) -> list[Pair]:
     """``bid`` cards to build: the policy's own choice when it made the bid,
     else (a real player's bid) the most cards it sees a way to build."""
-    cards = sim.wanted if seat == sim.high_seat and sim.wanted is not None else \
-        want(sim.towers[seat], sim.display, sim.late)
-    sim.wanted = None
+    # (Only the high bidder builds: its wanted cards, if the policy bid.)
+    cards = sim.wanted if sim.wanted is not None else want(sim.towers[seat], sim.display, sim.late)
     if len(cards) < bid:
         cards = want(sim.towers[seat], sim.display, True)
     cards = cards[:bid]

@@ -51,7 +51,7 @@ MIN_WORLDS = 32
 
 def wall_clock() -> float:
     """The strong bot's default timer: ``time.perf_counter``, looked up at each
-    reading (a test may patch it)."""
+    reading (a test may patch ``time.perf_counter``)."""
     return time.perf_counter()
 
 
@@ -75,6 +75,11 @@ class StrongBot:
         self.max_builds = max_builds
         self.timer: Callable[[], float] = wall_clock
         self.worlds = 0  # how many worlds the last decision played out (load reports)
+
+    @property
+    def searched(self) -> int:
+        """What the last decision searched, for a host's report (:class:`~fivetowers.games.protocol.Bot`)."""
+        return self.worlds
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         deadline = self.timer() + self.time_per_move
