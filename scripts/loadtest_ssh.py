@@ -283,10 +283,14 @@ class Servers:
                       sum(s.workers for s in samples))
 
     def cpu(self) -> float:
-        return sum(cpu_seconds(pid, True) for pid in self.pids)
+        return sum(cpu_seconds(pid) for pid in self.pids)
 
     def workers_cpu(self) -> float:
-        return sum(workers_cpu(pid) for pid in self.pids)
+        """The live workers' CPU and the replaced ones' (``TASKS_PER_WORKER``:
+        a replaced worker's time moves into its server's reaped children's),
+        so a long run's figure neither goes negative nor counts as the server's."""
+        return sum(workers_cpu(pid) + cpu_seconds(pid, True) - cpu_seconds(pid)
+                   for pid in self.pids)
 
     async def stop(self) -> None:
         await asyncio.gather(*(stop_server(server) for server in self.servers))
