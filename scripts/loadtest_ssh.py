@@ -66,7 +66,9 @@ Every loop is bounded in count and time; the server listens on 127.0.0.1.
 For the server process: LOADTEST_LOG=1 shows its log on stderr;
 LOADTEST_PROFILE=FILE (with LOADTEST_PROFILE_AFTER=S) writes cProfile stats.
 LOADTEST_TIMES=FILE writes each measured key's press time (seconds into the
-measurement) and key-to-every-screen time (ms), to see when the slow ones were.
+measurement), key-to-every-screen time (ms), press time (wall clock) and what
+it was, to see when the slow ones were; scripts/load_tail.py reads it with
+the stall log (FIVETOWERS_STALLS, below) and says what the slowest waited behind.
 LOADTEST_LAG=MS prints (stderr) each time the server's event loop was blocked
 longer than MS, with the wall-clock time; ``--slowest N`` lists the N slowest
 keys (kind, player, when pressed). FIVETOWERS_STALLS=MS (the server's own
@@ -422,9 +424,11 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         await asyncio.sleep(LEFT_AFTER)
         left = servers.sample()
         if times_file := os.environ.get("LOADTEST_TIMES"):  # when the slow keys were pressed
+            wall = time.time() - time.monotonic()  # for the stall log's times (load_tail.py)
             with open(times_file, "w", encoding="utf-8") as out:
-                for pressed, took in sorted(zip(results.pressed_at, results.everyone)):
-                    out.write(f"{pressed - t0:.3f} {took * 1000:.0f}\n")
+                for pressed, took, who in sorted(zip(results.pressed_at, results.everyone,
+                                                     results.who)):
+                    out.write(f"{pressed - t0:.3f} {took * 1000:.0f} {pressed + wall:.3f} {who}\n")
         if os.environ.get("LOADTEST_DEBUG"):
             print(f"clients closed in {time.monotonic() - t_end:.1f}s", file=sys.stderr)
     finally:
