@@ -22,7 +22,9 @@ waits: it runs a second later), when many sessions ended since the last time, an
 half hour (for cycles that die old in running sessions, about 2 MiB a minute
 at 100 sessions; the renders the screens share are freed without one, see
 ``ui/shared_lines.py``). With 100 sessions that one collection takes about
-a second, so it is kept rare.
+a second, so it is kept rare, and it is the regular settle's, at an idle
+moment (waited for up to ``QUIET_WAIT_FULL``): a session's start right after
+a reclaim does not settle (see ``app_started``).
 
 A screen a session leaves (a table's screen when its game is over, its end
 screen when the rematch starts) is garbage like an ended session's App, and
@@ -173,6 +175,11 @@ QUIET_LATE = 0.001
 QUIET_WAIT = 1.0
 """Seconds a settle waits for an idle moment at the most."""
 
+QUIET_WAIT_FULL = 5.0
+"""Seconds the full collection after a reclaim waits for one at the most:
+it holds the loop a second at 100 sessions, and nothing presses (the
+garbage it frees is bounded by the reclaim's trigger)."""
+
 
 async def quiet_moment(longest: float = QUIET_WAIT) -> bool:
     """Return at a moment the loop has nothing else to do (a nap of
@@ -277,6 +284,9 @@ class QuietCollector:
         the full collection runs, while nobody waits for it."""
         self.starting = 0
         """Apps that began their start and have not drawn their first screen."""
+        self.reclaimed = False
+        """A reclaim unfroze everything and its full collection has not run:
+        a start leaves it to the regular settle (see ``app_started``)."""
 
     async def run(self) -> None:
         # The oldest generation is walked by settles only: the interpreter's
@@ -286,7 +296,7 @@ class QuietCollector:
         try:
             while True:
                 await asyncio.sleep(self.every)
-                if not await quiet_moment():
+                if not await quiet_moment(QUIET_WAIT_FULL if self.reclaimed else QUIET_WAIT):
                     self.pauses.not_quiet += 1
                 if self.clock() - self.last_reclaim >= self.reclaim_after:
                     self.reclaim()  # whatever died frozen, at the latest this often
@@ -321,6 +331,7 @@ class QuietCollector:
         due = not empty and (now - self.last_freeze >= self.freeze_every or freeze)
         walk = full or due or now - self.last_walk >= self.walk_every
         collected = gc.collect(2 if walk else 1)
+        self.reclaimed = False
         if walk:
             self.last_walk = now
         self.walked = self.walked or full
@@ -352,8 +363,17 @@ class QuietCollector:
 
     def app_started(self) -> None:
         """A session's App drew its first screen: settle what its start made,
-        so that later collections do not walk it again."""
+        so that later collections do not walk it again.
+
+        Not right after a reclaim: this settle would be its full collection
+        (a second at 100 sessions), and starts come in bursts (spectators
+        joining the next game as the last one ends, the moment a reclaim is
+        due: a spectator rejoins 2 s after its game ended, the regular
+        settle comes every 5-6 s). The regular settle runs it at an idle
+        moment and walks and freezes this start's App with the rest."""
         self.empty_collected = False
+        if self.reclaimed:
+            return
         self.settle(freeze=True)
 
     def screen_left(self, live: int, shown_at: int | None = None) -> None:
@@ -391,6 +411,7 @@ class QuietCollector:
         log.info("reclaim: %.1f sessions' worth of frozen garbage", self.ended)
         self.reclaims += 1
         gc.unfreeze()
+        self.reclaimed = True
         self.frozen = self.walked = False
         self.last_freeze = -float("inf")  # the next settle walks it all once
         self.ended = 0.0

@@ -531,3 +531,53 @@ def test_the_pauses_summary_counts_them_all_not_only_those_kept() -> None:
         pauses.add("settle", ms)
     assert len(pauses.taken["settle"]) == 2
     assert "settle 5 (" in pauses.summary()
+
+
+def test_a_start_right_after_a_reclaim_leaves_the_full_collection_to_the_settle() -> None:
+    """The full collection a reclaim brings is not run in a start's first
+    frame (starts come in bursts as games end); the next regular settle
+    runs it, and freezes the start's App with the rest."""
+    collector = QuietCollector()
+    collector.settle()
+    node = Node()
+    ref = weakref.ref(node)
+    collector.settle(freeze=True)  # frozen with the session it belonged to
+    del node
+    collector.reclaim()
+    freezes = collector.freezes
+    collector.app_started()
+    assert collector.pauses.counts == {"full": 1, "start": 1}  # the start did not collect
+    assert collector.freezes == freezes and not collector.frozen
+    assert ref() is not None  # still waiting for the full collection
+    collector.settle()
+    assert ref() is None and collector.frozen
+    assert collector.pauses.counts == {"full": 2, "start": 1}
+    collector.app_started()  # once it ran, starts settle again
+    assert collector.pauses.counts == {"full": 2, "start": 2}
+
+
+async def test_the_full_collection_after_a_reclaim_waits_longer_for_an_idle_moment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    waits: list[tuple[float, int]] = []  # each wait's longest, and the full collections before
+
+    async def quiet_moment(longest: float = 1.0) -> bool:
+        waits.append((longest, collector.pauses.counts.get("full", 0)))
+        await asyncio.sleep(0)
+        return True
+
+    monkeypatch.setattr(collector_module, "quiet_moment", quiet_moment)
+    collector = QuietCollector(every=0.0)
+    collector.settle()
+    collector.reclaim()
+    running = await _running(collector)
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0)
+            if len(waits) >= 3:
+                break
+    finally:
+        await _stopped(running)
+    full, regular = collector_module.QUIET_WAIT_FULL, collector_module.QUIET_WAIT
+    assert full > regular
+    # The first settle is the reclaim's full collection; the ones after are regular.
+    assert waits[:3] == [(full, 1), (regular, 2), (regular, 2)]
