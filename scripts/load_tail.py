@@ -14,8 +14,10 @@ its longest callback's samples share below. The tail is the slowest
 of each key's wait the stalls of that cause covered (a stall overlapping a
 key's wait counts for the overlap), and says how many tail keys it touched.
 
-A stall of the collector's, or mostly a collection, is the collector's;
-one whose longest callback was under half of it is "a queue of short
+A stall of the collector's settle, or mostly a collection with the
+settle among its callbacks, is the collector's (mostly a collection
+without it: "a collection inside a callback", the interpreter's own); one
+whose longest callback was under half of it is "a queue of short
 callbacks" (the loop saturated: many callbacks in turn); any other is
 given the first cause of ``CAUSES`` whose words its first line or its
 longest callback's stack holds: game ends and rematches (end screens, the
@@ -67,14 +69,20 @@ class Stall:
     text: str
     """Its first line and the stack of its longest callback (not the other
     callbacks' lines: a stall of many short redraws names them all)."""
+    others: str = ""
+    """Its "other callbacks" line."""
 
     @property
     def cause(self) -> str:
-        # The collector's own collections first: no sample is taken while a
-        # collection holds the interpreter, so their "longest" says little.
-        for name, words in CAUSES[:2]:
-            if any(word in self.text for word in words) if words else self.gc_ms * 2 > self.ms:
-                return name
+        # Collections first: no sample is taken while one holds the
+        # interpreter, so the "longest" callback around it says little. A
+        # stall mostly in a collection is the collector's if its settle was
+        # among the stall's callbacks (its full collection after a reclaim).
+        collector, inside = CAUSES[0], CAUSES[1][0]
+        if any(word in self.text for word in collector[1]):
+            return collector[0]
+        if self.gc_ms * 2 > self.ms:
+            return collector[0] if "QuietCollector" in self.others else inside
         if self.longest_ms * 2 < self.ms:
             return QUEUE
         for name, words in CAUSES[2:]:
@@ -95,24 +103,27 @@ def read_stalls(lines: list[str]) -> list[Stall]:
     stalls: list[Stall] = []
     block: list[str] = []
     head: re.Match[str] | None = None
+    others = ""
 
     def close() -> None:
         if head is not None:
             ms = float(head.group(1))
             longest = float(head.group(4)) if head.group(4) else ms
             stalls.append(Stall(float(head.group(2)), ms, float(head.group(3)), longest,
-                                "\n".join(block)))
+                                "\n".join(block), others))
 
     for line in lines:
         if (match := STALL.match(line)) is not None:
             close()
-            head, block = match, [line]
+            head, block, others = match, [line], ""
         elif head is not None and line.startswith(" "):
             if line.startswith("    ") and not BRANCH.match(line):
                 block.append(line)  # the longest callback's stack
+            elif line.lstrip().startswith("other callbacks"):
+                others = line
         else:  # a log line or the summary: the block is over
             close()
-            head, block = None, []
+            head, block, others = None, [], ""
     close()
     return stalls
 
