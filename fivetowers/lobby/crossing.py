@@ -292,6 +292,8 @@ class Crossing:
         if not old.over or old.seat_of(identity) is None or old.table_id is None:
             raise LobbyError(_("only the players of a finished game can play it again"))
         again = old.rematch
+        if again is None and old.rematch_offered:  # it went (see HostedTable.rematch)
+            raise LobbyError(_("the rematch at this table has started without you"))
         if again is None:
             listed = self.forming.get(old.code)
             again = listed if listed is not None and listed.is_rematch else self._rematch_of(old)

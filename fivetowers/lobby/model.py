@@ -164,9 +164,12 @@ class HostedTable:
     have two terminals open, and leaving one leaves the seat taken."""
     is_rematch: bool = False
     """A new game at a table whose game is over, for the same players."""
-    rematch: HostedTable | None = None
-    """Once the game is over and a player asked to play again: the new game
-    at this table, forming until its players have answered."""
+    _rematch: weakref.ReferenceType[HostedTable] | None = field(default=None, repr=False)
+    """(See :attr:`rematch`.) Weak: whatever still holds a finished game (a
+    screen, or a task a screen started while it showed, Textual's context
+    token) held through it the next game, and through that one's the next:
+    game after game at a table every game stayed (its table, log and views:
+    ~65 KiB a three-seat 5 Towers game, ``scripts/bench_games_memory.py``)."""
     pending: set[int] = field(default_factory=set)
     """(A rematch) the seats whose player has not said yes yet: it starts
     when none is left; who leaves, or does not answer, gets a bot."""
@@ -182,6 +185,24 @@ class HostedTable:
     its bots, timers and end are that server's; this one seats and shows."""
     outbox: Callable[[ChatLine], None] | None = None
     """Where this table's own chat lines go besides its listeners (the other servers)."""
+
+    @property
+    def rematch(self) -> HostedTable | None:
+        """Once the game is over and a player asked to play again: the new game
+        at this table, forming until its players have answered; None once it
+        is gone (the lobby lists it while it forms or plays: see
+        :attr:`rematch_offered`)."""
+        return None if self._rematch is None else self._rematch()
+
+    @rematch.setter
+    def rematch(self, again: HostedTable | None) -> None:
+        self._rematch = None if again is None else weakref.ref(again)
+
+    @property
+    def rematch_offered(self) -> bool:
+        """Whether a rematch of this game was offered, gone since or not: a
+        yes then is too late, it never offers another."""
+        return self._rematch is not None
 
     # -- who is here ------------------------------------------------------------
     def arrive(self, identity: str, session: object) -> None:
@@ -576,6 +597,8 @@ class Lobby:
             self._changed()
             return forming
         again = old.rematch
+        if again is None and old.rematch_offered:  # it went: over, or everyone left it
+            raise LobbyError(_("the rematch at this table has started without you"))
         if again is None:
             again = old.rematch = self._offer_rematch(old, identity)
             old.announce(name, REMATCH_WANTED, tell_others=True)

@@ -1,6 +1,7 @@
 """Game after game at hosted tables, the drawn lines alive stay flat
 (scripts/bench_games_memory.py, a short run): what a finished game's
-screens drew is freed, not kept by a cache of Textual's."""
+screens drew is freed, not kept by a cache of Textual's; and so do the
+finished games."""
 
 from __future__ import annotations
 
@@ -43,6 +44,10 @@ async def test_drawn_lines_alive_stay_flat_game_after_game(monkeypatch: pytest.M
     # (Counted over the whole process: other tests' leftovers count in both.)
     assert bench.games == 3 and later["screens left"] <= first["screens left"] + 1
     assert later["Strip"] - first["Strip"] <= STRIPS_GROWN_AT_MOST, (first["Strip"], later["Strip"])
+    # The finished games: each held the next (HostedTable.rematch), and a
+    # screen held the first as long as the table played (4 against 2).
+    assert later["HostedTable"] <= first["HostedTable"], (first["HostedTable"],
+                                                          later["HostedTable"])
 
 
 def drawn_lines_not_shared() -> Counter[str]:

@@ -7,9 +7,11 @@ import gc
 import random
 import weakref
 
+import pytest
+
 from fivetowers.games.five_towers.kind import GAME as FIVE_TOWERS
 from fivetowers.games.five_towers.rules import Variant
-from fivetowers.lobby.model import HostedTable, Lobby
+from fivetowers.lobby.model import HostedTable, Lobby, LobbyError
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 
@@ -26,7 +28,8 @@ def _finished(lobby: Lobby) -> HostedTable:
     return hosted
 
 
-async def _rematch_then_everyone_goes(lobby: Lobby) -> weakref.ref[HostedTable]:
+async def _rematch_then_everyone_goes(
+        lobby: Lobby) -> tuple[HostedTable, weakref.ref[HostedTable]]:
     old = _finished(lobby)
     lobby.play_again(old, "key-a", "ann")
     again = lobby.play_again(old, "key-b", "bo")  # the last yes starts it
@@ -35,7 +38,7 @@ async def _rematch_then_everyone_goes(lobby: Lobby) -> weakref.ref[HostedTable]:
     for identity in ("key-a", "key-b"):
         lobby.away(old, identity)
     del lobby.tables[again.code]  # as when it is over and nobody looks at it
-    return weakref.ref(again)
+    return old, weakref.ref(again)
 
 
 async def test_a_rematch_started_by_the_last_yes_is_not_held_by_its_answer_timer() -> None:
@@ -43,7 +46,7 @@ async def test_a_rematch_started_by_the_last_yes_is_not_held_by_its_answer_timer
     # the rematch (its table, its game) alive once everyone said yes.
     lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=3600.0, hints=False,
                   rng=random.Random(3))
-    gone = await _rematch_then_everyone_goes(lobby)
+    gone = (await _rematch_then_everyone_goes(lobby))[1]
     await asyncio.sleep(0)
     gc.collect()
     assert gone() is None
@@ -64,3 +67,44 @@ async def test_a_rematch_everyone_left_unanswered_is_not_held_by_its_answer_time
     old.rematch = None  # the finished game, still looked at, would keep it
     gc.collect()
     assert gone() is None
+
+
+async def _over(hosted: HostedTable, seed: int) -> None:
+    """``hosted``'s game (started) played to its end."""
+    assert hosted.table is not None
+    await hosted.table.close()
+    hosted.table = Table(play([s.name for s in hosted.seats], Variant.BASE, seed=seed),
+                         hosted.seats)
+
+
+async def test_a_finished_game_still_held_does_not_keep_every_later_game() -> None:
+    # On the server a kept table screen's task held the first game's waiting
+    # screen (Textual's context token) for as long as the table played: with
+    # each game holding its rematch, every game since stayed (issue 11: the
+    # growth at 100 sessions; scripts/bench_games_memory.py's LogEntry, Card).
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=3600.0, hints=False,
+                  rng=random.Random(3))
+    first = _finished(lobby)  # held here all along, as by that token
+    games = [first]
+    for seed in (2, 3, 4):
+        lobby.play_again(games[-1], "key-a", "ann")
+        again = lobby.play_again(games[-1], "key-b", "bo")
+        await _over(again, seed)
+        games.append(again)
+    between = [weakref.ref(hosted) for hosted in games[1:-1]]
+    last = games[-1]
+    del games, again
+    gc.collect()
+    assert [ref() for ref in between] == [None, None]
+    assert lobby.tables[last.code] is last and last.table is not None
+    await last.table.close()
+
+
+async def test_a_yes_to_a_rematch_gone_is_too_late_as_before() -> None:
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=3600.0, hints=False,
+                  rng=random.Random(3))
+    old, gone = await _rematch_then_everyone_goes(lobby)
+    gc.collect()
+    assert gone() is None and old.rematch is None and old.rematch_offered
+    with pytest.raises(LobbyError):
+        lobby.play_again(old, "key-a", "ann")
