@@ -23,6 +23,8 @@ from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
 from fivetowers.server.process_name import server_version
 from fivetowers.server.session import AppFactory, Exporter, Session
+from fivetowers.server.loop_profile import LoopProfile
+from fivetowers.server.loop_profile import from_environment as profile_from_environment
 from fivetowers.server.stalls import StallWatch, from_environment
 
 log = logging.getLogger("fivetowers.server")
@@ -137,6 +139,8 @@ class GameServer:
         self._stopping = False
         self.stalls: StallWatch | None = None
         """What the loop did when it stalled (FIVETOWERS_STALLS=MS), else None."""
+        self.profile: LoopProfile | None = None
+        """Where the loop's time went (FIVETOWERS_PROFILE=MS), else None."""
 
     # -- life ----------------------------------------------------------------
     async def start(self) -> None:
@@ -170,6 +174,9 @@ class GameServer:
         self.stalls = from_environment()
         if self.stalls is not None:
             self.stalls.start()
+        self.profile = profile_from_environment()
+        if self.profile is not None:
+            self.profile.start()
         log.info("serving on %s port %d", self.config.host, self.port)
 
     async def stop(self, message: str = N_("the server is shutting down")) -> None:
@@ -208,6 +215,9 @@ class GameServer:
             await asyncio.wait({self._collecting})
         self.collector.reclaim()
         log.info(self.collector.pauses.summary())
+        if self.profile is not None:
+            self.profile.stop()
+            self.profile.report()
         if self.stalls is not None:
             self.stalls.stop()
             print(self.stalls.summary(), file=self.stderr, flush=True)
