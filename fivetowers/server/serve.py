@@ -15,6 +15,7 @@ from typing import Any, TextIO
 import asyncssh
 
 from fivetowers.compat.chacha import one_keystream_per_packet
+from fivetowers.compat.ignore_packets import no_ignore_packets_with_aead
 from fivetowers.compat.saslprep import ascii_names_prepared_at_once
 from fivetowers.i18n import N_
 from fivetowers.server.addresses import address_group
@@ -150,6 +151,7 @@ class GameServer:
             log.info("generated host key %s in %s", self.fingerprint, self.config.data_dir)
         password = self.config.password is not None
         one_keystream_per_packet()  # the same chacha20-poly1305, two ChaCha20 runs a packet
+        no_ignore_packets_with_aead()  # one SSH packet a screen update, not two
         ascii_names_prepared_at_once()  # a plain ASCII login name is its own SASLprep
         self._acceptor = await asyncssh.create_server(
             lambda: GameSSHServer(self), self.config.host, self.config.port,
