@@ -67,7 +67,7 @@ SUBSYSTEMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("textual compositor", ("textual/_compositor", "textual/_spatial_map",
                             "textual/_arrange", "textual/_layout", "textual/layouts/",
                             "textual/geometry")),
-    ("drawing (rich, strips, styles cache, our drawing workarounds)", (
+    ("drawing (rich, strips, styles cache, compat's workarounds)", (
         "/rich/", "textual/strip", "textual/_segment_tools", "textual/_styles_cache",
         "textual/_border", "textual/renderables/", "textual/color", "textual/filter",
         "textual/content", "textual/visual", "textual/_log_lines", "fivetowers/compat/")),
@@ -140,6 +140,8 @@ class LoopProfile:
         """The loop thread's CPU seconds in collections."""
         self.collections: Counter[int] = Counter()
         """Collections on the loop by generation."""
+        self.collection_s: dict[int, float] = {0: 0.0, 1: 0.0, 2: 0.0}
+        """Their CPU seconds by generation."""
         self._gc_started = 0.0
         self._thread = threading.get_ident()
         self._sampling = False
@@ -195,8 +197,11 @@ class LoopProfile:
         if phase == "start":
             self._gc_started = time.thread_time()
         else:
-            self.gc_s += time.thread_time() - self._gc_started
-            self.collections[info.get("generation", -1)] += 1
+            took = time.thread_time() - self._gc_started
+            self.gc_s += took
+            generation = info.get("generation", -1)
+            self.collections[generation] += 1
+            self.collection_s[generation] = self.collection_s.get(generation, 0.0) + took
 
     # -- the signal handler (on the loop's thread, between two bytecodes) ------
     def _sample(self, signum: int, frame: FrameType | None) -> None:
@@ -222,15 +227,20 @@ class LoopProfile:
     # -- reports -------------------------------------------------------------
     def by_subsystem(self) -> Counter[str]:
         """Busy samples by the innermost frame's part (the part's own cost)."""
-        parts: Counter[str] = Counter()
+        return Counter({part: sum(functions.values())
+                        for part, functions in self.subsystem_functions().items()})
+
+    def subsystem_functions(self) -> dict[str, Counter[str]]:
+        """Each part's busy samples by the frame that put them there."""
+        parts: dict[str, Counter[str]] = {}
         for codes, count in self.stacks.items():
+            found = OTHER, codes[0]
             for code in _callback_part(codes) or codes:
                 part = subsystem_of(code.co_filename)
                 if part is not None:
-                    parts[part] += count
+                    found = part, code
                     break
-            else:
-                parts[OTHER] += count
+            parts.setdefault(found[0], Counter())[_label(found[1])] += count
         return parts
 
     def inclusive(self) -> Counter[str]:
@@ -257,11 +267,14 @@ class LoopProfile:
             lines.append(f"  over {wall:.1f} s: the process's CPU {cpu / wall:.1%} of a core,"
                          f" the loop thread's {loop_cpu / wall:.1%}; collections on the loop"
                          f" {self.gc_s / cpu if cpu else 0:.1%} of the process's CPU"
-                         f" (young/middle/old: {self.collections[0]}/{self.collections[1]}/"
-                         f"{self.collections[2]})")
+                         " (young/middle/old: " + ", ".join(
+                             f"{self.collections[g]} taking {self.collection_s[g] * 1000:.0f} ms"
+                             for g in range(3)) + ")")
         lines.append("  by subsystem (the innermost frame's part: its own cost; % of busy samples)")
+        functions = self.subsystem_functions()
         for name, count in self.by_subsystem().most_common():
-            lines.append(f"    {count / busy:6.1%}  {name}")
+            lines.append(f"    {count / busy:6.1%}  {name}: " + ", ".join(
+                f"{function} {n / busy:.1%}" for function, n in functions[name].most_common(3)))
         lines.append("  by loop callback (the outermost frame under asyncio's)")
         for name, count in self.callbacks.most_common(15):
             lines.append(f"    {count / busy:6.1%}  {name}")
