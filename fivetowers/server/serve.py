@@ -22,10 +22,10 @@ from fivetowers.server.addresses import address_group
 from fivetowers.server.auth import AuthPolicy, GameSSHServer, disconnect_soon
 from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
-from fivetowers.server.process_name import server_version
-from fivetowers.server.session import AppFactory, Exporter, Session
 from fivetowers.server.loop_profile import LoopProfile
 from fivetowers.server.loop_profile import from_environment as profile_from_environment
+from fivetowers.server.process_name import server_version
+from fivetowers.server.session import AppFactory, Exporter, Session
 from fivetowers.server.stalls import StallWatch, from_environment
 
 log = logging.getLogger("fivetowers.server")
