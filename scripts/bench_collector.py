@@ -2,6 +2,7 @@
 
     python scripts/bench_collector.py [--tables 8] [--seats 4] [--watchers 1]
         [--games 3] [--freeze-every 60] [--walk-every 20] [--no-own-old] [--round 1.0]
+        [--young N]
     python scripts/bench_collector.py --walk-every 0 --no-own-old   # the policy before
 
 Hosts tables as ``scripts/bench_games_memory.py`` does (the real LobbyApp
@@ -68,6 +69,8 @@ class Watched:
         self.walks: list[tuple[int, float]] = []
         self.own: dict[int, list[float]] = {0: [], 1: [], 2: []}
         """The interpreter's own collections' CPU ms, by generation."""
+        self.own_walked: dict[int, int] = {0: 0, 1: 0, 2: 0}
+        """The objects they walked (the generations collected, counted before)."""
         self.in_settle = False
         self._began = 0.0
         gc.callbacks.append(self._heard)
@@ -76,6 +79,7 @@ class Watched:
         if self.in_settle:
             return
         if phase == "start":
+            self.own_walked[info["generation"]] += sum(sizes()[:info["generation"] + 1])
             self._began = time.thread_time()
         else:
             self.own[info["generation"]].append((time.thread_time() - self._began) * 1000)
@@ -128,6 +132,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     gc.collect()
     collector.settle(freeze=True)  # the starts, settled at their first frames
     watched = Watched(collector)
+    if args.young:
+        gc.set_threshold(args.young, *gc.get_threshold()[1:])
     if args.own_old:  # as the server's running collector holds it
         OLD_HELD.hold()
     next_settle = clock.now + collector.every
@@ -178,7 +184,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for generation, taken in watched.own.items():
         print(f"the interpreter's own collections of generation {generation}: {len(taken)}"
               f" ({len(taken) / minutes:.0f} a minute), {sum(taken) / minutes:.0f} ms CPU a minute,"
-              f" CPU ms {spread(taken)}")
+              f" CPU ms {spread(taken)}, objects walked"
+              f" {watched.own_walked[generation] / minutes:.0f} a minute")
+        figures[f"own{generation}_walked_a_minute"] = watched.own_walked[generation] / minutes
         figures[f"own{generation}_ms_a_minute"] = sum(taken) / minutes
         figures[f"own{generation}_max_ms"] = max(taken, default=0.0)
     own_old = figures.get("own2_ms_a_minute", 0.0)
@@ -198,6 +206,8 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--watchers", type=int, default=1)
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--young", type=int, default=0,
+                        help="the interpreter's young threshold while playing (0: its own)")
     parser.add_argument("--freeze-every", type=float, default=60.0)
     parser.add_argument("--walk-every", type=float, default=20.0,
                         help="seconds between settles' walks of all that is unfrozen (0: each)")

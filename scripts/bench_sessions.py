@@ -173,6 +173,7 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
     cpu = 0.0
     changes = 0
     sent = sum(p.stdout.bytes for p in procs)
+    writes = sum(p.stdout.writes for p in procs)
     # Cyclic garbage the moves leave: what only the cyclic collector frees.
     # The server freezes survivors every few seconds (collector.py), so what
     # dies later in a cycle stays until a rare full collection: RSS growth.
@@ -223,6 +224,7 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
     gc.collect()
     gc.callbacks.remove(count)
     sent = sum(p.stdout.bytes for p in procs) - sent
+    writes = sum(p.stdout.writes for p in procs) - writes
     per_table = sessions / tables
     print("mix: " + ("realistic: hints on (1 worker process), 4 players + 1 spectator a table, "
                      "bids by key (30% raise), builds with the hint's plan (a, enter)"
@@ -232,11 +234,13 @@ async def run(sessions: int, actions: int, size: tuple[int, int],
     print(f"key-to-every-screen (in process) p50 {pct(every, .5):.1f} ms "
           f"p99 {pct(every, .99):.1f} ms mean {statistics.mean(every) * 1000:.1f} ms")
     print(f"server CPU per session per change {cpu / changes / per_table * 1000:.2f} ms; "
-          f"output {sent / changes / per_table:.0f} bytes per session per change")
+          f"output {sent / changes / per_table:.0f} bytes per session per change in "
+          f"{writes / changes / per_table:.2f} writes (an SSH packet each)")
     print(f"cyclic garbage per session per change {collected[0] / changes / per_table:.0f} "
           "objects (freed only by the cyclic collector)")
     figures = {"cpu_ms": cpu / changes / per_table * 1000, "p50_ms": pct(every, .5),
                "p99_ms": pct(every, .99), "bytes": sent / changes / per_table,
+               "writes": writes / changes / per_table,
                "cyclic": collected[0] / changes / per_table}
     if profiler is not None:
         import pstats

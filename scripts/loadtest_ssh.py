@@ -74,6 +74,12 @@ longer than MS, with the wall-clock time; ``--slowest N`` lists the N slowest
 keys (kind, player, when pressed). FIVETOWERS_STALLS=MS (the server's own
 switch, fivetowers/server/stalls.py) also says what the loop was doing in
 each stall longer than MS, and groups them when the server stops.
+FIVETOWERS_PROFILE=MS (fivetowers/server/loop_profile.py) samples the
+server's loop every MS ms of its CPU and prints its CPU's shares by part
+(Textual's drawing, asyncssh, timers, the store...), by loop callback and
+by function when it stops; FIVETOWERS_PROFILE_AFTER=S and
+FIVETOWERS_PROFILE_FOR=S keep it to the measurement (at 40 sessions: 22
+and 55), FIVETOWERS_PROFILE_OUT=FILE writes its stacks folded.
 LOADTEST_MEMORY=FILE samples what the server's memory is made of (see
 scripts/load_memory.py: RSS, Python's blocks, malloc's heap, tracemalloc);
 LOADTEST_LEFT_AFTER=S waits S seconds (default 3) after the last session

@@ -126,6 +126,10 @@ asyncssh 2.24.1 (:mod:`fivetowers.compat.asyncssh`):
   run (``ChachaCipher``'s ``_key``; asyncssh ran it twice), same bytes,
   each key's ChaCha20 context made once per connection and reset to each
   packet's nonce (``_adkey``, ``decrypt_header``; asyncssh made a new one a run).
+- ``no_ignore_packets_with_aead`` (:mod:`fivetowers.compat.ignore_packets`):
+  no SSH_MSG_IGNORE sent before each packet under chacha20-poly1305 or
+  AES-GCM (``SSHConnection.send_packet`` wrapped, ``_send_encryption``
+  read): one packet a screen update, not two; CBC and CTR left as they are.
 - ``ascii_names_prepared_at_once`` (:mod:`fivetowers.compat.saslprep`):
   SASLprep of printable ASCII (a login's user name) returned at once, as
   the profile leaves it (``asyncssh.connection.saslprep``, ``asyncssh.auth.saslprep``).
@@ -144,7 +148,8 @@ from fivetowers.compat.checked import Workaround
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, data_table, dirty_lines,
-                                   dispatch, event_log, futures, measured_lines, reactive,
+                                   dispatch, event_log, futures, ignore_packets,
+                                   measured_lines, reactive,
                                    restyle_memo, rich, saslprep, screen_removal, sized_once,
                                    styled_lines, styles, textual)
 
@@ -154,4 +159,4 @@ def workarounds() -> tuple[Workaround, ...]:
             *styles.WORKAROUNDS, *event_log.WORKAROUNDS, *data_table.WORKAROUNDS,
             *restyle_memo.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
-            *chacha.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)
+            *chacha.WORKAROUNDS, *ignore_packets.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)

@@ -15,12 +15,15 @@ from typing import Any, TextIO
 import asyncssh
 
 from fivetowers.compat.chacha import one_keystream_per_packet
+from fivetowers.compat.ignore_packets import no_ignore_packets_with_aead
 from fivetowers.compat.saslprep import ascii_names_prepared_at_once
 from fivetowers.i18n import N_
 from fivetowers.server.addresses import address_group
 from fivetowers.server.auth import AuthPolicy, GameSSHServer, disconnect_soon
 from fivetowers.server.collector import QuietCollector
 from fivetowers.server.hostkey import default_data_dir, load_or_create_host_key
+from fivetowers.server.loop_profile import LoopProfile
+from fivetowers.server.loop_profile import from_environment as profile_from_environment
 from fivetowers.server.process_name import server_version
 from fivetowers.server.session import AppFactory, Exporter, Session
 from fivetowers.server.stalls import StallWatch, from_environment
@@ -137,6 +140,8 @@ class GameServer:
         self._stopping = False
         self.stalls: StallWatch | None = None
         """What the loop did when it stalled (FIVETOWERS_STALLS=MS), else None."""
+        self.profile: LoopProfile | None = None
+        """Where the loop's time went (FIVETOWERS_PROFILE=MS), else None."""
 
     # -- life ----------------------------------------------------------------
     async def start(self) -> None:
@@ -146,6 +151,7 @@ class GameServer:
             log.info("generated host key %s in %s", self.fingerprint, self.config.data_dir)
         password = self.config.password is not None
         one_keystream_per_packet()  # the same chacha20-poly1305, two ChaCha20 runs a packet
+        no_ignore_packets_with_aead()  # one SSH packet a screen update, not two
         ascii_names_prepared_at_once()  # a plain ASCII login name is its own SASLprep
         self._acceptor = await asyncssh.create_server(
             lambda: GameSSHServer(self), self.config.host, self.config.port,
@@ -170,6 +176,9 @@ class GameServer:
         self.stalls = from_environment()
         if self.stalls is not None:
             self.stalls.start()
+        self.profile = profile_from_environment()
+        if self.profile is not None:
+            self.profile.start()
         log.info("serving on %s port %d", self.config.host, self.port)
 
     async def stop(self, message: str = N_("the server is shutting down")) -> None:
@@ -208,6 +217,9 @@ class GameServer:
             await asyncio.wait({self._collecting})
         self.collector.reclaim()
         log.info(self.collector.pauses.summary())
+        if self.profile is not None:
+            self.profile.stop()
+            self.profile.report()
         if self.stalls is not None:
             self.stalls.stop()
             print(self.stalls.summary(), file=self.stderr, flush=True)

@@ -1,0 +1,78 @@
+"""The loop's CPU profile (FIVETOWERS_PROFILE): where the serving process's CPU went."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+
+from fivetowers.server import loop_profile
+from fivetowers.server.loop_profile import OTHER, LoopProfile, from_environment, subsystem_of
+
+
+def spin_the_cpu(profile: LoopProfile, samples: int) -> None:
+    """Pure Python work until the profile holds ``samples`` busy samples
+    (bounded: a profile that never samples fails the test, not hangs it)."""
+    total = 0
+    for _ in range(50_000_000):
+        total += 1
+        if total % 10_000 == 0 and sum(profile.stacks.values()) >= samples:
+            return
+
+
+async def a_callback_that_spins(profile: LoopProfile) -> None:
+    spin_the_cpu(profile, 30)
+
+
+async def test_the_loop_s_cpu_is_sampled_and_named() -> None:
+    out = io.StringIO()
+    profile = LoopProfile(every_ms=1, out=out)
+    assert profile.start()
+    await asyncio.sleep(0)  # its start (a call_soon) runs
+    try:
+        await asyncio.get_running_loop().create_task(a_callback_that_spins(profile))
+    finally:
+        profile.stop()
+    assert sum(profile.stacks.values()) >= 30
+    summary = profile.summary()
+    assert "spin_the_cpu" in summary
+    assert "a_callback_that_spins" in summary  # the loop callback it ran in
+    assert "the process's CPU" in summary  # the window's CPU, beside the shares
+    assert f"{OTHER}" in summary  # a test file is none of the server's parts
+    folded = profile.folded()
+    assert "a_callback_that_spins (test_loop_profile.py);spin_the_cpu" in folded
+
+
+async def test_no_sample_after_it_stops() -> None:
+    profile = LoopProfile(every_ms=1, for_s=30)
+    assert profile.start()
+    await asyncio.sleep(0)
+    profile.stop()
+    taken = sum(profile.stacks.values())
+    spin_the_cpu(profile, 10**9 if taken == 0 else taken + 10)  # no sample comes: runs out
+    assert sum(profile.stacks.values()) == taken
+
+
+def test_frames_are_put_in_the_server_s_parts() -> None:
+    site = "/x/site-packages/"
+    assert subsystem_of(site + "textual/_compositor.py") == "textual compositor"
+    assert subsystem_of(site + "asyncssh/channel.py") == "asyncssh"
+    assert subsystem_of("/repo/fivetowers/tables/workers.py") == "worker pool plumbing"
+    assert subsystem_of("/repo/fivetowers/games/gotown/tui/table.py") is not None
+    assert subsystem_of("/usr/lib/python3.11/json/encoder.py") is None
+
+
+def test_off_unless_the_environment_asks(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv(loop_profile.ENVIRONMENT, raising=False)
+    assert from_environment() is None
+    monkeypatch.setenv(loop_profile.ENVIRONMENT, "soon")
+    assert from_environment() is None
+    assert "not a number" in capsys.readouterr().err
+    monkeypatch.setenv(loop_profile.ENVIRONMENT, "5")
+    monkeypatch.setenv(loop_profile.AFTER, "20")
+    monkeypatch.setenv(loop_profile.FOR, "55")
+    profile = from_environment()
+    assert profile is not None
+    assert (profile.every, profile.after, profile.for_s) == (0.005, 20.0, 55.0)
