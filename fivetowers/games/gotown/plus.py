@@ -116,6 +116,9 @@ from fivetowers.games.gotown.rules.cards import (
 from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
+# the cards as globals: Card.X is a metaclass lookup, several times slower
+_DOG, _BONE, _SUPER_THIEF, _THIEF, _DONUT_TRUCK = (
+    Card.DOG, Card.BONE, Card.SUPER_THIEF, Card.THIEF, Card.DONUT_TRUCK)
 _ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
 _SUPER_THIEVES = tuple(SuperThief(seat) for seat in range(MAX_PLAYERS))
 _OTHERS = tuple(tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
@@ -298,22 +301,28 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         elif worth == best_worth and worth > 0:
             best.append(action)
 
-    held = hand.get
+    # Cards are asked about with ``in`` then ``[]``, not hand.get(): no call
+    # (greedy+ plays every play of every playout), and a tower's top guard
+    # as ``height - 1 in dogs`` for top_has_dog()'s call.
     wins = height[seat] + 1 >= goal
     for target in others:
         them = players[target]
-        if not them.floors or them.top_has_dog():
+        floors = them.floors
+        if not floors or height[target] - 1 in them.dogs:
             continue
-        top = them.floors[-1]
+        top = floors[-1]
         low, high = FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value
         if low > high:
             low, high = high, low
         for value in (low,) if low == high else (low, high):
             card = _NUMBERS[value - 1]
-            count = held(card, 0)
+            count = hand[card] if card in hand else 0
             if count:
-                keep = _keep_worth(count, held(_NUMBERS[FLOOR_SUM - value - 1], 0)) \
-                    if knobs.steal_keep else 0.0
+                if knobs.steal_keep:
+                    partner = _NUMBERS[FLOOR_SUM - value - 1]
+                    keep = _keep_worth(count, hand[partner] if partner in hand else 0)
+                else:
+                    keep = 0.0
                 offer(1000.0 if wins else knobs.steal + knobs.steal_height * height[target] + keep,
                       steal(seat, card, target))
     # a build is worth at most build_cap short of a win: after a steal, none is offered
@@ -321,29 +330,32 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
     if builds:
         size = sum(hand.values())  # Counter.total(), a call less
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
-            or held(Card.DOG) or height[seat] + pairs_held(hand) >= goal
+            or (_DOG in hand and hand[_DOG]) or height[seat] + pairs_held(hand) >= goal
         if full:
             for build in builds:
                 offer(1000.0 if wins else
                       knobs.build + spread_after(hand, build) * knobs.build_spread, build)
         elif knobs.risk_p >= 0:
             in_sight, total = _in_sight(game, seat)
-            held_next = _held_next(_hand_sizes(game, seat), total)
+            # _held_next(_hand_sizes(...)) without their calls
+            held_next = tuple([size + 1 if size < total else total
+                               for size in [sum(players[other].hand.values())
+                                            for other in others]])
             for build in builds:
                 if _chance(_unseen_stealers(build, in_sight), total, held_next) <= knobs.risk_p:
                     offer(knobs.build + spread_after(hand, build) * knobs.build_spread, build)
     if best_worth >= 1000.0:
         return rng.choice(best)
-    if held(Card.SUPER_THIEF):
+    if _SUPER_THIEF in hand and hand[_SUPER_THIEF]:
         offer(knobs.super_thief, _SUPER_THIEVES[seat])
-    if held(Card.THIEF):
+    if _THIEF in hand and hand[_THIEF]:
         for target in others:
-            size = players[target].hand_size
+            size = sum(players[target].hand.values())
             if size:
                 offer(knobs.thief + size * knobs.thief_size, thief(seat, target))
-    if held(Card.DONUT_TRUCK):
+    if _DONUT_TRUCK in hand and hand[_DONUT_TRUCK]:
         offer(knobs.donut_truck, made(DonutTruck, seat))
-    if held(Card.DOG) and me.floors:
+    if _DOG in hand and hand[_DOG] and me.floors:
         mine = len(me.floors) - 1
         if mine not in me.dogs:
             offer(knobs.dog_top, made(Dog, seat, mine))
@@ -362,9 +374,9 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         _offer_attacks(game, seat, others, height, attack, knobs)
     else:
         _offer_attacks(game, seat, others, height, offer, knobs)
-    if knobs.bone_any and held(Card.BONE):
+    if knobs.bone_any and _BONE in hand and hand[_BONE]:
         for target in others:
-            if players[target].floors and players[target].top_has_dog():
+            if height[target] and height[target] - 1 in players[target].dogs:
                 threat = height[target] - height[seat] * knobs.own_height
                 offer(knobs.bone + knobs.hit_threat * threat,
                       made(Bone, seat, target, height[target] - 1))
