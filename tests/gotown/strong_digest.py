@@ -32,6 +32,7 @@ from fivetowers.games.gotown import strong
 from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Game, PlayerView, action_json
 from fivetowers.games.gotown.strong import Search, StrongBot
+from tests.gotown.plays_digest import emit
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "gotown" / "strong_digest.json"
 SEEDS = range(24)
@@ -139,13 +140,7 @@ def main() -> None:
             print(s, table(s).player_count, table(s).floors_to_win, len(made),
                   sum(1 for d in made if d[1] > 1), sum(d[2] for d in made))
         return
-    found = digests()
-    if args.write:
-        FIXTURE.parent.mkdir(parents=True, exist_ok=True)
-        FIXTURE.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {FIXTURE}")
-    else:
-        print(json.dumps(found, indent=1, sort_keys=True))
+    emit(digests(), FIXTURE, args.write)
 
 
 if __name__ == "__main__":

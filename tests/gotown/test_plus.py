@@ -162,17 +162,16 @@ def test_greedy_plus_counts_unseen_stealers_as_unseen_counts_does() -> None:
     stealers: over whole games of 2–4 players, and at a hand-made table
     with more 3s in sight and in hand than the deck holds."""
     from fivetowers.games.gotown.playout import _builds
-    from fivetowers.games.gotown.plus import _in_sight, _unseen_stealers, stealers
+    from fivetowers.games.gotown.plus import _unseen_stealers, stealers
 
     every_build = [b for b in _builds(Counter({c: 2 for c in Card}), 0)]
 
     def same(game: Game) -> None:
         for seat in range(game.player_count):
-            in_sight, total = _in_sight(game, seat)
+            counts, total = _unseen_stealers(game, seat, every_build)
             unseen = unseen_counts(game, seat)
             assert total == unseen.total()
-            for build in every_build:
-                assert _unseen_stealers(build, in_sight) == stealers(build, unseen), build
+            assert counts == [stealers(build, unseen) for build in every_build]
 
     for seed in range(6):
         game = Game([f"p{i}" for i in range(2 + seed % 3)], 4 + seed % 2, seed=seed)

@@ -352,6 +352,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from fivetowers.games.gotown.bots import HOARD, GreedyBot, pairs_held
+from fivetowers.games.gotown.draws import below, reseed, shuffle
 from fivetowers.games.gotown.plus import GREEDY, plus_play
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, PlayerView,
@@ -573,6 +574,7 @@ class StrongBot:
         min_deals = design.min_deals
         if design.critical_deals and _one_floor_off(view):
             min_deals = design.critical_deals
+        played = random.Random(0)  # each playout's draws, seeded by the deal
         started = self.timer()
         while rounds == 0 or (self.timer() < deadline if self.simulations is None
                               else rounds < self.simulations):
@@ -581,11 +583,13 @@ class StrongBot:
                 self.deals, self.playouts = rounds, playouts
                 return greedy
             deal = dealer.deal(rng)
-            seed = rng.randrange(1 << 30)
-            base = self._playout(deal, plays[0], me, random.Random(seed), design)
+            seed = below(rng, 1 << 30)
+            # one generator seeded again for each playout: random.Random(seed)'s draws
+            reseed(played, seed)
+            base = self._playout(deal, plays[0], me, played, design)
             for i in searched:
-                diff = self._playout(deal, plays[i], me, random.Random(seed), design,
-                                     hidden[i]) - base
+                reseed(played, seed)
+                diff = self._playout(deal, plays[i], me, played, design, hidden[i]) - base
                 sums[i] += diff
                 squares[i] += diff * diff
             rounds += 1
@@ -701,7 +705,9 @@ class StrongBot:
     def _playout(self, deal: Game, action: Action, me: int, rng: random.Random,
                  design: Search, hidden: Counter[Card] | None = None) -> float:
         game = deal.clone()
-        game.apply(action)
+        # the plays searched are legal in the view, and the deal agrees with
+        # it: the validator would pass them (its check, a playout's first play)
+        game.apply_trusted(action)
         horizon = deal.turn + design.rounds * game.player_count
         if hidden:
             finish_turn(game, me, hidden, rng)
@@ -935,7 +941,7 @@ def read_hand(cards: list[Card], size: int, reading: Reading,
     if not passed:
         return hand, cards[at:]
     rest = passed + cards[at:]
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     return hand, rest
 
 
@@ -971,7 +977,7 @@ class Dealer:
 
     def deal(self, rng: random.Random) -> Game:
         cards = list(self.unseen)
-        rng.shuffle(cards)
+        shuffle(rng, cards)  # rng.shuffle's order, in fewer calls (draws.py)
         in_hands, read = self.in_hands, None
         hand: list[Card] = []
         if self.reading is not None:  # its seat's hand read from its last turn
@@ -981,7 +987,7 @@ class Dealer:
         if self.unlikely and (in_hands or read is None):  # (with infer off, the same random draws as before it)
             cards = self._unlikely_last(cards, in_hands, rng)
         game = self.table.clone()
-        game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws
+        game.seed = below(rng, 1 << 30)  # the thieves' and reshuffles' draws
         for seat, shown in enumerate(self.view.seats):
             if seat == read:
                 game.players[seat].hand = Counter(hand)
@@ -1006,6 +1012,6 @@ class Dealer:
             return cards
         cards = front + back
         rest = cards[in_hands:]
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         cards[in_hands:] = rest
         return cards

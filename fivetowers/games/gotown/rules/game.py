@@ -408,33 +408,34 @@ class Game:
 
     def _carry_out_action_card(self, me: Player, action: Action) -> Action:
         """Play an action card; returns the action as recorded (a thief's draw)."""
-        card = _CARD_OF[type(action)]
+        kind = type(action)  # the plays' classes have no subclasses (apply_trusted)
+        card = _CARD_OF[kind]
         self._play(me, card)
-        if isinstance(action, Dog):
+        if type(action) is Dog:
             me.dogs.add(action.floor)
             return action  # the dog stays on the table until its floor goes
-        if isinstance(action, Milkshake):
+        if type(action) is Milkshake:
             self.players[action.target].milkshakes += 1
             return action  # drunk (discarded) on that player's next turn
-        if isinstance(action, DonutTruck):
+        if kind is DonutTruck:
             self.truck_on_table = True
             return action  # discarded at the end of this turn
         self.discard.append(card)
-        if isinstance(action, Bone):
+        if type(action) is Bone:
             self.players[action.target].dogs.discard(action.floor)
             self.discard.append(Card.DOG)
-        elif isinstance(action, (Jackhammer, WreckingBall)):
+        elif type(action) is Jackhammer or type(action) is WreckingBall:
             them = self.players[action.target]
             top = them.floors.pop()
             self.discard.extend(top.cards())
             if len(them.floors) in them.dogs:  # a wrecking ball's only
                 them.dogs.discard(len(them.floors))
                 self.discard.append(Card.DOG)
-        elif isinstance(action, Thief):
+        elif type(action) is Thief:
             took = action.took or self._pick(action.target, 0)
             self._take(me, action.target, took)
             return Thief(action.seat, action.target, took)
-        elif isinstance(action, SuperThief):
+        elif type(action) is SuperThief:
             picks = action.took
             if picks is None:
                 picks = tuple((s, self._pick(s, s)) for s in self.opponents(action.seat)
