@@ -181,3 +181,31 @@ def test_greedy_plus_counts_unseen_stealers_as_unseen_counts_does() -> None:
             game.apply_trusted(plus_play(game, rng))
     same(table([["3", "3", "3", "6", "?"], ["3"]], towers=[[["3", "6"]], [["3", "?6"]]],
                discard=["3", "dog", "6"], dogs=[[0], [0]]))
+
+
+def test_the_builds_table_gives_every_build_a_hand_allows_in_order() -> None:
+    """_builds reads its table by the cards held: the same builds, in the
+    same order, as asking the hand about every floor card (low value first,
+    a plain pair then the wild), zero counts and all."""
+    from fivetowers.games.gotown.playout import _builds
+    from fivetowers.games.gotown.rules import Build
+
+    numbers = [c for c in Card if c.number is not None]
+
+    def asked(hand: Counter[Card], seat: int) -> list[Build]:
+        found = []
+        for card in sorted(numbers, key=lambda c: c.number or 0):
+            if not hand[card]:
+                continue
+            partner = next(c for c in numbers if (c.number or 0) + (card.number or 0) == 9)
+            if (card.number or 0) < (partner.number or 0) and hand[partner]:
+                found.append(Build(seat, (card, partner)))
+            if hand[Card.WILD] > 0:
+                found.append(Build(seat, (card, Card.WILD)))
+        return found
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = Counter({card: rng.choice((0, 0, 0, 1, 2)) for card in rng.sample(list(Card), 6)})
+        seat = rng.randrange(4)
+        assert list(_builds(hand, seat)) == asked(hand, seat), hand

@@ -83,21 +83,30 @@ def _can_hit(hand: Counter[Card], top: Floor) -> bool:
     return any(hand.get(_NUMBERS[FLOOR_SUM - p.value - 1]) for p in top.pieces)
 
 
-def _builds(hand: Counter[Card], seat: int) -> list[Build]:
+def _builds(hand: Counter[Card], seat: int) -> tuple[Build, ...]:
     """Every build the hand allows (plain pairs low card first, then wilds)."""
+    # The floor cards and wilds held, as bits, pick the builds from a table
+    # made once: a loop over the hand's few kinds, not over the 8 numbers.
+    held = 0
+    for card, count in hand.items():
+        if count:
+            held |= _BUILD_BIT[card] if count > 0 else _NUMBER_BIT[card]
+    return _BUILDS_HELD[seat][held]
+
+
+def _builds_of(held: int, seat: int) -> tuple[Build, ...]:
+    """:func:`_builds` of a hand holding the floor cards of the bits
+    ``held`` (bit v − 1 for value v, bit 8 a wild)."""
     found: list[Build] = []
-    # ``in`` then ``[]``, not get() (no call): asked at most plays of a playout
-    wild = _WILD in hand and hand[_WILD] > 0
+    wild = bool(held & _WILD_BIT)
     for card, pair, with_wild in _BUILDS[seat]:
-        if card not in hand or not hand[card]:
+        if not held & _BUILD_BIT[card]:
             continue
-        if pair is not None:
-            partner = pair.cards[1]
-            if partner in hand and hand[partner]:
-                found.append(pair)
+        if pair is not None and held & _BUILD_BIT[pair.cards[1]]:
+            found.append(pair)
         if wild:
             found.append(with_wild)
-    return found
+    return tuple(found)
 
 
 def _seat_builds(seat: int) -> tuple[tuple[Card, Build | None, Build], ...]:
@@ -111,6 +120,13 @@ def _seat_builds(seat: int) -> tuple[tuple[Card, Build | None, Build], ...]:
 
 _BUILDS = tuple(_seat_builds(seat) for seat in range(MAX_PLAYERS))
 """Every build a hand can make, by seat: plays are values, made once."""
+_WILD_BIT = 1 << 8
+_NUMBER_BIT = {card: (1 << (card.number - 1) if card.number is not None else 0) for card in Card}
+"""A card's bit if it is a number (a wild's only with a count above 0, as _builds asks)."""
+_BUILD_BIT = {**_NUMBER_BIT, Card.WILD: _WILD_BIT}
+_BUILDS_HELD = tuple(tuple(_builds_of(held, seat) for held in range(1 << 9))
+                     for seat in range(MAX_PLAYERS))
+"""_BUILDS_HELD[seat][held]: :func:`_builds_of`, for every hand's bits."""
 
 
 @lru_cache(maxsize=None)

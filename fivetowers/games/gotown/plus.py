@@ -102,7 +102,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from operator import attrgetter
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
 from fivetowers.games.gotown.draws import choice
@@ -218,7 +218,7 @@ def stealer_cards(build: Build) -> tuple[Card, Card]:
 _DECK_SIZE = sum(COUNTS.values())
 
 
-def _unseen_stealers(game: Game, seat: int, builds: list[Build]) -> tuple[list[int], int]:
+def _unseen_stealers(game: Game, seat: int, builds: Sequence[Build]) -> tuple[list[int], int]:
     """For each of ``builds``, how many cards that steal its floor ``seat``
     cannot see, and how many cards it cannot see in all: :func:`stealers`
     and the total of :func:`unseen_counts`, worked out for the cards asked
@@ -357,7 +357,7 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
                 offer(1000.0 if wins else knobs.steal + knobs.steal_height * height[target] + keep,
                       steal(seat, card, target))
     # a build is worth at most build_cap short of a win: after a steal, none is offered
-    builds = _builds(hand, seat) if wins or best_worth <= knobs.build_cap else []
+    builds = _builds(hand, seat) if wins or best_worth <= knobs.build_cap else ()
     if builds:
         size = sum(hand.values())  # Counter.total(), a call less
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
