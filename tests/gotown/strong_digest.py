@@ -94,7 +94,7 @@ def decisions(seed: int, design: Search | None = None) -> list[Any]:
         seen.append([round(total, 9), round(squares, 9), deals])
         return real_lead(total, squares, deals, margin, sure)
 
-    strong.score, strong._lead = scoring, leading  # type: ignore[assignment]
+    strong.score, strong._lead = scoring, leading
     try:
         out = []
         for i, view in enumerate(positions(seed)):
@@ -105,7 +105,7 @@ def decisions(seed: int, design: Search | None = None) -> list[Any]:
             action = bot.choose(view, rng)
             out.append([action_json(action), bot.deals, bot.playouts, list(seen), rng.random()])
     finally:
-        strong.score, strong._lead = real_score, real_lead  # type: ignore[assignment]
+        strong.score, strong._lead = real_score, real_lead
     return out
 
 

@@ -11,7 +11,8 @@ import random
 import pytest
 
 from fivetowers.games.gotown import strong
-from fivetowers.games.gotown.rules import Game
+from fivetowers.games.gotown.plus import Knobs, plus_play
+from fivetowers.games.gotown.rules import Action, Game
 from tests.gotown import strong_digest
 from tests.gotown.strong_digest import FIXTURE, VARIANTS, decisions, decisions_digest, table
 
@@ -53,10 +54,10 @@ def test_the_positions_are_searched_and_some_leave_greedy_plus() -> None:
 def test_a_changed_playout_changes_the_digest(monkeypatch: pytest.MonkeyPatch) -> None:
     """One playout play made differently changes the digest (so the checks
     above can fail), and so does a score changed by a hair."""
-    real_plus = strong.plus_play
+    real_plus = plus_play
 
-    def contrary(game: Game, rng: random.Random, *knobs: object) -> object:
-        play = real_plus(game, rng, *knobs)  # type: ignore[arg-type]
+    def contrary(game: Game, rng: random.Random, *knobs: Knobs) -> Action:
+        play = real_plus(game, rng, *knobs)
         if len(game.actions) == 5 and game.legal_actions()[0] != play:
             return game.legal_actions()[0]
         return play

@@ -340,7 +340,28 @@ within 0.05 s a move. The defaults stay. At four seats, 0.05 s a move
 (``fivetowers tournament --game gotown --players 4 --bots strong,greedy
 --games 200 --seed 1 --workers 1``, busy machine, load 6–8 on the 2
 cores, 32 ms a strong move): 33.5% of 200 [27.3–40.3], above its 25% share.
-"""
+
+The cost of a deal, cut with the same decisions (2026-12-02 evening):
+``tests/gotown/test_strong_digest.py`` holds every decision at 30 deals
+over 24 seeded games of 2–4 seats, both lengths (and two designs off by
+default), with every candidate's paired sums and every playout's plays,
+state and score, written from the code before. Python calls a deal
+2,263 -> 900 (cProfile, the searched heads-up decisions of the digest's
+positions at 60 deals); in ``scripts/bench_gotown_search.py --count``'s
+fixed work 2,871 -> 1,222 calls and 36,253 -> 30,444 opcodes a deal. CPU
+a deal 0.36 -> 0.28 ms (the arena, seed 1's games 0–99 at 60 deals, main
+and this side by side on the busy shared machine; the same 72 games won,
+game by game), so 0.05 s of CPU would give a decision about 177 deals
+where it gave 140. How: greedy+ and the turn ask a hand with ``in`` and
+``[]`` (no ``dict.get``, no ``Counter.__missing__``), tops' guards and
+heights without calls, a hand's builds from a table by the cards held,
+the unseen stealers of its builds counted in one call, plays dispatched
+by ``type() is``, a playout's first play without the validator (legal in
+the view the deal agrees with), and Random's shuffle, choice, randrange
+and seed drawn with the same numbers in fewer calls
+(:mod:`~fivetowers.games.gotown.draws`). The calls fell by three fifths,
+the CPU by about a fifth: what is left is the plays' own bytecode (greedy+
+a fifth of it, the dealer's shuffles a tenth)."""
 
 from __future__ import annotations
 
