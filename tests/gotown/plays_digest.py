@@ -99,10 +99,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"write {FIXTURE}")
     args = parser.parse_args()
-    found = digests()
-    if args.write:
-        FIXTURE.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {FIXTURE}")
+    emit(digests(), FIXTURE, args.write)
+
+
+def emit(found: dict[str, dict[str, str]], fixture: Path, write: bool) -> None:
+    """Write ``found`` to ``fixture`` (``--write``), or print it."""
+    if write:
+        fixture.parent.mkdir(parents=True, exist_ok=True)
+        fixture.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {fixture}")
     else:
         print(json.dumps(found, indent=1, sort_keys=True))
 

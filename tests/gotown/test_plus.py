@@ -162,17 +162,16 @@ def test_greedy_plus_counts_unseen_stealers_as_unseen_counts_does() -> None:
     stealers: over whole games of 2–4 players, and at a hand-made table
     with more 3s in sight and in hand than the deck holds."""
     from fivetowers.games.gotown.playout import _builds
-    from fivetowers.games.gotown.plus import _in_sight, _unseen_stealers, stealers
+    from fivetowers.games.gotown.plus import _unseen_stealers, stealers
 
     every_build = [b for b in _builds(Counter({c: 2 for c in Card}), 0)]
 
     def same(game: Game) -> None:
         for seat in range(game.player_count):
-            in_sight, total = _in_sight(game, seat)
+            counts, total = _unseen_stealers(game, seat, every_build)
             unseen = unseen_counts(game, seat)
             assert total == unseen.total()
-            for build in every_build:
-                assert _unseen_stealers(build, in_sight) == stealers(build, unseen), build
+            assert counts == [stealers(build, unseen) for build in every_build]
 
     for seed in range(6):
         game = Game([f"p{i}" for i in range(2 + seed % 3)], 4 + seed % 2, seed=seed)
@@ -182,3 +181,31 @@ def test_greedy_plus_counts_unseen_stealers_as_unseen_counts_does() -> None:
             game.apply_trusted(plus_play(game, rng))
     same(table([["3", "3", "3", "6", "?"], ["3"]], towers=[[["3", "6"]], [["3", "?6"]]],
                discard=["3", "dog", "6"], dogs=[[0], [0]]))
+
+
+def test_the_builds_table_gives_every_build_a_hand_allows_in_order() -> None:
+    """_builds reads its table by the cards held: the same builds, in the
+    same order, as asking the hand about every floor card (low value first,
+    a plain pair then the wild), zero counts and all."""
+    from fivetowers.games.gotown.playout import _builds
+    from fivetowers.games.gotown.rules import Build
+
+    numbers = [c for c in Card if c.number is not None]
+
+    def asked(hand: Counter[Card], seat: int) -> list[Build]:
+        found = []
+        for card in sorted(numbers, key=lambda c: c.number or 0):
+            if not hand[card]:
+                continue
+            partner = next(c for c in numbers if (c.number or 0) + (card.number or 0) == 9)
+            if (card.number or 0) < (partner.number or 0) and hand[partner]:
+                found.append(Build(seat, (card, partner)))
+            if hand[Card.WILD] > 0:
+                found.append(Build(seat, (card, Card.WILD)))
+        return found
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = Counter({card: rng.choice((0, 0, 0, 1, 2)) for card in rng.sample(list(Card), 6)})
+        seat = rng.randrange(4)
+        assert list(_builds(hand, seat)) == asked(hand, seat), hand

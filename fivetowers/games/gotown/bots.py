@@ -176,11 +176,12 @@ def spread_after(hand: Mapping[Card, int], build: Build) -> float:
     ``build`` (each one a steal it may make), a kept wild counting most (it
     builds with any)."""
     a, b = build.cards
-    held = hand.get
-    wilds = held(Card.WILD, 0) - (a is Card.WILD) - (b is Card.WILD)
+    # ``in`` then ``[]``, not get(): no call (a playout asks this at most builds)
+    wilds = (hand[_WILD] if _WILD in hand else 0) - (a is _WILD) - (b is _WILD)
     values = 0
     for card in _NUMBERS:
-        values += held(card, 0) - (card is a) - (card is b) > 0
+        if card in hand:
+            values += hand[card] - (card is a) - (card is b) > 0
     return values + 2 * (wilds > 0) + 0.5 * (wilds > 1)
 
 
@@ -210,13 +211,25 @@ _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 def pairs_held(hand: Counter[Card]) -> int:
     """:func:`pairs` of a hand kept as a Counter (the strong bot's playouts
     and score), without listing its cards."""
-    held = hand.get  # Counter's [] runs __missing__ for every card not held
+    # ``in`` then ``[]`` (Counter's [] of a card not held runs __missing__),
+    # and no min() or abs(): the playouts ask this at most plays
     made = left = 0
-    for low in range(1, 5):
-        a, b = held(_NUMBERS[low - 1], 0), held(_NUMBERS[FLOOR_SUM - low - 1], 0)
-        made += min(a, b)
-        left += abs(a - b)
-    return made + min(held(Card.WILD, 0), left)
+    for low, high in _PAIRS:
+        a = hand[low] if low in hand else 0
+        b = hand[high] if high in hand else 0
+        if a < b:
+            made += a
+            left += b - a
+        else:
+            made += b
+            left += a - b
+    wilds = hand[_WILD] if _WILD in hand else 0
+    return made + (wilds if wilds < left else left)
+
+
+_PAIRS = tuple((_NUMBERS[low - 1], _NUMBERS[FLOOR_SUM - low - 1]) for low in range(1, 5))
+"""The number cards that make 9 together, low card first."""
+_WILD = Card.WILD
 
 
 __all__ = ["BOT_NAMES", "GreedyBot", "HOARD", "LATE_BOT", "RandomBot", "make_bot", "pairs", "pairs_held", "spread_after"]

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from fivetowers.games.gotown.plus import Knobs
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
+# the cards as globals: Card.X is a metaclass lookup, several times slower
+_MILKSHAKE, _JACKHAMMER, _WRECKING_BALL, _BONE, _WILD = (
+    Card.MILKSHAKE, Card.JACKHAMMER, Card.WRECKING_BALL, Card.BONE, Card.WILD)
 
 
 def greedy_play(game: Game, rng: random.Random) -> Action:
@@ -47,16 +50,18 @@ def _offer_attacks(game: Game, seat: int, others: Sequence[int], height: list[in
                    offer: Callable[[float, Action], None], knobs: Knobs) -> None:
     """Milkshakes, jackhammers, wrecking balls and bones, on the opponent
     nearest to winning (the worths of ``knobs``: by default the greedy bot's)."""
-    held = game.players[seat].hand.get
-    milkshake, jackhammer, wrecking_ball, bone = (
-        held(Card.MILKSHAKE), held(Card.JACKHAMMER), held(Card.WRECKING_BALL), held(Card.BONE))
+    # ``in`` then ``[]``, not get() (no call): asked at every play of a playout
+    hand = game.players[seat].hand
+    milkshake = _MILKSHAKE in hand and hand[_MILKSHAKE]
+    jackhammer = _JACKHAMMER in hand and hand[_JACKHAMMER]
+    wrecking_ball = _WRECKING_BALL in hand and hand[_WRECKING_BALL]
+    bone = _BONE in hand and hand[_BONE]
     if not (milkshake or jackhammer or wrecking_ball or bone):
         return
-    hand = game.players[seat].hand
     for target in others:
         them = game.players[target]
         threat = height[target] - height[seat] * knobs.own_height
-        guarded = them.top_has_dog()
+        guarded = height[target] - 1 in them.dogs  # top_has_dog(), a call less
         if milkshake:
             offer(knobs.milkshake + knobs.milk_threat * threat, made(Milkshake, seat, target))
         if not them.floors:
@@ -78,19 +83,30 @@ def _can_hit(hand: Counter[Card], top: Floor) -> bool:
     return any(hand.get(_NUMBERS[FLOOR_SUM - p.value - 1]) for p in top.pieces)
 
 
-def _builds(hand: Counter[Card], seat: int) -> list[Build]:
+def _builds(hand: Counter[Card], seat: int) -> tuple[Build, ...]:
     """Every build the hand allows (plain pairs low card first, then wilds)."""
+    # The floor cards and wilds held, as bits, pick the builds from a table
+    # made once: a loop over the hand's few kinds, not over the 8 numbers.
+    held = 0
+    for card, count in hand.items():
+        if count:
+            held |= _BUILD_BIT[card] if count > 0 else _NUMBER_BIT[card]
+    return _BUILDS_HELD[seat][held]
+
+
+def _builds_of(held: int, seat: int) -> tuple[Build, ...]:
+    """:func:`_builds` of a hand holding the floor cards of the bits
+    ``held`` (bit v − 1 for value v, bit 8 a wild)."""
     found: list[Build] = []
-    held = hand.get
-    wild = held(Card.WILD, 0) > 0
+    wild = bool(held & _WILD_BIT)
     for card, pair, with_wild in _BUILDS[seat]:
-        if not held(card):
+        if not held & _BUILD_BIT[card]:
             continue
-        if pair is not None and held(pair.cards[1]):
+        if pair is not None and held & _BUILD_BIT[pair.cards[1]]:
             found.append(pair)
         if wild:
             found.append(with_wild)
-    return found
+    return tuple(found)
 
 
 def _seat_builds(seat: int) -> tuple[tuple[Card, Build | None, Build], ...]:
@@ -104,6 +120,13 @@ def _seat_builds(seat: int) -> tuple[tuple[Card, Build | None, Build], ...]:
 
 _BUILDS = tuple(_seat_builds(seat) for seat in range(MAX_PLAYERS))
 """Every build a hand can make, by seat: plays are values, made once."""
+_WILD_BIT = 1 << 8
+_NUMBER_BIT = {card: (1 << (card.number - 1) if card.number is not None else 0) for card in Card}
+"""A card's bit if it is a number (a wild's only with a count above 0, as _builds asks)."""
+_BUILD_BIT = {**_NUMBER_BIT, Card.WILD: _WILD_BIT}
+_BUILDS_HELD = tuple(tuple(_builds_of(held, seat) for held in range(1 << 9))
+                     for seat in range(MAX_PLAYERS))
+"""_BUILDS_HELD[seat][held]: :func:`_builds_of`, for every hand's bits."""
 
 
 @lru_cache(maxsize=None)

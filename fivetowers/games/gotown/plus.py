@@ -101,21 +101,27 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain
-from typing import Mapping
+from operator import attrgetter
+from typing import Mapping, Sequence
 
 from fivetowers.games.gotown.bots import HOARD, pairs_held, spread_after
+from fivetowers.games.gotown.draws import choice
 from fivetowers.games.gotown.playout import _builds, _offer_attacks, made, steal, thief
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake,
     SuperThief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import (
-    COUNTS, FLOOR_SUM, cards_seen, cards_unseen, floor_card,
+    COUNTS, FLOOR_SUM, cards_unseen, floor_card,
 )
 from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
+# the cards as globals: Card.X is a metaclass lookup, several times slower
+_DOG, _BONE, _SUPER_THIEF, _THIEF, _DONUT_TRUCK, _MILKSHAKE, _WILD = (
+    Card.DOG, Card.BONE, Card.SUPER_THIEF, Card.THIEF, Card.DONUT_TRUCK, Card.MILKSHAKE,
+    Card.WILD)
+_FLOORS = attrgetter("floors")
 _ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
 _SUPER_THIEVES = tuple(SuperThief(seat) for seat in range(MAX_PLAYERS))
 _OTHERS = tuple(tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
@@ -212,23 +218,51 @@ def stealer_cards(build: Build) -> tuple[Card, Card]:
 _DECK_SIZE = sum(COUNTS.values())
 
 
-def _in_sight(game: Game, seat: int) -> tuple[Mapping[Card, int], int]:
-    """What ``seat`` sees or holds, as plain cards, and how many cards it
-    cannot see: :func:`unseen_counts` worked out for the cards asked about
-    only (its count of a card is ``max(COUNTS[card] - in_sight[card], 0)``).
-    Greedy+ asks about two cards a build, at most plays of a playout, and
-    counting all 17 kinds was a tenth of the strong bot's search."""
-    sighted = cards_seen(game.players, chain(game.discard, game.players[seat].hand.elements()),
-                         game.truck_on_table)
+def _unseen_stealers(game: Game, seat: int, builds: Sequence[Build]) -> tuple[list[int], int]:
+    """For each of ``builds``, how many cards that steal its floor ``seat``
+    cannot see, and how many cards it cannot see in all: :func:`stealers`
+    and the total of :func:`unseen_counts`, worked out for the cards asked
+    about only. Greedy+ asks at most plays of a playout: counting all 17
+    kinds was a tenth of the strong bot's search, and a call a floor and a
+    build most of the rest."""
+    players = game.players
+    # what seat sees or holds, as plain cards (cards_seen's count, with the hand)
+    cards = game.discard[:]
+    dogs = milkshakes = 0
+    for player in players:
+        for floor in player.floors:
+            left, right = floor.left, floor.right  # floor.cards(), without its 3 calls
+            cards += (_WILD if left.wild else _NUMBERS[left.value - 1],
+                      _WILD if right.wild else _NUMBERS[right.value - 1])
+        dogs += len(player.dogs)
+        milkshakes += player.milkshakes
+    sighted = Counter(cards)
+    for card, count in players[seat].hand.items():
+        sighted[card] = sighted[card] + count if card in sighted else count
+    if dogs:
+        sighted[_DOG] = sighted[_DOG] + dogs if _DOG in sighted else dogs
+    if milkshakes:
+        sighted[_MILKSHAKE] = sighted[_MILKSHAKE] + milkshakes if _MILKSHAKE in sighted \
+            else milkshakes
+    if game.truck_on_table:
+        sighted[_DONUT_TRUCK] = sighted[_DONUT_TRUCK] + 1 if _DONUT_TRUCK in sighted else 1
     # no kind counted past its number in the deck (min of the two, in C)
-    return sighted, _DECK_SIZE - sum(map(min, sighted.values(), map(COUNTS.__getitem__, sighted)))
+    total = _DECK_SIZE - sum(map(min, sighted.values(), map(COUNTS.__getitem__, sighted)))
+    counts = []
+    for build in builds:
+        card, partner = _STEALERS[build.cards[0]]  # stealer_cards(build)
+        bad = COUNTS[card] - (sighted[card] if card in sighted else 0)
+        if bad < 0:
+            bad = 0
+        unseen = COUNTS[partner] - (sighted[partner] if partner in sighted else 0)
+        if unseen > 0:
+            bad += unseen
+        counts.append(bad)
+    return counts, total
 
 
-def _unseen_stealers(build: Build, in_sight: Mapping[Card, int]) -> int:
-    """:func:`stealers` from what is in sight (see :func:`_in_sight`)."""
-    seen = in_sight.get
-    card, partner = stealer_cards(build)
-    return max(COUNTS[card] - seen(card, 0), 0) + max(COUNTS[partner] - seen(partner, 0), 0)
+_STEALERS = {card: (card, _NUMBERS[FLOOR_SUM - value - 1]) for value, card in enumerate(_NUMBERS, 1)}
+"""A build's first card: :func:`stealer_cards` of the build."""
 
 
 def steal_chance(game: Game, seat: int, build: Build, unseen: Counter[Card]) -> float:
@@ -284,7 +318,7 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
     me = players[seat]
     hand = me.hand
     goal = game.floors_to_win
-    height = [len(p.floors) for p in players]
+    height = list(map(len, map(_FLOORS, players)))  # no call traced: C all through
     others = _OTHERS[len(players)][seat]
     best: list[Action] = []
     best_worth = 0.0
@@ -298,52 +332,63 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         elif worth == best_worth and worth > 0:
             best.append(action)
 
-    held = hand.get
+    # Cards are asked about with ``in`` then ``[]``, not hand.get(): no call
+    # (greedy+ plays every play of every playout), and a tower's top guard
+    # as ``height - 1 in dogs`` for top_has_dog()'s call.
     wins = height[seat] + 1 >= goal
     for target in others:
         them = players[target]
-        if not them.floors or them.top_has_dog():
+        floors = them.floors
+        if not floors or height[target] - 1 in them.dogs:
             continue
-        top = them.floors[-1]
+        top = floors[-1]
         low, high = FLOOR_SUM - top.left.value, FLOOR_SUM - top.right.value
         if low > high:
             low, high = high, low
         for value in (low,) if low == high else (low, high):
             card = _NUMBERS[value - 1]
-            count = held(card, 0)
+            count = hand[card] if card in hand else 0
             if count:
-                keep = _keep_worth(count, held(_NUMBERS[FLOOR_SUM - value - 1], 0)) \
-                    if knobs.steal_keep else 0.0
+                if knobs.steal_keep:
+                    partner = _NUMBERS[FLOOR_SUM - value - 1]
+                    keep = _keep_worth(count, hand[partner] if partner in hand else 0)
+                else:
+                    keep = 0.0
                 offer(1000.0 if wins else knobs.steal + knobs.steal_height * height[target] + keep,
                       steal(seat, card, target))
     # a build is worth at most build_cap short of a win: after a steal, none is offered
-    builds = _builds(hand, seat) if wins or best_worth <= knobs.build_cap else []
+    builds = _builds(hand, seat) if wins or best_worth <= knobs.build_cap else ()
     if builds:
         size = sum(hand.values())  # Counter.total(), a call less
         full = wins or size >= knobs.hoard or size <= knobs.refill_build \
-            or held(Card.DOG) or height[seat] + pairs_held(hand) >= goal
+            or (_DOG in hand and hand[_DOG]) or height[seat] + pairs_held(hand) >= goal
         if full:
             for build in builds:
                 offer(1000.0 if wins else
                       knobs.build + spread_after(hand, build) * knobs.build_spread, build)
         elif knobs.risk_p >= 0:
-            in_sight, total = _in_sight(game, seat)
-            held_next = _held_next(_hand_sizes(game, seat), total)
-            for build in builds:
-                if _chance(_unseen_stealers(build, in_sight), total, held_next) <= knobs.risk_p:
+            bad, total = _unseen_stealers(game, seat, builds)
+            # _held_next(_hand_sizes(...)) without their calls
+            held_next = tuple([size + 1 if size < total else total
+                               for size in [sum(players[other].hand.values())
+                                            for other in others]])
+            for i, build in enumerate(builds):
+                # _chance(), without its call
+                if (0.0 if total <= 0 or bad[i] <= 0 else
+                        _steal_chance(total, bad[i], held_next)) <= knobs.risk_p:
                     offer(knobs.build + spread_after(hand, build) * knobs.build_spread, build)
     if best_worth >= 1000.0:
-        return rng.choice(best)
-    if held(Card.SUPER_THIEF):
+        return choice(rng, best)  # rng.choice's pick, in fewer calls (draws.py)
+    if _SUPER_THIEF in hand and hand[_SUPER_THIEF]:
         offer(knobs.super_thief, _SUPER_THIEVES[seat])
-    if held(Card.THIEF):
+    if _THIEF in hand and hand[_THIEF]:
         for target in others:
-            size = players[target].hand_size
+            size = sum(players[target].hand.values())
             if size:
                 offer(knobs.thief + size * knobs.thief_size, thief(seat, target))
-    if held(Card.DONUT_TRUCK):
+    if _DONUT_TRUCK in hand and hand[_DONUT_TRUCK]:
         offer(knobs.donut_truck, made(DonutTruck, seat))
-    if held(Card.DOG) and me.floors:
+    if _DOG in hand and hand[_DOG] and me.floors:
         mine = len(me.floors) - 1
         if mine not in me.dogs:
             offer(knobs.dog_top, made(Dog, seat, mine))
@@ -362,13 +407,13 @@ def plus_play(game: Game, rng: random.Random, knobs: Knobs = GREEDY_PLUS) -> Act
         _offer_attacks(game, seat, others, height, attack, knobs)
     else:
         _offer_attacks(game, seat, others, height, offer, knobs)
-    if knobs.bone_any and held(Card.BONE):
+    if knobs.bone_any and _BONE in hand and hand[_BONE]:
         for target in others:
-            if players[target].floors and players[target].top_has_dog():
+            if height[target] and height[target] - 1 in players[target].dogs:
                 threat = height[target] - height[seat] * knobs.own_height
                 offer(knobs.bone + knobs.hit_threat * threat,
                       made(Bone, seat, target, height[target] - 1))
-    return rng.choice(best) if best else _ENDS[seat]
+    return choice(rng, best) if best else _ENDS[seat]
 
 
 __all__ = ["GREEDY", "GREEDY_PLUS", "Knobs", "plus_play", "steal_chance", "stealers",

@@ -340,7 +340,37 @@ within 0.05 s a move. The defaults stay. At four seats, 0.05 s a move
 (``fivetowers tournament --game gotown --players 4 --bots strong,greedy
 --games 200 --seed 1 --workers 1``, busy machine, load 6–8 on the 2
 cores, 32 ms a strong move): 33.5% of 200 [27.3–40.3], above its 25% share.
-"""
+
+The cost of a deal, cut with the same decisions (2026-12-02 evening):
+``tests/gotown/test_strong_digest.py`` holds every decision at 30 deals
+over 24 seeded games of 2–4 seats, both lengths (and two designs off by
+default), with every candidate's paired sums and every playout's plays,
+state and score, written from the code before. Python calls a deal
+2,263 -> 900 (cProfile, the searched heads-up decisions of the digest's
+positions at 60 deals; at every table size, those of 48 seeds, 4,357 ->
+1,760, and CPU a deal 0.63 -> 0.50 ms in the same minutes); in ``scripts/bench_gotown_search.py --count``'s
+fixed work 2,871 -> 1,222 calls and 36,253 -> 30,444 opcodes a deal. CPU
+a deal 0.36 -> 0.28 ms (the arena, seed 1's games 0–99 at 60 deals, main
+and this side by side on the busy shared machine; the same 72 games won,
+game by game), so 0.05 s of CPU would give a decision about 177 deals
+where it gave 140. How: greedy+ and the turn ask a hand with ``in`` and
+``[]`` (no ``dict.get``, no ``Counter.__missing__``), tops' guards and
+heights without calls, a hand's builds from a table by the cards held,
+the unseen stealers of its builds counted in one call, plays dispatched
+by ``type() is``, a playout's first play without the validator (legal in
+the view the deal agrees with), and Random's shuffle, choice, randrange
+and seed drawn with the same numbers in fewer calls
+(:mod:`~fivetowers.games.gotown.draws`). The calls fell by three fifths,
+the CPU by about a fifth: what is left is the plays' own bytecode (greedy+
+a fifth of it, the dealer's shuffles a tenth). Under the CPU clock at 0.05 s
+(``scripts/bench_gotown_search.py --games 8``, beside main's) a searched
+decision saw 190 deals on average (p10 121, p50 170) against 144 (p10 94,
+p50 136), every one past :data:`MIN_DEALS` either way. Through the
+tournament at 0.05 s a move (``--workers 1``, busy machine, load 8–9 on the
+2 cores, 28–30 ms a strong move): 62.3% of 400 [57.4–66.9] at seed 1 and
+60.0% [55.1–64.7] at seed 0 (61.1% of the 800 [57.7–64.4]); a second
+seed-1 run beside main's in the same minutes, 60.2% [55.4–64.9] against
+59.0% [54.1–63.7]. More deals of this design do not reach 65% (above)."""
 
 from __future__ import annotations
 
@@ -352,6 +382,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from fivetowers.games.gotown.bots import HOARD, GreedyBot, pairs_held
+from fivetowers.games.gotown.draws import below, reseed, shuffle
 from fivetowers.games.gotown.plus import GREEDY, plus_play
 from fivetowers.games.gotown.rules import (
     Action, Bone, Build, Card, Dog, DonutTruck, End, Game, Jackhammer, Milkshake, PlayerView,
@@ -573,6 +604,7 @@ class StrongBot:
         min_deals = design.min_deals
         if design.critical_deals and _one_floor_off(view):
             min_deals = design.critical_deals
+        played = random.Random(0)  # each playout's draws, seeded by the deal
         started = self.timer()
         while rounds == 0 or (self.timer() < deadline if self.simulations is None
                               else rounds < self.simulations):
@@ -581,11 +613,13 @@ class StrongBot:
                 self.deals, self.playouts = rounds, playouts
                 return greedy
             deal = dealer.deal(rng)
-            seed = rng.randrange(1 << 30)
-            base = self._playout(deal, plays[0], me, random.Random(seed), design)
+            seed = below(rng, 1 << 30)
+            # one generator seeded again for each playout: random.Random(seed)'s draws
+            reseed(played, seed)
+            base = self._playout(deal, plays[0], me, played, design)
             for i in searched:
-                diff = self._playout(deal, plays[i], me, random.Random(seed), design,
-                                     hidden[i]) - base
+                reseed(played, seed)
+                diff = self._playout(deal, plays[i], me, played, design, hidden[i]) - base
                 sums[i] += diff
                 squares[i] += diff * diff
             rounds += 1
@@ -701,7 +735,9 @@ class StrongBot:
     def _playout(self, deal: Game, action: Action, me: int, rng: random.Random,
                  design: Search, hidden: Counter[Card] | None = None) -> float:
         game = deal.clone()
-        game.apply(action)
+        # the plays searched are legal in the view, and the deal agrees with
+        # it: the validator would pass them (its check, a playout's first play)
+        game.apply_trusted(action)
         horizon = deal.turn + design.rounds * game.player_count
         if hidden:
             finish_turn(game, me, hidden, rng)
@@ -935,7 +971,7 @@ def read_hand(cards: list[Card], size: int, reading: Reading,
     if not passed:
         return hand, cards[at:]
     rest = passed + cards[at:]
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     return hand, rest
 
 
@@ -971,7 +1007,7 @@ class Dealer:
 
     def deal(self, rng: random.Random) -> Game:
         cards = list(self.unseen)
-        rng.shuffle(cards)
+        shuffle(rng, cards)  # rng.shuffle's order, in fewer calls (draws.py)
         in_hands, read = self.in_hands, None
         hand: list[Card] = []
         if self.reading is not None:  # its seat's hand read from its last turn
@@ -981,7 +1017,7 @@ class Dealer:
         if self.unlikely and (in_hands or read is None):  # (with infer off, the same random draws as before it)
             cards = self._unlikely_last(cards, in_hands, rng)
         game = self.table.clone()
-        game.seed = rng.randrange(1 << 30)  # the thieves' and reshuffles' draws
+        game.seed = below(rng, 1 << 30)  # the thieves' and reshuffles' draws
         for seat, shown in enumerate(self.view.seats):
             if seat == read:
                 game.players[seat].hand = Counter(hand)
@@ -1006,6 +1042,6 @@ class Dealer:
             return cards
         cards = front + back
         rest = cards[in_hands:]
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         cards[in_hands:] = rest
         return cards

@@ -210,6 +210,6 @@ def counter_of(counts: Mapping[Card, int]) -> Counter[Card]:
     """A Counter of ``counts`` filled by dict's own update,
     in C: Counter's runs Python and an ABC check, and the strong bot's
     search makes one for every hand it copies and at most plays."""
-    made: Counter[Card] = Counter()
+    made: Counter[Card] = Counter.__new__(Counter)  # empty: Counter's __init__ runs update
     dict.update(made, counts)
     return made

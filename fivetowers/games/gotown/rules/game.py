@@ -378,27 +378,28 @@ class Game:
         """Carry out ``action`` without asking :meth:`check`: only for a
         search's imagined plays, made by a policy that plays legally only
         (the strong bot's playouts, on their own copies of a game)."""
+        # the plays' classes have no subclasses: ``type() is`` is isinstance's
+        # answer without its call (a playout makes tens of thousands)
         seat = action.seat
         me = self.players[seat]
-        if isinstance(action, End):
+        if type(action) is End:
             self.actions.append(action)
             self._end_turn(seat)
             return
-        if isinstance(action, Build):
+        if type(action) is Build:
             a, b = action.cards
             self._play(me, a)
             self._play(me, b)
             me.floors.append(_build_floor(a, b))
-        elif isinstance(action, Steal):
-            self._play(me, action.card)
-            them = self.players[action.target]
-            top = them.floors.pop()
-            assert action.card.number is not None
-            stolen = _match(top, action.card.number)
-            assert stolen is not None
-            other = top.right if stolen is top.left else top.left
-            self.discard.append(other.card)
-            me.floors.append(_stolen_floor(action.card.number, stolen))
+        elif type(action) is Steal:
+            card = action.card
+            self._play(me, card)
+            top = self.players[action.target].floors.pop()
+            number = card.number
+            assert number is not None
+            stolen = top.left if top.left.value + number == FLOOR_SUM else top.right
+            self.discard.append((top.right if stolen is top.left else top.left).card)
+            me.floors.append(_stolen_floor(number, stolen))
         else:
             action = self._carry_out_action_card(me, action)
         self.actions.append(action)
@@ -407,33 +408,34 @@ class Game:
 
     def _carry_out_action_card(self, me: Player, action: Action) -> Action:
         """Play an action card; returns the action as recorded (a thief's draw)."""
-        card = _CARD_OF[type(action)]
+        kind = type(action)  # the plays' classes have no subclasses (apply_trusted)
+        card = _CARD_OF[kind]
         self._play(me, card)
-        if isinstance(action, Dog):
+        if type(action) is Dog:
             me.dogs.add(action.floor)
             return action  # the dog stays on the table until its floor goes
-        if isinstance(action, Milkshake):
+        if type(action) is Milkshake:
             self.players[action.target].milkshakes += 1
             return action  # drunk (discarded) on that player's next turn
-        if isinstance(action, DonutTruck):
+        if kind is DonutTruck:
             self.truck_on_table = True
             return action  # discarded at the end of this turn
         self.discard.append(card)
-        if isinstance(action, Bone):
+        if type(action) is Bone:
             self.players[action.target].dogs.discard(action.floor)
             self.discard.append(Card.DOG)
-        elif isinstance(action, (Jackhammer, WreckingBall)):
+        elif type(action) is Jackhammer or type(action) is WreckingBall:
             them = self.players[action.target]
             top = them.floors.pop()
             self.discard.extend(top.cards())
             if len(them.floors) in them.dogs:  # a wrecking ball's only
                 them.dogs.discard(len(them.floors))
                 self.discard.append(Card.DOG)
-        elif isinstance(action, Thief):
+        elif type(action) is Thief:
             took = action.took or self._pick(action.target, 0)
             self._take(me, action.target, took)
             return Thief(action.seat, action.target, took)
-        elif isinstance(action, SuperThief):
+        elif type(action) is SuperThief:
             picks = action.took
             if picks is None:
                 picks = tuple((s, self._pick(s, s)) for s in self.opponents(action.seat)
@@ -478,7 +480,7 @@ class Game:
             self.turn += 1
             me = self.players[seat]
             if not me.milkshakes:
-                if me.hand_size < NO_DRAW_AT:
+                if sum(me.hand.values()) < NO_DRAW_AT:  # hand_size, calls fewer
                     self._draw(me, 1)
                 self.to_move = seat
                 return
@@ -487,11 +489,11 @@ class Game:
             self.turns_ended += 1
             if self._turn_limit_reached():
                 return
-            seat = (seat + 1) % self.player_count
+            seat = (seat + 1) % len(self.players)
 
     def _end_turn(self, seat: int) -> None:
         me = self.players[seat]
-        size = me.hand_size
+        size = sum(me.hand.values())
         if size < REFILL_TO:
             self._draw(me, REFILL_TO - size)
         again = self.truck_on_table
@@ -499,9 +501,11 @@ class Game:
             self.truck_on_table = False
             self.discard.append(Card.DONUT_TRUCK)
         self.turns_ended += 1
-        if self._turn_limit_reached():
+        players = len(self.players)
+        # the limit's check inline: a playout ends thousands of turns
+        if self.turns_ended >= TURNS_PER_PLAYER * players and self._turn_limit_reached():
             return
-        self._begin_turn(seat if again else (seat + 1) % self.player_count)
+        self._begin_turn(seat if again else (seat + 1) % players)
 
     def _turn_limit_reached(self) -> bool:
         """The termination ruling: the tallest towers share the win."""
@@ -515,12 +519,17 @@ class Game:
         self.over, self.to_move, self.winners = True, None, winners
 
     def _draw(self, me: Player, count: int) -> None:
+        hand = me.hand
         for _ in range(count):
             if not self.draw:
                 if not self.discard:
                     return  # both piles empty: no more cards for this draw
                 self._reshuffle()
-            me.hand[self.draw.pop(0)] += 1
+            card = self.draw.pop(0)
+            if card in hand:  # Counter's += on a card not held runs __missing__
+                hand[card] += 1
+            else:
+                hand[card] = 1
 
     def _reshuffle(self) -> None:
         k = len(self.reshuffles)
