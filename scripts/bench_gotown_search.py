@@ -17,6 +17,17 @@ the Python opcodes run and the calls made (Python and C) by the search's
 deals and playouts at the decisions of those games (4 deals each, every
 candidate played out): a measure of work that no other process's load
 changes, for before/after comparisons on a busy machine.
+
+    python scripts/bench_gotown_search.py --digest-calls [--all]
+
+``--digest-calls`` instead has a fresh ``StrongBot(simulations=60)`` decide
+at every position of the strong digest's seeded games
+(``tests/gotown/strong_digest.py``, seeds 0-47; heads-up ones only unless
+``--all``, which takes every table size) and prints, over the decisions
+that searched, cProfile's total calls a deal (Python and C; the same on any
+machine) and the CPU a deal of a run without the profiler (the whole
+decision's, divided by its deals: noisy on a busy machine, compare side by
+side only).
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 from types import FrameType
 from typing import Any, Callable, Iterator
 from unittest import mock
@@ -186,6 +198,45 @@ def count_work(games: int, seed: int) -> None:
           f"({opcodes / playouts:.0f} and {calls / playouts:.0f} a playout)")
 
 
+DIGEST_SEEDS = range(48)
+DIGEST_DEALS = 60
+
+
+def digest_calls(every_size: bool) -> None:
+    """Print the calls and CPU a deal of the strong bot's searched decisions
+    at the strong digest's positions (see the module's docstring)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.gotown.strong_digest import positions, table
+
+    views = [(seed, i, view) for seed in DIGEST_SEEDS
+             if every_size or table(seed).player_count == 2
+             for i, view in enumerate(positions(seed))]
+
+    def decide() -> tuple[int, int, int]:
+        searched = deals = playouts = 0
+        for seed, i, view in views:
+            bot = StrongBot(simulations=DIGEST_DEALS)
+            bot.choose(view, random.Random(seed * 1000 + i))
+            if bot.deals > 1:
+                searched, deals, playouts = \
+                    searched + 1, deals + bot.deals, playouts + bot.playouts
+        return searched, deals, playouts
+
+    start = time.process_time()
+    searched, deals, playouts = decide()
+    cpu = time.process_time() - start
+    profiler = cProfile.Profile()
+    profiler.runcall(decide)
+    calls: int = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+    print(f"{len(views)} positions ({'every table size' if every_size else 'heads-up'}, "
+          f"seeds {DIGEST_SEEDS.start}-{DIGEST_SEEDS.stop - 1}), {searched} searched at "
+          f"{DIGEST_DEALS} deals: {deals} deals, {playouts} playouts")
+    print(f"calls a deal {calls / deals:.0f} ({calls / playouts:.0f} a playout; cProfile, "
+          f"every decision's calls over the searched ones' deals)")
+    print(f"CPU a deal {1e3 * cpu / deals:.3f} ms (every decision's CPU over the searched "
+          f"ones' deals, without the profiler)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
@@ -194,7 +245,14 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=0, metavar="N")
     parser.add_argument("--count", action="store_true",
                         help="count the search's opcodes and calls a deal (fixed work)")
+    parser.add_argument("--digest-calls", action="store_true",
+                        help="calls and CPU a deal at the strong digest's positions")
+    parser.add_argument("--all", action="store_true",
+                        help="with --digest-calls: every table size, not heads-up only")
     args = parser.parse_args()
+    if args.digest_calls:
+        digest_calls(args.all)
+        return
     if args.count:
         count_work(args.games, args.seed)
         return

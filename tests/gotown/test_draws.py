@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from fivetowers.games.gotown.draws import below, choice, reseed, shuffle
 
 
@@ -28,6 +30,30 @@ def test_choice_and_below_draw_as_random_does() -> None:
             assert below(ours, size) == theirs.randrange(size), (seed, size)
         assert below(ours, 1 << 30) == theirs.randrange(1 << 30)
         assert ours.getstate() == theirs.getstate()
+
+
+def test_a_draw_below_nothing_raises_as_random_does() -> None:
+    rng = random.Random(0)
+    draws, drawn = rng.getrandbits, 0
+
+    def bounded(k: int) -> int:
+        # a draw below nothing loops on getrandbits(0) == 0: fail, not hang
+        nonlocal drawn
+        drawn += 1
+        assert drawn < 1000, "drew forever"
+        return draws(k)
+
+    rng.getrandbits = bounded  # type: ignore[method-assign]
+    with pytest.raises(IndexError):
+        choice(rng, [])
+    for n in (0, -1):
+        with pytest.raises(ValueError):
+            below(rng, n)
+    with pytest.raises(IndexError):
+        random.Random(0).choice([])
+    with pytest.raises(ValueError):
+        random.Random(0).randrange(0)
+    assert drawn == 0
 
 
 def test_another_generator_draws_by_its_own_methods() -> None:

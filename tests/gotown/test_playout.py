@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+import typing
 
 from fivetowers.games.gotown.bots import GreedyBot, RandomBot
 from fivetowers.games.gotown.playout import greedy_play
-from fivetowers.games.gotown.rules import Build, Card, End, Game, Steal, Thief
+from fivetowers.games.gotown.rules import Action, Build, Card, End, Game, Steal, Thief
 
 from tests.gotown.arrange import table
 
@@ -65,6 +66,15 @@ def test_pairs_held_counts_as_pairs_does() -> None:
     for _ in range(500):
         hand = rng.sample(deck, rng.randrange(0, 12))
         assert pairs_held(Counter(hand)) == pairs(hand), hand
+
+
+def test_every_play_class_is_final() -> None:
+    """The game tells plays apart by ``type(action) is`` (apply_trusted, which
+    every real play goes through too): a subclass would match none of its
+    branches, so mypy must refuse one (``typing.final``)."""
+    plays = typing.get_args(Action)
+    assert len(plays) == 11
+    assert [c.__name__ for c in plays if not getattr(c, "__final__", False)] == []
 
 
 def test_apply_trusted_carries_out_plays_as_apply_does() -> None:

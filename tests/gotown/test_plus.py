@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from fivetowers.games.gotown.playout import greedy_play
 from fivetowers.games.gotown.plus import (
@@ -181,6 +184,44 @@ def test_greedy_plus_counts_unseen_stealers_as_unseen_counts_does() -> None:
             game.apply_trusted(plus_play(game, rng))
     same(table([["3", "3", "3", "6", "?"], ["3"]], towers=[[["3", "6"]], [["3", "?6"]]],
                discard=["3", "dog", "6"], dogs=[[0], [0]]))
+
+
+def test_greedy_plus_reads_the_table_from_cards_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unseen stealers start from cards_seen's count (one count of what
+    is in sight, not a copy of it in greedy+), and cards_seen counts as
+    asking every floor for its cards does: wilds as wilds, dogs,
+    milkshakes and the donut truck in play, over whole games."""
+    from fivetowers.games.gotown import plus
+    from fivetowers.games.gotown.rules.cards import cards_seen
+
+    def plainly(game: Game) -> Counter[Card]:
+        seen = Counter(game.discard)
+        for player in game.players:
+            for floor in player.floors:
+                seen.update(floor.cards())
+            seen[Card.DOG] += len(player.dogs)
+            seen[Card.MILKSHAKE] += player.milkshakes
+        seen[Card.DONUT_TRUCK] += game.truck_on_table
+        return +seen
+
+    asked = 0
+
+    def counted(*args: Any) -> Counter[Card]:
+        nonlocal asked
+        asked += 1
+        return cards_seen(*args)
+
+    monkeypatch.setattr(plus, "cards_seen", counted)
+    kinds: Counter[Card] = Counter()
+    for seed in range(6):
+        game = Game([f"p{i}" for i in range(2 + seed % 3)], 4 + seed % 2, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            assert cards_seen(game.players, game.discard, game.truck_on_table) == plainly(game)
+            kinds.update(plainly(game).keys())
+            game.apply_trusted(plus_play(game, rng))
+    assert {Card.WILD, Card.DOG, Card.MILKSHAKE, Card.DONUT_TRUCK} <= set(kinds)
+    assert asked
 
 
 def test_the_builds_table_gives_every_build_a_hand_allows_in_order() -> None:

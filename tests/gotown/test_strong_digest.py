@@ -12,9 +12,11 @@ import pytest
 
 from fivetowers.games.gotown import strong
 from fivetowers.games.gotown.plus import Knobs, plus_play
-from fivetowers.games.gotown.rules import Action, Game
+from fivetowers.games.gotown.rules import Action, Game, action_json
+from fivetowers.games.gotown.strong import StrongBot
 from tests.gotown import strong_digest
-from tests.gotown.strong_digest import FIXTURE, VARIANTS, decisions, decisions_digest, table
+from tests.gotown.strong_digest import (FIXTURE, VARIANTS, decisions, decisions_digest,
+                                        positions, table)
 
 
 def _golden() -> dict[str, dict[str, str]]:
@@ -40,15 +42,22 @@ def test_the_designs_off_by_default_decide_as_the_reference(name: str) -> None:
 
 
 def test_the_positions_are_searched_and_some_leave_greedy_plus() -> None:
-    """The digest weighs real searches: at both table sizes decisions make
-    their deals, and some of them choose a play other than greedy+'s."""
+    """The digest weighs real searches: at each of the three table sizes
+    decisions make their deals, and some searched decisions choose a play
+    other than greedy+'s (the bot's own play without search, from the same
+    generator)."""
     searched = {2: 0, 3: 0, 4: 0}
+    departures = 0
     for seed in (0, 1, 2, 3, 5):
-        for action, deals, playouts, seen, _ in decisions(seed):
+        made = decisions(seed)
+        for i, (view, (action, deals, playouts, seen, _)) in enumerate(zip(positions(seed), made)):
             if deals > 1:
                 searched[table(seed).player_count] += 1
                 assert deals == strong_digest.DEALS and playouts >= 2 * deals
+                greedy = StrongBot(search=False).choose(view, random.Random(seed * 1000 + i))
+                departures += action != action_json(greedy)
     assert all(searched.values()), searched
+    assert departures, "every searched decision played greedy+'s play"
 
 
 def test_a_changed_playout_changes_the_digest(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,9 @@ They follow CPython's ``Random._randbelow_with_getrandbits`` (``k`` bits of
 ``Random.shuffle`` (from the last place down, each swapped with a place
 drawn below it); ``tests/gotown/test_draws.py`` checks them against
 Random's own. Any generator but a plain ``random.Random`` (a subclass may
-draw otherwise) is left to its own methods.
+draw otherwise) is left to its own methods, and so is a draw below nothing
+(an empty sequence, ``n`` of 0 or less): Random raises there, where the
+loop would wait forever for ``getrandbits(0)`` to reach 0.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ has 54 cards)."""
 
 
 def below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n`` > 0."""
-    if type(rng) is not random.Random:
+    """``rng.randrange(n)``."""
+    if type(rng) is not random.Random or n <= 0:
         return rng.randrange(n)
     getrandbits = rng.getrandbits
     k = n.bit_length()
@@ -38,9 +40,9 @@ def below(rng: random.Random, n: int) -> int:
 
 
 def choice(rng: random.Random, seq: Sequence[_T]) -> _T:
-    """``rng.choice(seq)``, ``seq`` not empty."""
+    """``rng.choice(seq)``."""
     n = len(seq)
-    if type(rng) is not random.Random or n > 64:
+    if type(rng) is not random.Random or n > 64 or not n:  # not n: Random raises
         return rng.choice(seq)
     getrandbits = rng.getrandbits
     k = _BITS[n]

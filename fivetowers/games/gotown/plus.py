@@ -112,15 +112,14 @@ from fivetowers.games.gotown.rules import (
     SuperThief, WreckingBall,
 )
 from fivetowers.games.gotown.rules.cards import (
-    COUNTS, FLOOR_SUM, cards_unseen, floor_card,
+    COUNTS, FLOOR_SUM, cards_seen, cards_unseen, floor_card,
 )
 from fivetowers.games.gotown.rules.game import MAX_PLAYERS
 
 _NUMBERS = tuple(floor_card(v) for v in range(1, 9))
 # the cards as globals: Card.X is a metaclass lookup, several times slower
-_DOG, _BONE, _SUPER_THIEF, _THIEF, _DONUT_TRUCK, _MILKSHAKE, _WILD = (
-    Card.DOG, Card.BONE, Card.SUPER_THIEF, Card.THIEF, Card.DONUT_TRUCK, Card.MILKSHAKE,
-    Card.WILD)
+_DOG, _BONE, _SUPER_THIEF, _THIEF, _DONUT_TRUCK = (
+    Card.DOG, Card.BONE, Card.SUPER_THIEF, Card.THIEF, Card.DONUT_TRUCK)
 _FLOORS = attrgetter("floors")
 _ENDS = tuple(End(seat) for seat in range(MAX_PLAYERS))
 _SUPER_THIEVES = tuple(SuperThief(seat) for seat in range(MAX_PLAYERS))
@@ -226,26 +225,10 @@ def _unseen_stealers(game: Game, seat: int, builds: Sequence[Build]) -> tuple[li
     kinds was a tenth of the strong bot's search, and a call a floor and a
     build most of the rest."""
     players = game.players
-    # what seat sees or holds, as plain cards (cards_seen's count, with the hand)
-    cards = game.discard[:]
-    dogs = milkshakes = 0
-    for player in players:
-        for floor in player.floors:
-            left, right = floor.left, floor.right  # floor.cards(), without its 3 calls
-            cards += (_WILD if left.wild else _NUMBERS[left.value - 1],
-                      _WILD if right.wild else _NUMBERS[right.value - 1])
-        dogs += len(player.dogs)
-        milkshakes += player.milkshakes
-    sighted = Counter(cards)
+    # what seat sees or holds, as plain cards
+    sighted = cards_seen(players, game.discard, game.truck_on_table)
     for card, count in players[seat].hand.items():
         sighted[card] = sighted[card] + count if card in sighted else count
-    if dogs:
-        sighted[_DOG] = sighted[_DOG] + dogs if _DOG in sighted else dogs
-    if milkshakes:
-        sighted[_MILKSHAKE] = sighted[_MILKSHAKE] + milkshakes if _MILKSHAKE in sighted \
-            else milkshakes
-    if game.truck_on_table:
-        sighted[_DONUT_TRUCK] = sighted[_DONUT_TRUCK] + 1 if _DONUT_TRUCK in sighted else 1
     # no kind counted past its number in the deck (min of the two, in C)
     total = _DECK_SIZE - sum(map(min, sighted.values(), map(COUNTS.__getitem__, sighted)))
     counts = []

@@ -346,10 +346,12 @@ The cost of a deal, cut with the same decisions (2026-12-02 evening):
 over 24 seeded games of 2–4 seats, both lengths (and two designs off by
 default), with every candidate's paired sums and every playout's plays,
 state and score, written from the code before. Python calls a deal
-2,263 -> 900 (cProfile, the searched heads-up decisions of the digest's
-positions at 60 deals; at every table size, those of 48 seeds, 4,357 ->
-1,760, and CPU a deal 0.63 -> 0.50 ms in the same minutes); in ``scripts/bench_gotown_search.py --count``'s
-fixed work 2,871 -> 1,222 calls and 36,253 -> 30,444 opcodes a deal. CPU
+2,256 -> 899 (``scripts/bench_gotown_search.py --digest-calls``: cProfile,
+the searched heads-up decisions at the digest's positions of 48 seeds at
+60 deals; with ``--all``, every table size, 4,343 -> 1,754, and CPU a
+deal 0.70-0.73 -> 0.46-0.58 ms, two runs each alternating with main's on
+the busy machine); in ``scripts/bench_gotown_search.py --count``'s
+fixed work 2,871 -> 1,228 calls and 36,253 -> 30,495 opcodes a deal. CPU
 a deal 0.36 -> 0.28 ms (the arena, seed 1's games 0–99 at 60 deals, main
 and this side by side on the busy shared machine; the same 72 games won,
 game by game), so 0.05 s of CPU would give a decision about 177 deals

@@ -1,14 +1,19 @@
-"""The plays a player submits, as FORMATS.md "GoTown game record" writes them."""
+"""The plays a player submits, as FORMATS.md "GoTown game record" writes them.
+
+Every play's class is final (mypy refuses a subclass): the game tells them
+apart by ``type(action) is`` where a search makes tens of thousands of plays,
+and a subclass would slip past that where isinstance would take it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Mapping, Union, final
 
 from fivetowers.games.gotown.rules.cards import Card
 from fivetowers.games.gotown.rules.errors import CardError, MalformedAction, shown
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Build:
     """Two cards from hand that make a floor; a wild takes the value that makes 9."""
@@ -20,6 +25,7 @@ class Build:
         return {"build": [str(c) for c in self.cards]}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Steal:
     """``card`` from hand with its match from the top floor of seat ``target``."""
@@ -32,6 +38,7 @@ class Steal:
         return {"steal": {"card": str(self.card), "from": self.target}}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Dog:
     """A dog beside floor ``floor`` (0 = bottom) of the player's own tower."""
@@ -43,6 +50,7 @@ class Dog:
         return {"dog": self.floor}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Bone:
     """A bone on the dog beside floor ``floor`` of seat ``target``'s tower."""
@@ -55,6 +63,7 @@ class Bone:
         return {"bone": {"from": self.target, "floor": self.floor}}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Jackhammer:
     seat: int
@@ -64,6 +73,7 @@ class Jackhammer:
         return {"jackhammer": self.target}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class WreckingBall:
     seat: int
@@ -73,6 +83,7 @@ class WreckingBall:
         return {"wrecking-ball": self.target}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Milkshake:
     seat: int
@@ -82,6 +93,7 @@ class Milkshake:
         return {"milkshake": self.target}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class DonutTruck:
     seat: int
@@ -90,6 +102,7 @@ class DonutTruck:
         return {"donut-truck": True}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Thief:
     """One card at random from seat ``target``'s hand. ``took`` None asks the
@@ -106,6 +119,7 @@ class Thief:
         return {"thief": out}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class SuperThief:
     """One card at random from each opponent holding one. ``took`` (seat →
@@ -120,6 +134,7 @@ class SuperThief:
         return {"super-thief": {"took": {str(s): str(c) for s, c in self.took}}}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class End:
     """The end of the turn (the draw up to 3 follows)."""

@@ -375,11 +375,13 @@ class Game:
         self.apply_trusted(action)
 
     def apply_trusted(self, action: Action) -> None:
-        """Carry out ``action`` without asking :meth:`check`: only for a
-        search's imagined plays, made by a policy that plays legally only
-        (the strong bot's playouts, on their own copies of a game)."""
-        # the plays' classes have no subclasses: ``type() is`` is isinstance's
-        # answer without its call (a playout makes tens of thousands)
+        """Carry out ``action`` without asking :meth:`check`: for a play
+        already checked (:meth:`apply` checks every real play, then comes
+        here) or a search's imagined play, made by a policy that plays
+        legally only (the strong bot's playouts, on their own copies of a
+        game)."""
+        # the plays' classes are final (rules/actions.py): ``type() is`` is
+        # isinstance's answer without its call (a playout makes tens of thousands)
         seat = action.seat
         me = self.players[seat]
         if type(action) is End:
@@ -408,8 +410,9 @@ class Game:
 
     def _carry_out_action_card(self, me: Player, action: Action) -> Action:
         """Play an action card; returns the action as recorded (a thief's draw)."""
-        kind = type(action)  # the plays' classes have no subclasses (apply_trusted)
-        card = _CARD_OF[kind]
+        # ``type(action) is``, as in apply_trusted (the classes are final),
+        # and not a name for type(action): mypy narrows ``action`` only so
+        card = _CARD_OF[type(action)]
         self._play(me, card)
         if type(action) is Dog:
             me.dogs.add(action.floor)
@@ -417,7 +420,7 @@ class Game:
         if type(action) is Milkshake:
             self.players[action.target].milkshakes += 1
             return action  # drunk (discarded) on that player's next turn
-        if kind is DonutTruck:
+        if type(action) is DonutTruck:
             self.truck_on_table = True
             return action  # discarded at the end of this turn
         self.discard.append(card)
