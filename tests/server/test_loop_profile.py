@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import signal
 
 import pytest
 
@@ -11,11 +12,11 @@ from fivetowers.server import loop_profile
 from fivetowers.server.loop_profile import OTHER, LoopProfile, from_environment, subsystem_of
 
 
-def spin_the_cpu(profile: LoopProfile, samples: int) -> None:
+def spin_the_cpu(profile: LoopProfile, samples: int, most: int = 50_000_000) -> None:
     """Pure Python work until the profile holds ``samples`` busy samples
     (bounded: a profile that never samples fails the test, not hangs it)."""
     total = 0
-    for _ in range(50_000_000):
+    for _ in range(most):
         total += 1
         if total % 10_000 == 0 and sum(profile.stacks.values()) >= samples:
             return
@@ -25,11 +26,21 @@ async def a_callback_that_spins(profile: LoopProfile) -> None:
     spin_the_cpu(profile, 30)
 
 
+async def sampling(profile: LoopProfile) -> None:
+    """Once ``profile`` samples: its start schedules that (a call_later(0))
+    for a later turn of the loop than the one its caller resumes in."""
+    for _ in range(1000):
+        if profile._sampling:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the profile did not begin sampling")
+
+
 async def test_the_loop_s_cpu_is_sampled_and_named() -> None:
     out = io.StringIO()
     profile = LoopProfile(every_ms=1, out=out)
     assert profile.start()
-    await asyncio.sleep(0)  # its start (a call_soon) runs
+    await sampling(profile)
     try:
         await asyncio.get_running_loop().create_task(a_callback_that_spins(profile))
     finally:
@@ -47,10 +58,14 @@ async def test_the_loop_s_cpu_is_sampled_and_named() -> None:
 async def test_no_sample_after_it_stops() -> None:
     profile = LoopProfile(every_ms=1, for_s=30)
     assert profile.start()
-    await asyncio.sleep(0)
+    await sampling(profile)
+    spin_the_cpu(profile, 5)
     profile.stop()
     taken = sum(profile.stacks.values())
-    spin_the_cpu(profile, 10**9 if taken == 0 else taken + 10)  # no sample comes: runs out
+    assert taken > 0  # it was sampling when stopped
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) != profile._sample
+    spin_the_cpu(profile, taken + 1, most=2_000_000)  # ~100 samples' CPU: none comes
     assert sum(profile.stacks.values()) == taken
 
 
