@@ -42,7 +42,7 @@ import threading
 import time
 from collections import Counter
 from types import CodeType, FrameType
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 ENVIRONMENT = "FIVETOWERS_PROFILE"
 """Milliseconds between samples; unset or 0: no profile."""
@@ -92,6 +92,8 @@ IDLE_FILES = ("/selectors.py",)
 """Innermost frame in these: the loop is waiting for I/O or a timer."""
 SKIPPED = ("/asyncio/", "/selectors.py")
 """Frames below a loop callback: the loop's own."""
+SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+"""What ``signal.signal`` returns (None: a handler not set from Python)."""
 
 
 def subsystem_of(filename: str) -> str | None:
@@ -149,6 +151,8 @@ class LoopProfile:
         self._window: tuple[float, float, float] | None = None
         """(monotonic, process CPU, loop thread CPU) when sampling began."""
         self._ended: tuple[float, float, float] | None = None
+        self._previous: SignalHandler = None
+        """SIGPROF's handler before sampling began."""
 
     # -- life ----------------------------------------------------------------
     def start(self) -> bool:
@@ -178,14 +182,17 @@ class LoopProfile:
         # A sampling thread would not do: it can only run when the loop
         # thread lets go of the GIL, so its samples pile up on system calls.
         self._window = (time.monotonic(), time.process_time(), time.thread_time())
-        signal.signal(signal.SIGPROF, self._sample)
+        self._previous = signal.signal(signal.SIGPROF, self._sample)
         signal.setitimer(signal.ITIMER_PROF, self.every, self.every)
         gc.callbacks.append(self._on_gc)
         self._sampling = True
 
     def _end(self) -> None:
         signal.setitimer(signal.ITIMER_PROF, 0, 0)
-        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        # SIGPROF's default ends the process: whatever handled it before
+        # (None: not set from Python, the default then) handles it again.
+        signal.signal(signal.SIGPROF, signal.SIG_DFL if self._previous is None
+                      else self._previous)
         self._ended = (time.monotonic(), time.process_time(), time.thread_time())
         if self._on_gc in gc.callbacks:
             gc.callbacks.remove(self._on_gc)

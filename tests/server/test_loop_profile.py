@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import signal
+from types import FrameType
 
 import pytest
 
@@ -67,6 +68,22 @@ async def test_no_sample_after_it_stops() -> None:
     assert signal.getsignal(signal.SIGPROF) != profile._sample
     spin_the_cpu(profile, taken + 1, most=2_000_000)  # ~100 samples' CPU: none comes
     assert sum(profile.stacks.values()) == taken
+
+
+async def test_sigprof_is_handled_again_as_before_once_it_stops() -> None:
+    # SIGPROF's default ends the process: not what stopping leaves behind.
+    def before(signum: int, frame: FrameType | None) -> None:
+        """The process's own SIGPROF handler (none comes here)."""
+
+    was = signal.signal(signal.SIGPROF, before)
+    try:
+        profile = LoopProfile(every_ms=1)
+        assert profile.start()
+        await sampling(profile)
+        profile.stop()
+        assert signal.getsignal(signal.SIGPROF) is before
+    finally:
+        signal.signal(signal.SIGPROF, signal.SIG_DFL if was is None else was)
 
 
 def test_frames_are_put_in_the_server_s_parts() -> None:
