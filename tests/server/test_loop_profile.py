@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import signal
+import weakref
 from types import FrameType
 
 import pytest
@@ -84,6 +85,40 @@ async def test_sigprof_is_handled_again_as_before_once_it_stops() -> None:
         assert signal.getsignal(signal.SIGPROF) is before
     finally:
         signal.signal(signal.SIGPROF, signal.SIG_DFL if was is None else was)
+
+
+class Pump:
+    async def run(self, profile: LoopProfile) -> bool:
+        """Spin with a local, drop it: whether it is gone (nothing kept it)."""
+        held = Held()
+        gone = weakref.ref(held)
+        spin_the_cpu(profile, 30)
+        del held
+        return gone() is None
+
+
+class LobbyPump(Pump):
+    """A subclass, as a Textual App or widget is of MessagePump."""
+
+
+class Held:
+    pass
+
+
+async def test_a_coroutine_s_locals_are_not_kept_by_its_samples_and_its_owner_is_named() -> None:
+    # frame.f_locals on 3.11 leaves a dict of the locals on the frame for its
+    # whole life: a message pump's, the session's. Textual names its task.
+    profile = LoopProfile(every_ms=1)
+    assert profile.start()
+    await sampling(profile)
+    try:
+        freed = await asyncio.get_running_loop().create_task(
+            LobbyPump().run(profile), name="message pump LobbyPump(id='lobby')")
+    finally:
+        profile.stop()
+    assert sum(profile.stacks.values()) >= 30
+    assert freed
+    assert "Pump.run[LobbyPump] (test_loop_profile.py)" in profile.callbacks
 
 
 def test_frames_are_put_in_the_server_s_parts() -> None:
