@@ -296,6 +296,9 @@ class QuietCollector:
         try:
             while True:
                 await asyncio.sleep(self.every)
+                if self.clock() - self.last_reclaim >= self.reclaim_after:
+                    # (Before the wait: its full collection waits the longer one.)
+                    self.reclaim()  # whatever died frozen, at the latest this often
                 full = self.reclaimed
                 quiet = await quiet_moment(QUIET_WAIT_FULL if full else QUIET_WAIT)
                 if not quiet and self.reclaimed and not full:
@@ -305,8 +308,6 @@ class QuietCollector:
                     quiet = await quiet_moment(QUIET_WAIT_FULL - QUIET_WAIT)
                 if not quiet:
                     self.pauses.not_quiet += 1
-                if self.clock() - self.last_reclaim >= self.reclaim_after:
-                    self.reclaim()  # whatever died frozen, at the latest this often
                 self.settle()
         finally:
             OLD_HELD.release()

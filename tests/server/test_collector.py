@@ -612,3 +612,15 @@ async def test_a_reclaim_during_the_regular_wait_gets_the_full_collection_s_long
     # The regular wait, then the rest of the longer one, then the full collection.
     assert waits == [(regular, 1), (full - regular, 1), (regular, 2)]
     assert collector.pauses.not_quiet == 0
+
+
+async def test_the_reclaim_due_by_time_gets_the_full_collection_s_longer_wait(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The reclaim that comes at the latest every reclaim_after seconds.
+    clock = Clock()
+    collector = QuietCollector(every=0.0, reclaim_after=1800.0, clock=clock)
+    collector.settle()
+    clock.now += 1800
+    waits = await _first_waits(monkeypatch, collector)
+    full, regular = collector_module.QUIET_WAIT_FULL, collector_module.QUIET_WAIT
+    assert waits == [(full, 1), (regular, 2), (regular, 2)]
