@@ -6,12 +6,15 @@ import asyncio
 import io
 import signal
 import weakref
+from pathlib import Path
 from types import FrameType
 
 import pytest
 
-from fivetowers.server import loop_profile
+from fivetowers.server import loop_profile, stalls
 from fivetowers.server.loop_profile import OTHER, LoopProfile, from_environment, subsystem_of
+
+from tests.server.server_helpers import LogCapture, StartServer
 
 
 def spin_the_cpu(profile: LoopProfile, samples: int, most: int = 50_000_000) -> None:
@@ -143,3 +146,17 @@ def test_off_unless_the_environment_asks(monkeypatch: pytest.MonkeyPatch,
     profile = from_environment()
     assert profile is not None
     assert (profile.every, profile.after, profile.for_s) == (0.005, 20.0, 55.0)
+
+
+async def test_a_profile_that_cannot_be_written_does_not_stop_the_server_s_report(
+        start_server: StartServer, server_log: LogCapture, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(loop_profile.ENVIRONMENT, "5")
+    monkeypatch.setenv(loop_profile.OUT, str(tmp_path / "no such folder" / "stacks.folded"))
+    monkeypatch.setenv(stalls.ENVIRONMENT, "1000")
+    server = await start_server()
+    server.stderr = io.StringIO()
+    await server.stop()
+    assert "loop profile: cannot write its report" in server_log.text
+    assert "loop stalls over 1000 ms" in server.stderr.getvalue()  # (after the profile's)
+    assert server_log.text.rstrip().endswith("stopped")
