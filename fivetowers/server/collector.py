@@ -296,10 +296,18 @@ class QuietCollector:
         try:
             while True:
                 await asyncio.sleep(self.every)
-                if not await quiet_moment(QUIET_WAIT_FULL if self.reclaimed else QUIET_WAIT):
-                    self.pauses.not_quiet += 1
                 if self.clock() - self.last_reclaim >= self.reclaim_after:
+                    # (Before the wait: its full collection waits the longer one.)
                     self.reclaim()  # whatever died frozen, at the latest this often
+                full = self.reclaimed
+                quiet = await quiet_moment(QUIET_WAIT_FULL if full else QUIET_WAIT)
+                if not quiet and self.reclaimed and not full:
+                    # A reclaim came during the regular wait (a session
+                    # ended, a screen left): its full collection waits as
+                    # long as one known from the start.
+                    quiet = await quiet_moment(QUIET_WAIT_FULL - QUIET_WAIT)
+                if not quiet:
+                    self.pauses.not_quiet += 1
                 self.settle()
         finally:
             OLD_HELD.release()

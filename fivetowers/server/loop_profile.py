@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
 import os
 import signal
 import sys
@@ -42,7 +43,7 @@ import threading
 import time
 from collections import Counter
 from types import CodeType, FrameType
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 ENVIRONMENT = "FIVETOWERS_PROFILE"
 """Milliseconds between samples; unset or 0: no profile."""
@@ -92,6 +93,8 @@ IDLE_FILES = ("/selectors.py",)
 """Innermost frame in these: the loop is waiting for I/O or a timer."""
 SKIPPED = ("/asyncio/", "/selectors.py")
 """Frames below a loop callback: the loop's own."""
+SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+"""What ``signal.signal`` returns (None: a handler not set from Python)."""
 
 
 def subsystem_of(filename: str) -> str | None:
@@ -104,11 +107,37 @@ def subsystem_of(filename: str) -> str | None:
 def _label(code: CodeType, frame: FrameType | None = None) -> str:
     where = code.co_filename.rsplit("site-packages/", 1)[-1].rsplit("/fivetowers/", 1)[-1]
     name = code.co_qualname
-    if frame is not None and code.co_argcount and code.co_varnames[:1] == ("self",):
-        owner = frame.f_locals.get("self")
-        if owner is not None and type(owner).__name__ not in name:
-            name = f"{name}[{type(owner).__name__}]"
+    owner = _owner(code, frame) if frame is not None else None
+    if owner is not None and owner not in name:
+        name = f"{name}[{owner}]"
     return f"{name} ({where.rsplit('/', 1)[-1]})"
+
+
+RESUMABLE = (inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
+             | inspect.CO_ITERABLE_COROUTINE)
+PUMP_TASK = "message pump "
+"""How Textual names a message pump's task: this, then its owner (``Class(...)``)."""
+
+
+def _owner(code: CodeType, frame: FrameType) -> str | None:
+    """The class of the object whose method ``frame`` runs, where cheap to tell."""
+    if not (code.co_argcount and code.co_varnames[:1] == ("self",)):
+        return None
+    if code.co_flags & RESUMABLE:
+        # Not frame.f_locals: on 3.11 it builds a dict the frame keeps, with
+        # every local as it was then, for as long as the frame lives (a
+        # message pump's: the session's), skewing the memory profiled. A
+        # loop callback's coroutine is the running task's; Textual names a
+        # pump's task after its owner.
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:  # no loop running
+            return None
+        told = task.get_name() if task is not None else ""
+        owner = told[len(PUMP_TASK):].split("(", 1)[0] if told.startswith(PUMP_TASK) else ""
+        return owner if owner.isidentifier() else None
+    found = frame.f_locals.get("self")  # (a plain call's frame: gone with its dict)
+    return None if found is None else type(found).__name__
 
 
 def _callback_part(codes: tuple[CodeType, ...]) -> tuple[CodeType, ...]:
@@ -149,6 +178,8 @@ class LoopProfile:
         self._window: tuple[float, float, float] | None = None
         """(monotonic, process CPU, loop thread CPU) when sampling began."""
         self._ended: tuple[float, float, float] | None = None
+        self._previous: SignalHandler = None
+        """SIGPROF's handler before sampling began."""
 
     # -- life ----------------------------------------------------------------
     def start(self) -> bool:
@@ -178,14 +209,17 @@ class LoopProfile:
         # A sampling thread would not do: it can only run when the loop
         # thread lets go of the GIL, so its samples pile up on system calls.
         self._window = (time.monotonic(), time.process_time(), time.thread_time())
-        signal.signal(signal.SIGPROF, self._sample)
+        self._previous = signal.signal(signal.SIGPROF, self._sample)
         signal.setitimer(signal.ITIMER_PROF, self.every, self.every)
         gc.callbacks.append(self._on_gc)
         self._sampling = True
 
     def _end(self) -> None:
         signal.setitimer(signal.ITIMER_PROF, 0, 0)
-        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        # SIGPROF's default ends the process: whatever handled it before
+        # (None: not set from Python, the default then) handles it again.
+        signal.signal(signal.SIGPROF, signal.SIG_DFL if self._previous is None
+                      else self._previous)
         self._ended = (time.monotonic(), time.process_time(), time.thread_time())
         if self._on_gc in gc.callbacks:
             gc.callbacks.remove(self._on_gc)

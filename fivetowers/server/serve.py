@@ -219,7 +219,10 @@ class GameServer:
         log.info(self.collector.pauses.summary())
         if self.profile is not None:
             self.profile.stop()
-            self.profile.report()
+            try:
+                self.profile.report()
+            except OSError as exc:  # FIVETOWERS_PROFILE_OUT not writable: the rest still reports
+                log.warning("loop profile: cannot write its report: %s", exc)
         if self.stalls is not None:
             self.stalls.stop()
             print(self.stalls.summary(), file=self.stderr, flush=True)

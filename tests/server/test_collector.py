@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -556,19 +556,20 @@ def test_a_start_right_after_a_reclaim_leaves_the_full_collection_to_the_settle(
     assert collector.pauses.counts == {"full": 2, "start": 2}
 
 
-async def test_the_full_collection_after_a_reclaim_waits_longer_for_an_idle_moment(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    waits: list[tuple[float, int]] = []  # each wait's longest, and the full collections before
+async def _first_waits(monkeypatch: pytest.MonkeyPatch, collector: QuietCollector,
+                       found: Callable[[int], bool] = lambda wait: True
+                       ) -> list[tuple[float, int]]:
+    """``collector.run``'s first three quiet waits: each one's longest, and
+    the full collections before it; ``found(n)``: whether the n-th wait
+    found an idle moment."""
+    waits: list[tuple[float, int]] = []
 
     async def quiet_moment(longest: float = 1.0) -> bool:
         waits.append((longest, collector.pauses.counts.get("full", 0)))
         await asyncio.sleep(0)
-        return True
+        return found(len(waits))
 
     monkeypatch.setattr(collector_module, "quiet_moment", quiet_moment)
-    collector = QuietCollector(every=0.0)
-    collector.settle()
-    collector.reclaim()
     running = await _running(collector)
     try:
         for _ in range(100):
@@ -577,7 +578,49 @@ async def test_the_full_collection_after_a_reclaim_waits_longer_for_an_idle_mome
                 break
     finally:
         await _stopped(running)
+    return waits[:3]
+
+
+async def test_the_full_collection_after_a_reclaim_waits_longer_for_an_idle_moment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    collector = QuietCollector(every=0.0)
+    collector.settle()
+    collector.reclaim()
+    waits = await _first_waits(monkeypatch, collector)
     full, regular = collector_module.QUIET_WAIT_FULL, collector_module.QUIET_WAIT
     assert full > regular
     # The first settle is the reclaim's full collection; the ones after are regular.
-    assert waits[:3] == [(full, 1), (regular, 2), (regular, 2)]
+    assert waits == [(full, 1), (regular, 2), (regular, 2)]
+
+
+async def test_a_reclaim_during_the_regular_wait_gets_the_full_collection_s_longer_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session ends while ``run`` waits the regular second for an idle
+    moment, in a burst: the full collection its reclaim brings waits up to
+    ``QUIET_WAIT_FULL`` in all, like one known when the wait began."""
+    collector = QuietCollector(every=0.0)
+    collector.settle()
+
+    def found(wait: int) -> bool:
+        if wait > 1:
+            return True
+        collector.reclaim()  # the last session ended meanwhile
+        return False  # a burst all along: no idle moment
+
+    waits = await _first_waits(monkeypatch, collector, found)
+    full, regular = collector_module.QUIET_WAIT_FULL, collector_module.QUIET_WAIT
+    # The regular wait, then the rest of the longer one, then the full collection.
+    assert waits == [(regular, 1), (full - regular, 1), (regular, 2)]
+    assert collector.pauses.not_quiet == 0
+
+
+async def test_the_reclaim_due_by_time_gets_the_full_collection_s_longer_wait(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The reclaim that comes at the latest every reclaim_after seconds.
+    clock = Clock()
+    collector = QuietCollector(every=0.0, reclaim_after=1800.0, clock=clock)
+    collector.settle()
+    clock.now += 1800
+    waits = await _first_waits(monkeypatch, collector)
+    full, regular = collector_module.QUIET_WAIT_FULL, collector_module.QUIET_WAIT
+    assert waits == [(full, 1), (regular, 2), (regular, 2)]

@@ -6,14 +6,20 @@ import asyncio
 import gc
 import random
 import weakref
+from typing import Callable
 
 import pytest
 
 from fivetowers.games.five_towers.kind import GAME as FIVE_TOWERS
 from fivetowers.games.five_towers.rules import Variant
+from fivetowers.games.protocol import Match
+from fivetowers.lobby.crossing import Crossing
 from fivetowers.lobby.model import HostedTable, Lobby, LobbyError
 from fivetowers.tables.seats import Seat
+from fivetowers.tables.sharing import Again, Heard, News
+from fivetowers.tables.store import TableInfo
 from fivetowers.tables.table import Table
+from fivetowers.tables.workers import Workers
 
 from tests.server.history_helpers import play
 
@@ -108,3 +114,64 @@ async def test_a_yes_to_a_rematch_gone_is_too_late_as_before() -> None:
     assert gone() is None and old.rematch is None and old.rematch_offered
     with pytest.raises(LobbyError):
         lobby.play_again(old, "key-a", "ann")
+
+
+class NoOtherServer:
+    """The servers sharing a store (``SharedTables``) with none but this one
+    there: nobody answers, what is told is kept."""
+
+    origin = "here"
+
+    def __init__(self) -> None:
+        self.told: list[tuple[int, News]] = []
+
+    def listen(self, hear: Callable[[Heard], None]) -> None:
+        pass
+
+    async def live(self) -> list[TableInfo]:
+        return []
+
+    async def remote(self, table_id: int, workers: Workers | None) -> Table[Match]:
+        raise AssertionError("no other server drives a table")
+
+    def forget(self, table_id: int) -> None:
+        pass
+
+    def follow(self, table_id: int, on: bool) -> None:
+        pass
+
+    def drive(self, table_id: int, table: Table[Match]) -> None:
+        pass
+
+    def tell(self, table_id: int, news: News) -> None:
+        self.told.append((table_id, news))
+
+    async def close(self) -> None:
+        pass
+
+
+async def test_a_yes_to_another_server_s_rematch_gone_is_too_late_too() -> None:
+    """A game another server drove: this server's copy of its rematch went
+    (unlisted: its driver said so, or died) and nothing holds it. A later
+    yes is refused, not met with a new guess of the rematch."""
+    lobby = Lobby(bot_kind="random", bot_delay=0.0, absence_bot_after=3600.0, hints=False,
+                  rng=random.Random(3))
+    shared = NoOtherServer()
+    crossing = Crossing(lobby, shared)
+    lobby.share(crossing)
+    try:
+        old = _finished(lobby)
+        old.remote, old.table_id = True, 7
+        copy = lobby.play_again(old, "key-a", "ann")  # listed here, as it forms there
+        assert crossing.forming[old.code] is copy and old.rematch is copy
+        crossing._unlist(copy)
+        gone = weakref.ref(copy)
+        del copy
+        gc.collect()
+        assert gone() is None and old.rematch is None and old.rematch_offered
+        with pytest.raises(LobbyError):
+            lobby.play_again(old, "key-b", "bo")
+        assert old.code not in crossing.forming
+        assert [news.identity for _, news in shared.told if isinstance(news, Again)] == ["key-a"]
+    finally:
+        await crossing.close()
