@@ -12,9 +12,9 @@ policy) of real positions (games of random play, both games), against
 screens to draw, so what changes between two runs is the pool's policy.
 
 Policies, run in turn (``--rounds`` times each, alternating, so the
-machine's load falls on both alike): ``fifo`` (every job asked with budget 0:
-one order, when it was asked, and no short lane — the pool before the
-queue) and ``budget`` (the pool's own: ask plus budget, short lane).
+machine's load falls on both alike): ``fifo`` (the pool before its queue:
+no short lane, a bot asked of a full pool given its budget from the ask
+whatever its length) and ``lanes`` (the pool's own: the short lane).
 
 Prints, per policy, the pool report (pool_stats.summarise): per bot, moves,
 waits p50/p99, the late and quick bots' moves, the CPU it thought and the
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import heapq
 import itertools
 import json
 import random
@@ -52,8 +53,8 @@ KIND = {"five_towers": "fivetowers", "gotown": "gotown"}
 
 
 class FifoWorkers(Workers):
-    """The pool as it was: every job in the order it was asked, no short lane,
-    every bot asked of a full pool given its budget from the ask."""
+    """The pool as it was: no short lane, every bot asked of a full pool
+    given its budget from the ask."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -62,10 +63,8 @@ class FifoWorkers(Workers):
     def _free_for(self, budget: float) -> bool:
         return self.in_flight < self.size
 
-    def submit(self, fn: Callable[..., Any], *args: object, budget: float = 0.0,
-               what: str = "job", wanted: Callable[[], bool] | None = None
-               ) -> asyncio.Future[Any]:
-        return super().submit(fn, *args, budget=0.0, what=what, wanted=wanted)
+    def _next(self) -> Any:
+        return heapq.heappop(self._queue) if self._queue else None
 
 
 def samples(game: str, count: int, seed: int) -> list[tuple[Any, Any]]:
@@ -126,7 +125,7 @@ async def one_job(workers: Workers, kind: str, sample: tuple[Any, Any],
 
 async def run(policy: str, sessions: int, seconds: float, seed: int,
               jobs_of: dict[str, list[tuple[Any, Any]]]) -> dict[str, Any]:
-    workers = (FifoWorkers if policy == "fifo" else Workers)()
+    workers = FifoWorkers() if policy == "fifo" else Workers()
     await asyncio.to_thread(workers.start)
     bots = {g: (k.make_bot("strong"), k.make_bot(k.late_bot), k.make_bot("random"))
             for g, k in ((g, game_kind(KIND[g])) for g in KIND)}
@@ -177,8 +176,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="write the summaries to this file")
-    parser.add_argument("--policies", default="fifo,budget",
-                        help="which to run, in turn (fifo, budget)")
+    parser.add_argument("--policies", default="fifo,lanes",
+                        help="which to run, in turn (fifo, lanes)")
     args = parser.parse_args()
     jobs_of = {g: samples(g, 400, args.seed) for g in ("five_towers", "gotown")}
     policies = args.policies.split(",")
@@ -192,7 +191,7 @@ def main() -> None:
     for key, label in (("gotown bot", "GoTown bot late"), ("five_towers bot", "5 Towers late")):
         late = {p: sum(s.get(f"bot {key.split(' ')[0]} strong", {}).get("late", 0)
                        for s in out[p]) for p in out}
-        print(f"{label}: fifo {late['fifo']}, budget {late['budget']}")
+        print(f"{label}: " + ", ".join(f"{p} {n}" for p, n in late.items()))
     if args.json:
         Path(args.json).write_text(json.dumps(out, default=str))
 

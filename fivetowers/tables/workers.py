@@ -44,18 +44,20 @@ Policies when the pool is busy:
   included) and kept in a bounded cache; a screen shows "thinking…" while it
   is on its way and never waits for it.
 - The queue is the pool's, not the executor's: a job goes to a worker only
-  when one is free, shortest first — in the order of when its budget would
-  end were it started at once (its ask plus its budget; a hint's budget is
-  ``HINT_BUDGET``). A 0.05 s GoTown move or a hint asked while 1 s 5 Towers
-  searches queue no longer waits behind them, while a search asked earlier
-  than a short job's ask plus the difference of their budgets goes first, so
-  no search waits more than its budget's worth of short jobs. And long jobs
-  (over ``SHORT_JOB``) leave one worker to the short ones, the *short lane*:
-  with four workers on two cores three searches still fill the cores (FIFO,
+  when one is free, in the order asked, and long jobs (budgets over
+  ``SHORT_JOB``: 5 Towers' 1 s search) leave one worker to the short ones
+  (GoTown's 0.05 s strong bot, hints, its adviser), the *short lane*: a
+  worker process beyond the pool's ``size``, so the long jobs keep the
+  workers they had and no job is ever served before a long one asked
+  before it, but a short one no longer waits behind 1 s searches (FIFO,
   100 sessions: GoTown's strong bot waited p50 0.48 s for a worker and its
-  late bot made 229-290 of 288-392 moves; hints waited p50 0.5 s). A job nobody
-  waits for any more when its turn comes is dropped, not run: a bot's or an
-  adviser's whose asker gave up, a hint whose every viewer moved on or left.
+  late bot made 229-290 of 288-392 moves; hints waited p50 0.5 s). Short
+  first (the order of ask plus budget) cut short jobs' waits further, but
+  at a full pool it made 5 Towers' bot the late bot's 10 times in 108
+  (scripts/bench_pool_order.py), where in the order asked it never was.
+  A job nobody waits for any more when its turn comes is dropped, not run:
+  a bot's or an adviser's whose asker gave up, a hint whose every viewer
+  moved on or left.
 
 Bots are any game's (the platform's :class:`~fivetowers.games.protocol.Bot`);
 :meth:`Workers.hint` runs the hinter a game's client gives it on any
@@ -130,9 +132,9 @@ WORKER_NICENESS = 5
 """Workers yield the CPU to the serving process when the machine is short of
 it: screens first, then bots and hints."""
 HINT_BUDGET = 0.05
-"""The budget a hint job queues with (see the module's queue order): a hint
-takes its worker some 5-40 ms of CPU (5 Towers' CP-SAT model, GoTown's
-search), the length of GoTown's quick strong bot."""
+"""The budget a hint job is given in the queue (a short job: see the module's
+queue): a hint takes its worker about 4 ms of CPU (5 Towers' CP-SAT model,
+p50, p90 6 ms) or less (GoTown's search)."""
 SHORT_JOB = 0.2
 """Budgets up to this are short jobs (GoTown's strong bot, hints)."""
 SHORT_LANE = 1
@@ -301,18 +303,18 @@ class Dropped(Exception):
 class _Queued:
     """A job waiting for a free worker, in the pool's order (see the module)."""
 
-    __slots__ = ("order", "seq", "budget", "fn", "args", "answer", "what", "wanted", "state")
+    __slots__ = ("seq", "budget", "fn", "args", "answer", "what", "wanted", "state")
 
-    def __init__(self, order: float, seq: int, budget: float, fn: Callable[..., Any],
+    def __init__(self, seq: int, budget: float, fn: Callable[..., Any],
                  args: tuple[object, ...], answer: asyncio.Future[Any], what: str,
                  wanted: Callable[[], bool] | None) -> None:
-        self.order, self.seq, self.budget, self.fn, self.args = order, seq, budget, fn, args
+        self.seq, self.budget, self.fn, self.args = seq, budget, fn, args
         self.answer, self.what, self.wanted = answer, what, wanted
         self.state = "queued"
         """"queued", "running" (a worker has it) or "gone" (done, or dropped)."""
 
     def __lt__(self, other: _Queued) -> bool:
-        return (self.order, self.seq) < (other.order, other.seq)
+        return self.seq < other.seq
 
 
 PARENT_CHECK = 1.0
@@ -361,8 +363,7 @@ class Workers:
     def __init__(self, processes: int | None = None, *, threads: bool = False,
                  margin: float = LATE_MARGIN, ceiling_times: float = CEILING_TIMES,
                  ceiling_margin: float = CEILING_MARGIN, stretch: float = STRETCH,
-                 hints_kept: int = HINTS_KEPT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 hints_kept: int = HINTS_KEPT) -> None:
         if processes is not None and processes < 1:
             raise ValueError(f"worker processes: at least 1, not {processes}")
         self.size = processes or machine_size()
@@ -380,10 +381,8 @@ class Workers:
         self._long = 0
         """Jobs running longer than ``SHORT_JOB`` budgets (the short lane)."""
         self._seq = itertools.count()
-        self._clock = clock
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop the queue serves (see ``_serve``)."""
-        """What the queue orders jobs by (``time.monotonic``; tests: a fake)."""
         self._waiting: dict[_Key, int] = {}
         """Per hint in flight, the asks waiting for it now."""
         self.hints_kept = hints_kept
@@ -443,8 +442,8 @@ class Workers:
     def submit(self, fn: Callable[..., T], *args: object, budget: float = HINT_BUDGET,
                what: str = "job", wanted: Callable[[], bool] | None = None
                ) -> asyncio.Future[T]:
-        """Queue ``fn(*args)`` for the next free worker, ordered by now plus
-        ``budget`` (the module's queue order). ``what`` names it in the
+        """Queue ``fn(*args)`` for the next free worker (the module's queue: a
+        ``budget`` up to ``SHORT_JOB`` may take the short lane). ``what`` names it in the
         stats of jobs dropped: one whose answer is cancelled, or for which
         ``wanted()`` says False, when its turn comes is not run.
 
@@ -456,7 +455,7 @@ class Workers:
         if loop is not self._loop:
             self._serve(loop)
         answer: asyncio.Future[T] = loop.create_future()
-        job = _Queued(self._clock() + budget, next(self._seq), budget, fn, args, answer, what,
+        job = _Queued(next(self._seq), budget, fn, args, answer, what,
                       wanted)
         self.in_flight += 1
         answer.add_done_callback(lambda _: self._forget(job))
