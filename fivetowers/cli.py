@@ -683,7 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 43200, 12 hours)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes in which bots think and hints are computed "
-                        "(default: one per core)")
+                        "(default: one per core), plus one for short jobs only")
     p.add_argument("--processes", type=int, default=1, metavar="N",
                    help="N servers sharing the port (SO_REUSEPORT) and the PostgreSQL "
                         "store, each with its own workers: all cores of one machine "

@@ -599,7 +599,7 @@ def print_pool(pool: dict[str, object]) -> None:
     before a worker took them, the CPU they thought and the deals their
     search played, and the moves the late and quick bots made."""
     for name, f in pool.items():
-        if not isinstance(f, dict) or name == "hints":
+        if not isinstance(f, dict) or name in ("hints", "cpu", "dropped"):
             continue
         print(f"{name} bot moves (from the server): {f['moves']}, budget {f['budget_s']:g} s; "
               f"ask to answer p50 {f['took_p50']:.2f} s p99 {f['took_p99']:.2f} s max "
@@ -615,6 +615,16 @@ def print_pool(pool: dict[str, object]) -> None:
               f"{hints['known']}, joining one in flight {hints['joined']}); waiting for a "
               f"worker p50 {hints['waited_p50']:.2f} s p99 {hints['waited_p99']:.2f} s, "
               f"ask to answer p50 {hints['took_p50']:.2f} s p99 {hints['took_p99']:.2f} s")
+    dropped = pool.get("dropped")
+    if isinstance(dropped, dict) and dropped:
+        print("jobs dropped unrun (nobody waited any more): " + ", ".join(
+            f"{what} {n}" for what, n in sorted(dropped.items())))
+    cpu = pool.get("cpu")
+    if isinstance(cpu, dict):
+        print("workers' CPU by job (the jobs asked while measuring): " + "; ".join(
+            f"{kind} {c['jobs']} jobs {c['cpu_s']:.1f} s ({c['share']:.0%}), p50 "
+            f"{c['cpu_p50'] * 1000:.0f} ms p90 {c['cpu_p90'] * 1000:.0f} ms"
+            for kind, c in cpu.items()))
 
 
 def store_kind(plan: Plan, store_url: str | None) -> str:

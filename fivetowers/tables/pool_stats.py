@@ -55,6 +55,10 @@ class HintJob:
     asked: float
     waited: float
     took: float
+    cpu: float | None = None
+    """CPU seconds its worker thread spent on it."""
+    game: str = ""
+    """Whose hint: the game its hinter is of ("five_towers", "gotown")."""
 
 
 @dataclass
@@ -65,11 +69,18 @@ class PoolStats:
     """Hint asks answered from the cache at once."""
     hints_joined: int = 0
     """Hint asks that waited for the same position's job already in flight."""
+    dropped: dict[str, int] = field(default_factory=dict)
+    """Jobs dropped before a worker took them, by what they were ("hint",
+    "bot", "advice"): nobody waited for them any more."""
+
+    def drop(self, what: str) -> None:
+        self.dropped[what] = self.dropped.get(what, 0) + 1
 
     def to_json(self) -> dict[str, Any]:
         return {"moves": [asdict(m) for m in self.moves],
                 "hints": [asdict(h) for h in self.hints],
-                "hints_known": self.hints_known, "hints_joined": self.hints_joined}
+                "hints_known": self.hints_known, "hints_joined": self.hints_joined,
+                "dropped": dict(self.dropped)}
 
 
 def pct(values: list[float], q: float) -> float:
@@ -126,4 +137,34 @@ def summarise(stats: Iterable[dict[str, Any]], since: float = -float("inf"),
         "took_p99": pct([h.took for h in hints], 0.99),
         "waited_p50": pct([h.waited for h in hints], 0.5),
         "waited_p99": pct([h.waited for h in hints], 0.99)}
+    dropped: dict[str, int] = {}
+    for s in stats:
+        for what, n in s.get("dropped", {}).items():
+            dropped[what] = dropped.get(what, 0) + n
+    out["dropped"] = dropped
+    out["cpu"] = cpu_by_job(moves, hints)
     return out
+
+
+def _job_kind(move: BotMove) -> str:
+    """What a bot move was, for the CPU shares: "five_towers bot" (a table's
+    bot seat, any kind), "gotown advice" (the adviser for a hint panel)..."""
+    game = move.bot.split(" ")[0] if " " in move.bot else move.bot
+    return f"{game} {move.role}"
+
+
+def cpu_by_job(moves: list[BotMove], hints: list[HintJob]) -> dict[str, dict[str, float]]:
+    """The workers' CPU per kind of job (a game's bot moves, its advice, its
+    hints): jobs, CPU seconds in all, per job p50/p90, and the share of the
+    workers' CPU that the jobs recorded spent."""
+    spent: dict[str, list[float]] = {}
+    for m in moves:
+        if m.cpu is not None:
+            spent.setdefault(_job_kind(m), []).append(m.cpu)
+    for h in hints:
+        if h.cpu is not None:
+            spent.setdefault(f"{h.game or '?'} hint", []).append(h.cpu)
+    everything = sum(sum(c) for c in spent.values()) or 1.0
+    return {kind: {"jobs": len(c), "cpu_s": sum(c), "cpu_p50": pct(c, 0.5),
+                   "cpu_p90": pct(c, 0.9), "share": sum(c) / everything}
+            for kind, c in sorted(spent.items())}

@@ -9,6 +9,7 @@ the same for every game and lives here.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Sequence, TypeVar
@@ -59,7 +60,8 @@ class SeatClient(Generic[G, P, H]):
         self._seat = seat
         self._hinter = hinter
         self._adviser = adviser
-        self._advice: dict[tuple[int, int], Any] = {}
+        self._advice: tuple[tuple[int, int], asyncio.Future[Any]] | None = None
+        """The adviser's play asked at (table version, seat), done or on its way."""
         self._humans = None if humans is None else tuple(humans)
         self._viewed: tuple[G, tuple[int | None, int, int], Any] | None = None
 
@@ -162,20 +164,31 @@ class SeatClient(Generic[G, P, H]):
 
     async def advice(self) -> Any | None:
         """What the adviser bot (the strong bot) would do in this seat's place now;
-        only on this seat's turn, in the table's workers, once per table version."""
+        only on this seat's turn, in the table's workers, once per table version.
+
+        A screen that asks again at the same version (its fetch restarted:
+        a redraw before the hint came, hints toggled) waits for the same
+        search, not a second one; a search for a version the table left is
+        cancelled as its screen stops waiting (a queued one never runs)."""
         seat = self.seat
         if self._adviser is None or seat is None or not self.my_turn():
             return None
         key = (self.table.version, seat)
-        if key not in self._advice:
+        asked = self._advice
+        if asked is None or asked[0] != key:
+            if asked is not None:
+                asked[1].cancel()  # its version is gone (no-op once done)
             view = self.table.game.view(seat)
             rng = random.Random(f"advice:{key}")
-            action = await self.table.workers.choose(self._adviser, view, rng,
-                                                     late=self.table.late_bot,
-                                                     quick=self.table.quick_bot, seat=seat,
-                                                     role="advice")
-            self._advice = {key: action}
-        return self._advice[key]
+            asked = self._advice = (key, asyncio.ensure_future(self.table.workers.choose(
+                self._adviser, view, rng, late=self.table.late_bot,
+                quick=self.table.quick_bot, seat=seat, role="advice")))
+        try:
+            return await asyncio.shield(asked[1])
+        except asyncio.CancelledError:
+            if self.table.version != key[0]:  # nobody will ask for it again
+                asked[1].cancel()
+            raise
 
 
 def local_seats(players: int, bots: int, names: Sequence[str], bot_kind: str) -> list[Seat]:

@@ -43,6 +43,21 @@ Policies when the pool is busy:
 - A hint is computed once per position for everyone who asks (in flight
   included) and kept in a bounded cache; a screen shows "thinking…" while it
   is on its way and never waits for it.
+- The queue is the pool's, not the executor's: a job goes to a worker only
+  when one is free, in the order asked, and long jobs (budgets over
+  ``SHORT_JOB``: 5 Towers' 1 s search) leave one worker to the short ones
+  (GoTown's 0.05 s strong bot, hints, its adviser), the *short lane*: a
+  worker process beyond the pool's ``size``, so the long jobs keep the
+  workers they had and no job is ever served before a long one asked
+  before it, but a short one no longer waits behind 1 s searches (FIFO,
+  100 sessions: GoTown's strong bot waited p50 0.48 s for a worker and its
+  late bot made 229-290 of 288-392 moves; hints waited p50 0.5 s). Short
+  first (the order of ask plus budget) cut short jobs' waits further, but
+  at a full pool it made 5 Towers' bot the late bot's 10 times in 108
+  (scripts/bench_pool_order.py), where in the order asked it never was.
+  A job nobody waits for any more when its turn comes is dropped, not run:
+  a bot's or an adviser's whose asker gave up, a hint whose every viewer
+  moved on or left.
 
 Bots are any game's (the platform's :class:`~fivetowers.games.protocol.Bot`);
 :meth:`Workers.hint` runs the hinter a game's client gives it on any
@@ -55,7 +70,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import copy
+import functools
+import heapq
 import importlib
+import itertools
 import json
 import logging
 import multiprocessing
@@ -113,6 +131,18 @@ has left their positions (see ``Workers.hint``'s ``owner``): this bounds the res
 WORKER_NICENESS = 5
 """Workers yield the CPU to the serving process when the machine is short of
 it: screens first, then bots and hints."""
+HINT_BUDGET = 0.05
+"""The budget a hint job is given in the queue (a short job: see the module's
+queue): a hint takes its worker about 4 ms of CPU (5 Towers' CP-SAT model,
+p50, p90 6 ms) or less (GoTown's search)."""
+SHORT_JOB = 0.2
+"""Budgets up to this are short jobs (GoTown's strong bot, hints)."""
+SHORT_LANE = 1
+"""Worker processes added to the pool's ``size`` for short jobs only, the
+*short lane*, which long ones (5 Towers' 1 s search) never fill: a quick bot
+asked of a full pool gets its budget of wall clock from the ask (0.05 s),
+and behind four 1 s searches it waited for one to end and its late bot
+moved instead. Long jobs keep the ``size`` workers they had."""
 TASKS_PER_WORKER = 2000
 """A worker process is replaced after this many jobs, so no slow growth of
 its memory (solver caches, allocator fragmentation) lasts."""
@@ -156,12 +186,23 @@ def within(bot: Bot, seconds: float) -> Bot:
     return bot
 
 
+def game_of(module: str) -> str | None:
+    """The game a module is of ("gotown" for fivetowers.games.gotown.client), or None."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["fivetowers", "games"] and len(parts) > 2 else None
+
+
 def bot_name(bot: Bot) -> str:
     """``bot``'s name with its game's ("gotown strong"), for logs and stats."""
     name = str(getattr(bot, "name", type(bot).__name__))
-    parts = type(bot).__module__.split(".")
-    return f"{parts[2]} {name}" if parts[:2] == ["fivetowers", "games"] and len(parts) > 2 \
-        else name
+    game = game_of(type(bot).__module__)
+    return name if game is None else f"{game} {name}"
+
+
+def hinter_game(hinter: Callable[..., Any]) -> str:
+    """Whose hints ``hinter`` computes ("five_towers"), for the pool's stats."""
+    module = str(getattr(hinter, "__module__", ""))
+    return game_of(module) or module
 
 
 class WorkerClock:
@@ -247,9 +288,33 @@ def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) ->
         pass
 
 
-def timed(fn: Callable[..., T], *args: object) -> tuple[float, T]:
-    """When a worker started on ``fn(*args)`` (``time.monotonic``), and its result."""
-    return time.monotonic(), fn(*args)
+def timed(fn: Callable[..., T], *args: object) -> tuple[float, float, T]:
+    """When a worker started on ``fn(*args)`` (``time.monotonic``), the CPU
+    seconds its thread spent on it, and its result."""
+    started, cpu_at = time.monotonic(), time.thread_time()
+    result = fn(*args)
+    return started, time.thread_time() - cpu_at, result
+
+
+class Dropped(Exception):
+    """A job nobody waited for any more when a worker was free for it: not run."""
+
+
+class _Queued:
+    """A job waiting for a free worker, in the pool's order (see the module)."""
+
+    __slots__ = ("seq", "budget", "fn", "args", "answer", "what", "wanted", "state")
+
+    def __init__(self, seq: int, budget: float, fn: Callable[..., Any],
+                 args: tuple[object, ...], answer: asyncio.Future[Any], what: str,
+                 wanted: Callable[[], bool] | None) -> None:
+        self.seq, self.budget, self.fn, self.args = seq, budget, fn, args
+        self.answer, self.what, self.wanted = answer, what, wanted
+        self.state = "queued"
+        """"queued", "running" (a worker has it) or "gone" (done, or dropped)."""
+
+    def __lt__(self, other: _Queued) -> bool:
+        return self.seq < other.seq
 
 
 PARENT_CHECK = 1.0
@@ -308,6 +373,18 @@ class Workers:
         self.stretch = stretch
         self.in_flight = 0
         """Jobs given to the pool and not answered yet (queued or running)."""
+        self.width = max(4, self.size) if threads else self.size + SHORT_LANE
+        """Jobs the executor runs at once: the rest wait in the pool's queue.
+        Worker processes: ``size`` for any job and the short lane's."""
+        self._queue: list[_Queued] = []
+        self._running = 0
+        self._long = 0
+        """Jobs running longer than ``SHORT_JOB`` budgets (the short lane)."""
+        self._seq = itertools.count()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop the queue serves (see ``_serve``)."""
+        self._waiting: dict[_Key, int] = {}
+        """Per hint in flight, the asks waiting for it now."""
         self.hints_kept = hints_kept
         self._pool: concurrent.futures.Executor | None = None
         self._starting = threading.Lock()
@@ -341,7 +418,7 @@ class Workers:
             context = multiprocessing.get_context(
                 "forkserver" if "forkserver" in methods else "spawn")
             pool = concurrent.futures.ProcessPoolExecutor(
-                self.size, mp_context=context, initializer=_worker_started,
+                self.size + SHORT_LANE, mp_context=context, initializer=_worker_started,
                 initargs=(os.getpid(),), max_tasks_per_child=TASKS_PER_WORKER)
         self._pool = pool
         return pool
@@ -353,30 +430,116 @@ class Workers:
         Otherwise a worker starts when first needed, and starting one waits
         on the calling thread — the serving loop."""
         pool = self._executor()
-        jobs = [pool.submit(_ready, 0.2) for _ in range(self.size)]
+        jobs = [pool.submit(_ready, 0.2) for _ in range(self.width)]
         return [job.result() for job in jobs]
 
-    async def run(self, fn: Callable[..., T], *args: object) -> T:
-        """``fn(*args)`` in a worker (picklable, for processes)."""
-        return await self._answer(self.submit(fn, *args))
+    async def run(self, fn: Callable[..., T], *args: object, budget: float = HINT_BUDGET,
+                  what: str = "job", wanted: Callable[[], bool] | None = None) -> T:
+        """``fn(*args)`` in a worker (picklable, for processes); see :meth:`submit`."""
+        return await self._answer(self.submit(fn, *args, budget=budget, what=what,
+                                              wanted=wanted))
 
-    def submit(self, fn: Callable[..., T], *args: object) -> asyncio.Future[T]:
-        """Hand ``fn(*args)`` to the pool now. It counts in :attr:`in_flight`
-        until its worker is done with it, not until its asker stops waiting:
-        a job whose table gave up on it (the quick bot moved) still holds
-        its worker, and the pool is no less full for that."""
+    def submit(self, fn: Callable[..., T], *args: object, budget: float = HINT_BUDGET,
+               what: str = "job", wanted: Callable[[], bool] | None = None
+               ) -> asyncio.Future[T]:
+        """Queue ``fn(*args)`` for the next free worker (the module's queue: a
+        ``budget`` up to ``SHORT_JOB`` may take the short lane). ``what`` names it in the
+        stats of jobs dropped: one whose answer is cancelled, or for which
+        ``wanted()`` says False, when its turn comes is not run.
+
+        It counts in :attr:`in_flight` until its worker is done with it, not
+        until its asker stops waiting: a job whose table gave up on it (the
+        quick bot moved) still holds its worker, and the pool is no less
+        full for that. A queued one that is dropped counts no more."""
         loop = asyncio.get_running_loop()
-        try:
-            job = self._executor().submit(fn, *args)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-            self._replace_broken()
-            job = self._executor().submit(fn, *args)
+        if loop is not self._loop:
+            self._serve(loop)
+        answer: asyncio.Future[T] = loop.create_future()
+        job = _Queued(next(self._seq), budget, fn, args, answer, what,
+                      wanted)
         self.in_flight += 1
-        job.add_done_callback(lambda _: _call_soon(loop, self._finished))
-        return asyncio.wrap_future(job, loop=loop)
+        answer.add_done_callback(lambda _: self._forget(job))
+        heapq.heappush(self._queue, job)
+        self._dispatch(loop)
+        return answer
 
-    def _finished(self) -> None:
+    def _serve(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The queue serves ``loop`` from now: the jobs of the loop it served
+        before (closed: the process's thread workers outlive a test's loop)
+        are not waited for, nor counted, whatever their workers still do."""
+        self._loop = loop
+        self._queue, self._running, self._long, self.in_flight = [], 0, 0, 0
+
+    def _forget(self, job: _Queued) -> None:
+        """``job`` leaves the queue unrun (its answer cancelled, or unwanted)."""
+        if job.state == "queued":
+            job.state = "gone"
+            if job.answer.get_loop() is self._loop:
+                self.in_flight -= 1
+            self.stats.drop(job.what)
+
+    def _next(self) -> _Queued | None:
+        """The first job of the queue a free worker may take: a long one only
+        while another worker stays free for short ones (the short lane)."""
+        if self.width < 2 or self._long < self.width - SHORT_LANE or not self._queue:
+            return heapq.heappop(self._queue) if self._queue else None
+        passed: list[_Queued] = []
+        found = None
+        while self._queue:
+            job = heapq.heappop(self._queue)
+            if job.budget <= SHORT_JOB:
+                found = job
+                break
+            passed.append(job)
+        for job in passed:
+            heapq.heappush(self._queue, job)
+        return found
+
+    def _dispatch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Give free workers the first jobs of the queue still wanted."""
+        while self._running < self.width:
+            job = self._next()
+            if job is None:
+                return
+            if job.answer.done():  # cancelled: its asker gave up
+                self._forget(job)
+                continue
+            if job.wanted is not None and not job.wanted():
+                self._forget(job)
+                job.answer.set_exception(Dropped(job.what))
+                job.answer.exception()  # nobody waits: not "never retrieved"
+                continue
+            try:
+                running = self._executor().submit(job.fn, *job.args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+                self._replace_broken()
+                running = self._executor().submit(job.fn, *job.args)
+            job.state = "running"
+            self._running += 1
+            self._long += job.budget > SHORT_JOB
+            running.add_done_callback(functools.partial(self._told, loop, job))
+
+    def _told(self, loop: asyncio.AbstractEventLoop, job: _Queued,
+              done: concurrent.futures.Future[Any]) -> None:
+        # In the executor's thread: the loop hears of it.
+        _call_soon(loop, functools.partial(self._ran, loop, job, done))
+
+    def _ran(self, loop: asyncio.AbstractEventLoop, job: _Queued,
+             done: concurrent.futures.Future[Any]) -> None:
+        if loop is not self._loop:
+            return  # a job of a loop the pool no longer serves (see _serve)
+        job.state = "gone"
+        self._running -= 1
+        self._long -= job.budget > SHORT_JOB
         self.in_flight -= 1
+        if not job.answer.done():  # else its asker gave up on it
+            if done.cancelled():  # the pool was shut down under it
+                job.answer.set_exception(BrokenProcessPool("the workers were stopped"))
+            elif done.exception() is not None:
+                job.answer.set_exception(done.exception())  # type: ignore[arg-type]
+            else:
+                job.answer.set_result(done.result())
+        self._dispatch(loop)
 
     async def _answer(self, job: asyncio.Future[T]) -> T:
         try:
@@ -404,6 +567,9 @@ class Workers:
         """Stop the workers; work in hand is dropped (a bot thinking for a
         table that is closing need not finish)."""
         pool, self._pool = self._pool, None
+        queued, self._queue = self._queue, []
+        for job in queued:
+            job.answer.cancel()
         if pool is None:
             return
         processes = list(pool_processes(pool).values())
@@ -417,6 +583,19 @@ class Workers:
         return [] if pool is None else list(pool_processes(pool))
 
     # -- bots ----------------------------------------------------------------
+    def _free_for(self, budget: float) -> bool:
+        """Whether a bot of ``budget`` asked now gets the policy of a free
+        pool (its budget in CPU from its worker's start): a long one if fewer
+        jobs are in flight than the pool's ``size``; a short one whenever
+        the pool has a short lane, where it waits behind short jobs only,
+        and its ceiling (GoTown's 0.05 s: 1.15 s) still sheds the load of a
+        full one (its worker's late bot answers at once). Given the full
+        pool's 0.05 s from the ask instead, GoTown's strong bot lost most
+        moves to its late bot at 40 sessions (bench_pool_order.py)."""
+        if budget <= SHORT_JOB and self.width >= 2:
+            return True
+        return self.in_flight < self.size
+
     def ceiling(self, budget: float) -> float:
         """Seconds from the ask by which a bot of ``budget`` answers with what
         it has (its worker's late bot if none started on it by then)."""
@@ -439,14 +618,15 @@ class Workers:
         seed = rng.getrandbits(64)
         budget = budget_of(bot)
         asked = time.monotonic()
-        if self.in_flight < self.size:  # its budget in CPU from the worker's start
+        if self._free_for(budget):  # its budget in CPU from the worker's start
             ceiling, hold = self.ceiling(budget), budget * self.stretch + STRETCH_SLACK
         else:  # a full pool: its budget from the ask (see the module's policies)
             ceiling, hold = budget, float("inf")
         name = bot_name(bot)
         try:
             thought = await asyncio.wait_for(  # counted in flight from now
-                self._answer(self.submit(think, bot, view, seed, asked + ceiling, late, hold)),
+                self._answer(self.submit(think, bot, view, seed, asked + ceiling, late, hold,
+                                         budget=budget, what=role)),
                 ceiling + self.margin)
         except (asyncio.TimeoutError, BrokenProcessPool) as exc:
             self.late_moves += 1
@@ -498,8 +678,28 @@ class Workers:
             asked = self._asked[key] = loop.create_future()
             task = loop.create_task(self._compute(key, position, hinter, asked, owner))
             asked.add_done_callback(lambda _: task)  # keeps the task referenced
-        answer: H = await asyncio.shield(asked)
+        self._waiting[key] = self._waiting.get(key, 0) + 1
+        try:
+            answer: H = await asyncio.shield(asked)
+        finally:
+            left = self._waiting[key] - 1
+            if left:
+                self._waiting[key] = left
+            else:
+                del self._waiting[key]
         return answer
+
+    def _awaited(self, key: _Key, asked: asyncio.Future[Any]) -> bool:
+        """Whether anyone still waits for the hint ``asked`` as a worker is
+        free for it; if not, the next ask computes it afresh. A screen's
+        fetch is cancelled when its table moves on or it closes, so such a
+        hint is for a position no screen shows (as its job is dropped,
+        before its task hears of it, so no ask joins a dropped job)."""
+        if key in self._waiting:
+            return True
+        if self._asked.get(key) is asked:
+            del self._asked[key]
+        return False
 
     def _now_asked(self, owner: Any, version: int, key: _Key) -> None:
         asked = self._current.get(owner)
@@ -521,7 +721,9 @@ class Workers:
                        owner: Any = None) -> None:
         start = time.monotonic()
         try:
-            started, result = await self.run(timed, hinter, position)
+            started, cpu, result = await self.run(
+                timed, hinter, position, what="hint",
+                wanted=lambda: self._awaited(key, asked))
         except asyncio.CancelledError:  # the loop is closing
             asked.cancel()
             raise
@@ -533,7 +735,8 @@ class Workers:
         finally:
             if self._asked.get(key) is asked:
                 del self._asked[key]
-        self.stats.hints.append(HintJob(start, started - start, time.monotonic() - start))
+        self.stats.hints.append(HintJob(start, started - start, time.monotonic() - start, cpu,
+                                        hinter_game(hinter)))
         if owner is None or self._still_current(owner, key):  # else its table moved on
             self._hints[key] = result
         while len(self._hints) > self.hints_kept:

@@ -168,6 +168,7 @@ async def test_a_bot_asked_while_every_worker_is_busy_stretches_no_further(
     is busy answers one budget after its start, not ``stretch`` budgets (here
     600 of them: two minutes)."""
     workers = Workers(1, threads=True, ceiling_margin=600.0, margin=600.0, stretch=600.0)
+    workers.width = 1  # one worker, no short lane (threads run four jobs at once)
     release = threading.Event()
     given = Holds(monkeypatch)
     busy = asyncio.ensure_future(workers.run(release.wait, 60.0))
@@ -253,3 +254,29 @@ async def test_a_table_s_pacing_overlaps_its_bot_s_thinking() -> None:
     await asyncio.wait_for(workers.asked.wait(), 60)  # asked at once, not after 600 s
     assert table.version == 0  # and its move waits for the pacing
     await table.close()
+
+
+async def test_a_quick_bot_asked_while_the_long_workers_are_busy_keeps_its_cpu_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 0.05 s bot (GoTown's strong bot) asked while a 1 s search holds the
+    pool's only worker for any job runs in the short lane with the policy of
+    a free pool (its budget in CPU within its stretch), not the full pool's
+    budget of wall clock from the ask, which any wait turned into its late
+    bot's move; a long bot asked then still gets the full pool's."""
+    workers = Workers(1, threads=True, ceiling_margin=600.0, margin=600.0)
+    workers.width = 2  # the pool's one worker and the short lane's
+    release = threading.Event()
+    given = Holds(monkeypatch)
+    busy = workers.submit(release.wait, 60.0, budget=1.0)  # a long search
+    await asyncio.sleep(0)
+    game, view = first_bid()
+    await workers.choose(SpinBot(0.05), view, random.Random(1), late=RandomBot(),
+                         quick=RandomBot())
+    assert given.holds == [0.05 * workers.stretch + STRETCH_SLACK]
+    long = asyncio.ensure_future(workers.choose(SpinBot(0.5), view, random.Random(2),
+                                                late=RandomBot(), quick=RandomBot()))
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(busy, long)
+    assert given.holds[1] == float("inf")  # a full pool's: its budget from the ask
+    assert workers.late_moves == 0

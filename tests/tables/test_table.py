@@ -19,6 +19,7 @@ from fivetowers.games.protocol import ActionRefused
 from fivetowers.tables.seats import Seat
 from fivetowers.user_text import clean_name
 from fivetowers.tables.table import ActionNotKept, Table, TableEvent
+from fivetowers.tables.workers import Workers
 
 
 def two_humans(seed: int = 3) -> Table:
@@ -172,6 +173,56 @@ async def test_advice_is_the_advisers_move_on_your_turn_only() -> None:
     assert await theirs.advice() is None  # not their turn
     assert threading.get_ident() not in asked
     assert await TableClient(table, 0).advice() is None  # no adviser, no advice
+
+
+async def test_advice_asked_again_while_on_its_way_is_the_same_search() -> None:
+    """A screen's fetch restarted at the same version (a redraw before the
+    hint came, hints toggled) waits for the search on its way, not a second."""
+    asked: list[int] = []
+    release = threading.Event()
+
+    class Adviser:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            asked.append(view.seat)
+            release.wait(10)
+            return Bid(view.seat, max(view.legal_bids))
+
+    table = two_humans()
+    mine = TableClient(table, 0, adviser=Adviser())
+    first = asyncio.ensure_future(mine.advice())
+    await asyncio.sleep(0.05)
+    first.cancel()  # the screen's fetch restarts
+    again = asyncio.ensure_future(mine.advice())
+    await asyncio.sleep(0)
+    release.set()
+    assert await again == Bid(0, table.game.max_bid(0)) and asked == [0]
+
+
+async def test_advice_for_a_version_the_table_left_is_not_searched() -> None:
+    """Queued behind a busy pool, the adviser's search for a bid the table
+    has moved past is dropped once its screen stops waiting."""
+    asked: list[int] = []
+
+    class Adviser:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            asked.append(view.seat)
+            return Bid(view.seat, max(view.legal_bids))
+
+    table = two_humans()
+    table.workers = Workers(1, threads=True)
+    table.workers.width = 1
+    release = threading.Event()
+    busy = table.workers.submit(release.wait, 10.0)
+    mine = TableClient(table, 0, adviser=Adviser())
+    fetch = asyncio.ensure_future(mine.advice())
+    await asyncio.sleep(0)
+    await table.submit(0, Bid(0, 0))  # the table moves on
+    fetch.cancel()  # so the screen's fetch is cancelled
+    await asyncio.sleep(0)
+    release.set()
+    await busy
+    await asyncio.sleep(0.05)
+    assert asked == [] and table.workers.stats.dropped == {"advice": 1}
 
 
 async def test_a_stand_in_bot_plays_an_absent_seat_until_it_is_given_back() -> None:

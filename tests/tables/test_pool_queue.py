@@ -1,0 +1,229 @@
+"""The pool's queue (issue 11, the workers' CPU): jobs in the order asked,
+with a short lane, so a 0.05 s GoTown move or a hint does not wait behind
+1 s 5 Towers searches, and no job ever goes before a long one asked before
+it; a job nobody waits for any more is dropped when its turn comes, not
+run. Thread workers whose width the test sets, held by a job until the test
+lets it go: the order is the policy's, not the machine's."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from fivetowers.tables.pool_stats import BotMove, HintJob, cpu_by_job
+from fivetowers.tables.workers import Dropped, Workers
+
+
+def workers_of(width: int) -> Workers:
+    workers = Workers(1, threads=True)
+    workers.width = width  # threads run four at once; the queue's order needs fewer
+    return workers
+
+
+def one_worker() -> Workers:
+    return workers_of(1)
+
+
+async def held(workers: Workers, budget: float = 1.0) -> threading.Event:
+    """A worker, busy until the returned event is set (a 1 s search)."""
+    release = threading.Event()
+    workers.submit(release.wait, 60.0, budget=budget)
+    await asyncio.sleep(0)
+    return release
+
+
+def job(ran: list[str], name: str) -> Any:
+    def run() -> str:
+        ran.append(name)
+        return name
+    return run
+
+
+async def test_one_worker_serves_jobs_in_the_order_asked() -> None:
+    ran: list[str] = []
+    workers = one_worker()
+    release = await held(workers)
+    jobs = [workers.submit(job(ran, "5 Towers search"), budget=1.0),
+            workers.submit(job(ran, "GoTown move"), budget=0.05),
+            workers.submit(job(ran, "hint"))]  # a hint's budget: HINT_BUDGET
+    release.set()
+    await asyncio.gather(*jobs)
+    assert ran == ["5 Towers search", "GoTown move", "hint"]
+
+
+async def test_long_jobs_leave_one_worker_to_the_short_ones() -> None:
+    """Two workers: a 1 s search takes one, a second search waits though the
+    other is free, and a GoTown move and a hint asked after it take that
+    worker; the search still goes before any job asked after it once a
+    worker for it is free."""
+    ran: list[str] = []
+    workers = workers_of(2)
+    release = await held(workers)
+    second = workers.submit(job(ran, "second search"), budget=1.0)
+    quick = workers.submit(job(ran, "GoTown move"), budget=0.05)
+    hint = workers.submit(job(ran, "hint"))
+    assert await quick == "GoTown move" and await hint == "hint"
+    assert not second.done()  # the lane is for short jobs only
+    lane = await held(workers, budget=0.05)  # the lane busy again
+    after = workers.submit(job(ran, "move after it"), budget=0.05)
+    release.set()  # a worker for any job: the search asked first
+    assert await second == "second search"
+    lane.set()
+    await after
+    assert ran == ["GoTown move", "hint", "second search", "move after it"]
+
+
+async def test_one_worker_takes_long_jobs_too() -> None:
+    ran: list[str] = []
+    workers = one_worker()
+    assert await workers.submit(job(ran, "search"), budget=1.0) == "search"
+
+
+async def test_a_queued_job_its_asker_gave_up_on_is_dropped_not_run() -> None:
+    ran: list[str] = []
+    workers = one_worker()
+    release = await held(workers)
+    given_up = workers.submit(job(ran, "given up"), budget=1.0, what="advice")
+    kept = workers.submit(job(ran, "kept"), budget=1.0)
+    assert workers.in_flight == 3
+    given_up.cancel()
+    await asyncio.sleep(0)
+    assert workers.in_flight == 2  # it holds no place in the pool's count
+    release.set()
+    assert await kept == "kept"
+    assert ran == ["kept"] and workers.stats.dropped == {"advice": 1}
+    await wait_idle(workers)
+
+
+async def test_a_job_no_longer_wanted_when_a_worker_is_free_is_dropped() -> None:
+    ran: list[str] = []
+    workers = one_worker()
+    release = await held(workers)
+    wanted = [False]
+    unwanted = workers.submit(job(ran, "unwanted"), what="hint", wanted=lambda: wanted[0])
+    release.set()
+    with pytest.raises(Dropped):
+        await unwanted
+    assert ran == [] and workers.stats.dropped == {"hint": 1}
+    await wait_idle(workers)
+
+
+async def wait_idle(workers: Workers) -> None:
+    for _ in range(1000):  # the pool's thread tells the loop once it is done
+        if workers.in_flight == 0:
+            return
+        await asyncio.sleep(0.01)
+    assert workers.in_flight == 0
+
+
+class Owner:
+    """A table, as far as the hint cache knows one."""
+
+
+class Spot:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def to_json(self) -> Any:
+        return self.name
+
+
+def counted(computed: list[str]) -> Any:
+    def hint(spot: Spot) -> str:
+        computed.append(spot.name)
+        return f"hint for {spot.name}"
+    return hint
+
+
+async def test_a_hint_every_viewer_stopped_waiting_for_is_not_computed() -> None:
+    """A screen's fetch is cancelled when its table moves on or its player
+    leaves: a hint still queued then is for a position no screen shows."""
+    computed: list[str] = []
+    workers = one_worker()
+    hint = counted(computed)
+    release = await held(workers)
+    table = Owner()
+    screens = [asyncio.ensure_future(workers.hint(Spot("left"), hint, table, 0))
+               for _ in range(2)]
+    waiting = asyncio.ensure_future(workers.hint(Spot("shown"), hint, table, 0))
+    await asyncio.sleep(0)
+    for screen in screens:
+        screen.cancel()
+    await asyncio.sleep(0)
+    release.set()
+    assert await waiting == "hint for shown"
+    assert computed == ["shown"] and workers.stats.dropped == {"hint": 1}
+    # Asked again, it is computed: the dropped job left nothing behind.
+    assert await workers.hint(Spot("left"), hint, table, 0) == "hint for left"
+    assert computed == ["shown", "left"]
+
+
+async def test_a_hint_one_viewer_still_waits_for_is_computed() -> None:
+    computed: list[str] = []
+    workers = one_worker()
+    hint = counted(computed)
+    release = await held(workers)
+    table = Owner()
+    left = asyncio.ensure_future(workers.hint(Spot("a"), hint, table, 0))
+    stays = asyncio.ensure_future(workers.hint(Spot("a"), hint, table, 0))
+    await asyncio.sleep(0)
+    left.cancel()
+    release.set()
+    assert await stays == "hint for a" and computed == ["a"]
+    assert workers.stats.dropped == {}
+
+
+async def test_the_pool_records_each_hint_s_cpu_and_game() -> None:
+    from fivetowers.games.gotown.client import compute_hint
+    from fivetowers.games.gotown.rules import Game
+    from fivetowers.games.gotown.kind import GAME
+
+    game = GAME.new_match(["A", "B"], {"floors": "5"}, 3)
+    assert isinstance(game, Game)
+    from fivetowers.games.gotown.rules.position import Position
+    view = game.view(game.to_move)
+    position = Position(view.floors_to_win, game.to_move, view.hand,
+                        tuple(s.floors for s in view.seats), tuple(s.dogs for s in view.seats))
+    workers = Workers(threads=True)
+    await workers.hint(position, compute_hint)
+    (job_,) = workers.stats.hints
+    assert job_.game == "gotown" and job_.cpu is not None and job_.cpu >= 0.0
+
+
+def test_the_cpu_of_each_kind_of_job_and_its_share() -> None:
+    moves = [BotMove("bot", "five_towers strong", 1.0, 0.0, 0.0, 1.0, "thought", 0.9, 200),
+             BotMove("bot", "five_towers strong", 1.0, 0.0, 0.0, 1.0, "thought", 0.5, 100),
+             BotMove("advice", "gotown strong", 0.05, 0.0, 0.0, 0.1, "thought", 0.05, 40),
+             BotMove("bot", "gotown strong", 0.05, 0.0, 1.2, 1.2, "quick")]  # no CPU
+    hints = [HintJob(0.0, 0.0, 0.1, 0.03, "five_towers"), HintJob(0.0, 0.0, 0.1, 0.02, "gotown")]
+    shares = cpu_by_job(moves, hints)
+    assert set(shares) == {"five_towers bot", "gotown advice", "five_towers hint",
+                           "gotown hint"}
+    assert shares["five_towers bot"]["jobs"] == 2
+    assert shares["five_towers bot"]["cpu_s"] == pytest.approx(1.4)
+    assert shares["five_towers bot"]["share"] == pytest.approx(1.4 / 1.5)
+    assert sum(s["share"] for s in shares.values()) == pytest.approx(1.0)
+
+
+def test_a_loop_closed_with_jobs_running_leaves_the_queue_to_the_next() -> None:
+    """The process's thread workers outlive a loop (each test's): jobs left
+    running when one closed must not hold the next loop's queue."""
+    workers = Workers(1, threads=True)
+    workers.width = 1
+    release = threading.Event()
+
+    async def leave_one_running() -> None:
+        workers.submit(release.wait, 60.0)
+        await asyncio.sleep(0)
+
+    async def ask() -> str:
+        return await workers.submit(job([], "next"))
+
+    asyncio.run(leave_one_running())
+    try:
+        assert asyncio.run(asyncio.wait_for(ask(), 60.0)) == "next"  # a guard, not a measure
+    finally:
+        release.set()
