@@ -152,6 +152,13 @@ class Bench:
         """One game at every table, then every player says yes to the rematch
         and each watcher leaves for the lobby and watches the next game.
         ``each_round`` is called after each round of moves (every table's)."""
+        playing = await self.play_to_the_end(each_round)
+        await self.rematch(playing)
+        self.games += 1
+
+    async def play_to_the_end(self, each_round: Callable[[], None] | None = None) -> list[Any]:
+        """Every table's game played to its end (the end screens drawn); the
+        tables played, in the order of ``codes``."""
         playing = [self.lobby.tables[code] for code in self.codes]
         while True:
             moved = False
@@ -175,8 +182,7 @@ class Bench:
             if each_round is not None:
                 each_round()
         await _quiet(self.apps)
-        await self.rematch(playing)
-        self.games += 1
+        return playing
 
     async def rematch(self, playing: list[Any]) -> None:
         """Every player says yes to the rematch of ``playing`` (the tables'

@@ -65,6 +65,14 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
 - ``QuietScreenRemoval`` (:mod:`fivetowers.compat.screen_removal`): a
   screen's removal does not lay out and repaint the current screen in full
   (``App._prune`` refreshed the App, its parent, with a layout).
+- ``freed_when_removed`` (:mod:`fivetowers.compat.freed_screens`,
+  Textual 8.2.8): a removed widget's or screen's reference cycles cut (``Styles.node``, a cleared
+  ``LRUCache``'s ring, a child list's displayed copy, a screen's compositor
+  and update timer), so it is freed by reference counting, not left frozen
+  for a reclaim.
+- ``arrange_without_cycles``: a layout's arrangement freed by reference
+  counting (``Compositor._arrange_root`` recursed through a closure that
+  held every widget of the screen).
 - ``write_to_terminal``: the window title, through the App's driver
   (``_driver``), as Textual writes its bell.
 - ``InOrderInput``: an Input that applies keys arriving in one read in
@@ -148,7 +156,7 @@ from fivetowers.compat.checked import Workaround
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
     from fivetowers.compat import (asyncssh, callbacks, chacha, data_table, dirty_lines,
-                                   dispatch, event_log, futures, ignore_packets,
+                                   dispatch, event_log, freed_screens, futures, ignore_packets,
                                    measured_lines, reactive,
                                    restyle_memo, rich, saslprep, screen_removal, sized_once,
                                    styled_lines, styles, textual)
@@ -157,6 +165,7 @@ def workarounds() -> tuple[Workaround, ...]:
             *dirty_lines.WORKAROUNDS, *styled_lines.WORKAROUNDS, *sized_once.WORKAROUNDS,
             *dispatch.WORKAROUNDS, *reactive.WORKAROUNDS, *callbacks.WORKAROUNDS,
             *styles.WORKAROUNDS, *event_log.WORKAROUNDS, *data_table.WORKAROUNDS,
-            *restyle_memo.WORKAROUNDS,
+            *restyle_memo.WORKAROUNDS, *freed_screens.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
-            *chacha.WORKAROUNDS, *ignore_packets.WORKAROUNDS, *saslprep.WORKAROUNDS, *futures.WORKAROUNDS)
+            *chacha.WORKAROUNDS, *ignore_packets.WORKAROUNDS, *saslprep.WORKAROUNDS,
+            *futures.WORKAROUNDS)

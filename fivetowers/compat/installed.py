@@ -12,6 +12,7 @@ from fivetowers.compat.callbacks import count_parameters_once
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.dispatch import share_dispatch_plans
 from fivetowers.compat.event_log import event_loggers_made_once
+from fivetowers.compat.freed_screens import arrange_without_cycles, freed_when_removed
 from fivetowers.compat.reactive import fast_reactive_reads
 from fivetowers.compat.styled_lines import style_content_lines_once
 from fivetowers.compat.styles import fresh_styles_at_once
@@ -26,6 +27,8 @@ def install_drawing_workarounds() -> None:
     share_parsed_css()  # the sessions' CSS parsed once for all of them
     share_style_matches()  # and which rules match each kind of widget, matched once
     divide_without_cycles()  # drawn lines freed without the cyclic collector
+    arrange_without_cycles()  # and each layout's arrangement
+    freed_when_removed()  # and a screen left, or any removed widget
     lazy_strip_caches()  # and each holds no empty caches it never uses
     style_caches_not_kept()  # nor do a gone widget's lines stay in a style cache
     render_dirty_lines_only()  # a move's redraw renders the lines it changed, no more

@@ -1,0 +1,161 @@
+"""A left screen is freed by reference counting (checked against Textual 8.2.8).
+
+See :func:`freed_when_removed` and :func:`arrange_without_cycles`;
+``tests/compat/test_freed_screens.py`` pins them down, and
+``scripts/bench_left_screens.py`` counts what a left screen leaves to the
+cyclic collector.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from typing import Any, Callable
+
+from textual import _compositor
+from textual.cache import LRUCache
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
+
+from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
+
+TEXTUAL = "8.2.8"
+"""The Textual version the cycles were read in."""
+ARRANGE_SOURCE = "e893dcd84bf247f8"
+"""``source_digest(Compositor._arrange_root)`` of that version."""
+
+
+def freed_when_removed() -> None:
+    """Every removed widget (a screen left, a widget a live screen replaced)
+    freed by reference counting the moment Textual has removed it
+    (process-wide, idempotent).
+
+    The server freezes what survives a while (``server/collector.py``), and
+    what is frozen is never collected: a left screen caught in reference
+    cycles (a table screen when its game is over, an end screen when the
+    rematch starts, a dialog closed, a lobby left) stayed until a reclaim's
+    full collection, a second of a frozen loop at 100 sessions. Textual
+    detaches a removed widget from its parent and clears its caches, but
+    these cycles stay (each found with ``gc.get_referrers`` on the garbage
+    of a rematch, ``scripts/bench_left_screens.py``):
+
+    - a widget's ``Styles`` point back at it (``Styles.node``), and so do
+      those of the virtual nodes its component classes were styled with;
+    - a Textual ``LRUCache`` is a ring of links: cleared (a removed widget's
+      query cache), the ring stays, holding the widgets it cached;
+    - a child list keeps its last ``displayed`` copy of the children;
+    - a screen's compositor and its widgets waiting for a layout hold the
+      screen and its widgets;
+    - a stopped timer a widget keeps (a screen's updates, an Input's blink)
+      holds a bound method of the widget.
+
+    Each is cut once the widget's removal is over (``_message_loop_exit``,
+    which every removed widget and screen ends with, the children's first).
+    What a late caller can reach of a removed widget still works: its styles
+    without a node refresh nothing (Textual's own check), an emptied cache
+    misses, a fresh compositor has nothing to draw, a timer without a
+    callback calls nothing (and is stopped). Retire it when Textual frees a
+    removed widget without the cyclic collector: not reported upstream yet.
+    """
+    if getattr(Widget._message_loop_exit, "_cuts_cycles", False):
+        return
+    upstream = Widget._message_loop_exit
+
+    async def exit_and_cut_cycles(self: Widget) -> None:
+        held = held_nodes(self)
+        empty_ring(self._query_one_cache)  # (upstream clears it: its ring would stay)
+        await upstream(self)
+        cut_cycles(held)
+
+    exit_and_cut_cycles._cuts_cycles = True  # type: ignore[attr-defined]
+    exit_and_cut_cycles._upstream = upstream  # type: ignore[attr-defined]  # (its test)
+    Widget._message_loop_exit = exit_and_cut_cycles  # type: ignore[method-assign]
+
+
+def held_nodes(widget: Widget) -> list[DOMNode]:
+    """The widget and its component styles' virtual nodes (taken before the
+    removal, which forgets them)."""
+    nodes: list[DOMNode] = [widget]
+    for styles in widget._component_styles.values():
+        virtual = styles.node
+        if virtual is not None:
+            nodes.append(virtual)
+    return nodes
+
+
+def cut_cycles(nodes: list[DOMNode]) -> None:
+    """Cut the reference cycles through removed ``nodes`` (see FreedScreens)."""
+    for node in nodes:
+        empty_ring(node._query_one_cache)
+        for value in list(vars(node).values()):
+            if isinstance(value, LRUCache):
+                empty_ring(value)
+            elif isinstance(value, Timer):  # (an Input's blink, a screen's updates)
+                value.stop()
+                value._callback = None
+        node._css_styles.node = None
+        node._inline_styles.node = None
+        children = node._nodes
+        children._displayed_nodes = (-1, [])
+        children._displayed_visible_nodes = (-1, [])
+        if isinstance(node, Screen):
+            node._compositor = _compositor.Compositor()
+            node._layout_widgets.clear()
+
+
+def empty_ring(cache: LRUCache[Any, Any]) -> None:
+    """Empty a Textual ``LRUCache`` and break its ring of links (``clear``
+    alone leaves the ring, and what it cached, to the cyclic collector)."""
+    for link in cache._cache.values():
+        link.clear()
+    cache.clear()
+
+
+def arrange_without_cycles() -> None:
+    """Every layout's arrangement freed by reference counting (process-wide,
+    idempotent).
+
+    ``Compositor._arrange_root`` places widgets with a nested function that
+    calls itself: the function and its closure's cell are a cycle, and with
+    them the arrangement's map and widget sets, every widget of the screen,
+    stay until a collection. The last layout of a screen left kept the
+    screen itself (and, frozen, until a reclaim). This installs upstream's
+    own code with one line added (the nested function let go of at the end),
+    while upstream is that code. Retire it when ``_arrange_root`` is not
+    recursive through a closure: not reported upstream yet."""
+    compositor = _compositor.Compositor
+    if getattr(compositor._arrange_root, "_without_cycles", False):
+        return
+    if not source_unchanged(source_digest(compositor._arrange_root), ARRANGE_SOURCE,
+                            "Textual's Compositor._arrange_root is not the code "
+                            "arrange_without_cycles was read in: layouts left as upstream's"):
+        return
+    source = textwrap.dedent(inspect.getsource(compositor._arrange_root))
+    end = "    widgets -= invisible_widgets\n    return map, widgets\n"
+    if source.count(end) != 1:
+        return
+    source = source.replace(end, "    add_widget = None  # the closure's cycle, cut\n" + end)
+    made: dict[str, Any] = {}
+    # (the module's own globals: what upstream's code reads, patched or not)
+    exec(compile(source, "<fivetowers.compat: Compositor._arrange_root without its cycle>",
+                 "exec"), vars(_compositor), made)
+    arrange: Callable[..., Any] = made["_arrange_root"]
+    arrange._without_cycles = True  # type: ignore[attr-defined]
+    arrange._upstream = compositor._arrange_root  # type: ignore[attr-defined]  # (its test)
+    compositor._arrange_root = arrange  # type: ignore[method-assign]
+
+
+WORKAROUNDS = (
+    Workaround("freed_when_removed", "fivetowers/compat/freed_screens.py", "textual", TEXTUAL,
+               ("Widget._message_loop_exit", "DOMNode._query_one_cache",
+                "DOMNode._component_styles", "DOMNode._css_styles", "DOMNode._inline_styles",
+                "DOMNode._nodes", "NodeList._displayed_nodes",
+                "NodeList._displayed_visible_nodes", "Screen._compositor", "Screen._layout_widgets",
+                "Timer._callback", "LRUCache._cache"),
+               "Textual frees a removed widget without the cyclic collector"),
+    Workaround("arrange_without_cycles", "fivetowers/compat/freed_screens.py", "textual",
+               TEXTUAL, ("Compositor._arrange_root",),
+               "Compositor._arrange_root places widgets without a self-referencing closure"),
+)

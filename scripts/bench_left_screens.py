@@ -1,0 +1,109 @@
+"""What a left screen and an ended session leave to the cyclic collector.
+
+    python scripts/bench_left_screens.py [--tables 2] [--seats 2] [--watchers 1]
+
+Hosts tables as ``scripts/bench_games_memory.py`` does (the real LobbyApp
+and table screens on fake SSH channels, random bots' moves), plays a warm-up
+game, then with the collector disabled:
+
+- the rematch: every player's end screen and table screen are left (each
+  watcher goes back to the lobby and watches the next game); it prints how
+  many of the left screens are already freed (a weak reference dead without
+  a collection) and the objects ``gc.collect()`` then finds unreachable, per
+  viewer;
+- an ended session: one player's App exits; whether it is freed without a
+  collection, and the objects a collection then finds.
+
+The server freezes what survives a while (``fivetowers/server/collector.py``):
+what a left screen leaves to the cyclic collector, frozen, waits for a
+reclaim's full collection. These counts do not depend on the machine.
+``--types`` prints the garbage's most common types.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import sys
+import weakref
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_games_memory import Bench, _quiet  # noqa: E402
+
+
+def garbage(types: bool) -> int:
+    """Collect; the objects found unreachable (and their types, if asked)."""
+    if not types:
+        return gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        found = gc.collect()
+        print("    " + ", ".join(f"{kind} {n}" for kind, n in Counter(
+            type(o).__qualname__ for o in gc.garbage).most_common(12)))
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.collect()  # (saved, the cycles stayed: freed now, not counted again)
+    return found
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    bench = Bench(args.tables, args.seats, args.watchers)
+    await bench.start()
+    await bench.play_round()  # the warm-up: caches fill, styles are parsed
+    viewers = len(bench.apps)
+    print(f"{args.tables} tables of {args.seats} players and {args.watchers} watcher(s), "
+          "5 Towers; with the cyclic collector disabled:")
+    results: dict[str, Any] = {}
+    gc.collect()
+    gc.disable()
+    try:
+        playing = await bench.play_to_the_end()
+        gc.collect()  # the game's own garbage is not counted
+        left = [weakref.ref(screen) for app in bench.apps for screen in app.screen_stack[1:]]
+        await bench.rematch(playing)
+        await _quiet(bench.apps)
+        # (a player's table screen is kept for the rematch: not left)
+        left = [ref for ref in left
+                if not any(ref() in app.screen_stack for app in bench.apps)]
+        freed = sum(ref() is None for ref in left)
+        found = garbage(args.types)
+        results["screens left"], results["freed"] = len(left), freed
+        results["rematch garbage per viewer"] = found / viewers
+        print(f"rematch: {freed} of {len(left)} left screens freed without a collection; "
+              f"a collection then finds {found} objects, {found / viewers:.0f} a viewer")
+        app = bench.players[bench.codes[0]].pop(0)
+        task = bench.tasks.pop(0)
+        ended = weakref.ref(app)
+        app.exit()
+        await asyncio.gather(task, return_exceptions=True)
+        del app, task
+        await _quiet(bench.apps)
+        found = garbage(args.types)
+        results["session freed"], results["session garbage"] = ended() is None, found
+        print(f"ended session: App {'freed' if ended() is None else 'not freed'} without "
+              f"a collection; a collection then finds {found} objects")
+    finally:
+        gc.enable()
+    await bench.close()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=2)
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--watchers", type=int, default=1)
+    parser.add_argument("--types", action="store_true", help="the garbage's commonest types")
+    asyncio.run(run(parser.parse_args()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
