@@ -9,6 +9,7 @@ cyclic collector.
 from __future__ import annotations
 
 import inspect
+import logging
 import textwrap
 from typing import Any, Callable
 
@@ -64,14 +65,43 @@ def freed_when_removed() -> None:
     upstream = Widget._message_loop_exit
 
     async def exit_and_cut_cycles(self: Widget) -> None:
-        held = held_nodes(self)
-        empty_ring(self._query_one_cache)  # (upstream clears it: its ring would stay)
+        # Textual's internals this reads may change in a later release: a
+        # removal then ends as upstream's (its garbage left to the
+        # collector), with a warning once, never an error.
+        try:
+            held = held_nodes(self)
+            empty_ring(self._query_one_cache)  # (upstream clears it: its ring would stay)
+        except AttributeError as exc:
+            held = []
+            _cannot_cut(exc)
         await upstream(self)
-        cut_cycles(held)
+        try:
+            cut_cycles(held)
+        except AttributeError as exc:
+            _cannot_cut(exc)
 
     exit_and_cut_cycles._cuts_cycles = True  # type: ignore[attr-defined]
     exit_and_cut_cycles._upstream = upstream  # type: ignore[attr-defined]  # (its test)
     Widget._message_loop_exit = exit_and_cut_cycles  # type: ignore[method-assign]
+
+
+def screens_freed() -> bool:
+    """Whether left screens are freed by reference counting in this process
+    (both workarounds installed): the collector then need not count them as
+    frozen garbage (``server/collector.py``)."""
+    return (getattr(Widget._message_loop_exit, "_cuts_cycles", False)
+            and getattr(_compositor.Compositor._arrange_root, "_without_cycles", False))
+
+
+_warned: list[str] = []
+
+
+def _cannot_cut(exc: AttributeError) -> None:
+    if not _warned:  # once a process, not once a widget
+        _warned.append(str(exc))
+        logging.getLogger("fivetowers.server").warning(
+            "Textual's widgets are not the code freed_when_removed was read in (%s): "
+            "a removed widget is left to the collector", exc)
 
 
 def held_nodes(widget: Widget) -> list[DOMNode]:

@@ -28,7 +28,11 @@ a reclaim does not settle (see ``app_started``).
 
 A screen a session leaves (a table's screen when its game is over, its end
 screen when the rematch starts) is garbage like an ended session's App, and
-as much of it: once frozen it waits for a reclaim too. Game after game at a
+as much of it: once frozen it waits for a reclaim too. (Unless removed
+widgets die by reference counting, ``compat.freed_screens``, as they do on
+the Textual that was read: then a left screen is no garbage of ours, an
+ended session leaves its App's few cycles, :data:`SESSION_FREED`, and what
+follows is the counting for a Textual that changed.) Game after game at a
 table where nobody leaves, nothing else asked for one, and every finished
 game's screens stayed. So two screens left count as one ended session; but
 only a screen a freeze met (``freezes`` went up since it was first shown):
@@ -113,7 +117,16 @@ log = logging.getLogger("fivetowers.server")
 
 SCREEN_LEFT = 0.5
 """A screen left counts as this much of an ended session: a table screen is
-most of an App (dialogs are not counted, see ``HostedApp._leaving``)."""
+most of an App (dialogs are not counted, see ``HostedApp._leaving``), when
+left screens wait frozen for a reclaim."""
+
+SESSION_FREED = 0.05
+"""What an ended session counts for when removed widgets are freed by
+reference counting (``compat.freed_screens``): its App's own cycles, some
+120 objects against 3,500-5,100 (``scripts/bench_left_screens.py``); a left
+screen then counts nothing. Reclaims, a second of a frozen loop at 100
+sessions (the slowest keys' wait there), come about twenty times rarer;
+the half-hourly one stays for cycles that die old."""
 
 YOUNG_WHILE_STARTING = 200_000
 """Allocations between young collections while Apps start: more than a few
@@ -242,7 +255,13 @@ class QuietCollector:
                  reclaim_sessions: int = 10, when_empty: float = 1.0,
                  live: Callable[[], int] | None = None,
                  freeze_every: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic, walk_every: float = 20.0) -> None:
+                 clock: Callable[[], float] = time.monotonic, walk_every: float = 20.0,
+                 screens_freed: bool = False) -> None:
+        self.screen_weight, self.session_weight = \
+            (0.0, SESSION_FREED) if screens_freed else (SCREEN_LEFT, 1.0)
+        """What a left screen and an ended session add to :attr:`ended`:
+        ``screens_freed``, removed widgets die by reference counting (the
+        server's, see :data:`SESSION_FREED`), else they wait frozen."""
         self.walk_every = walk_every
         """Seconds between walks of all that is not frozen at the least (the
         settles in between collect the young generations; 0: every settle)."""
@@ -266,7 +285,8 @@ class QuietCollector:
         self.reclaim_sessions = reclaim_sessions
         """This many ended sessions are collected a minute after the last reclaim."""
         self.ended = 0.0
-        """Sessions ended since the last reclaim (a screen left: a half)."""
+        """Sessions ended since the last reclaim, weighed (:attr:`screen_weight`,
+        :attr:`session_weight`)."""
         self.last_reclaim = clock()
         self.frozen = False
         """Whether anything is frozen (since the last reclaim)."""
@@ -391,13 +411,13 @@ class QuietCollector:
         was unfrozen by a reclaim): the next settle frees it, it is not counted."""
         if shown_at is not None and not (self.frozen and self.freezes > shown_at):
             return
-        self.ended += SCREEN_LEFT
+        self.ended += self.screen_weight
         self._reclaim_if_due(live)
 
     def session_ended(self, live: int) -> None:
         """A session ended; ``live`` are still running."""
         self.empty_collected = False
-        self.ended += 1
+        self.ended += self.session_weight
         self._reclaim_if_due(live)
         if live == 0:
             # Not left to the next settle: that may be the first start of a

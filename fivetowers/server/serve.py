@@ -15,7 +15,9 @@ from typing import Any, TextIO
 import asyncssh
 
 from fivetowers.compat.chacha import one_keystream_per_packet
+from fivetowers.compat.freed_screens import screens_freed
 from fivetowers.compat.ignore_packets import no_ignore_packets_with_aead
+from fivetowers.compat.installed import install_drawing_workarounds
 from fivetowers.compat.saslprep import ascii_names_prepared_at_once
 from fivetowers.i18n import N_
 from fivetowers.server.addresses import address_group
@@ -135,7 +137,9 @@ class GameServer:
         self._evictions_logged_at = -1e9
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._watchdog: asyncio.Task[None] | None = None
-        self.collector = QuietCollector(live=lambda: len(self.sessions))
+        install_drawing_workarounds()  # (every App does: known before the collector counts)
+        self.collector = QuietCollector(live=lambda: len(self.sessions),
+                                        screens_freed=screens_freed())
         self._collecting: asyncio.Task[None] | None = None
         self._stopping = False
         self.stalls: StallWatch | None = None

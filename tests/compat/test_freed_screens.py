@@ -138,3 +138,26 @@ def test_another_arrange_root_is_left_as_upstream_s(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(freed_screens, "ARRANGE_SOURCE", "0" * 16)
     arrange_without_cycles()
     assert Compositor._arrange_root is upstream
+
+
+async def test_internals_textual_no_longer_has_leave_a_removal_as_upstream_s(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from fivetowers.compat import freed_screens
+
+    def renamed(widget: Widget) -> list[Any]:
+        raise AttributeError("'Left' object has no attribute '_component_styles'")
+
+    freed_when_removed()
+    monkeypatch.setattr(freed_screens, "held_nodes", renamed)
+    monkeypatch.setattr(freed_screens, "_warned", [])
+    app = Plain()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await app.push_screen(Left())
+        await pilot.pause()
+        await app.pop_screen()
+        for _ in range(4):
+            await pilot.pause()
+        assert isinstance(app.screen, Home)  # removed as upstream removes it, no error
+    warnings = [r.getMessage() for r in caplog.records if "freed_when_removed" in r.getMessage()]
+    assert len(warnings) == 1 and "_component_styles" in warnings[0]  # once, not a widget

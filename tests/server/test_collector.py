@@ -10,9 +10,11 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from fivetowers.compat.freed_screens import screens_freed
 from fivetowers.server import collector as collector_module
-from fivetowers.server.collector import (OLD_BY_SETTLES_ONLY, YOUNG_WHILE_STARTING, Pauses,
-                                         QuietCollector)
+from fivetowers.server.collector import (OLD_BY_SETTLES_ONLY, SESSION_FREED,
+                                         YOUNG_WHILE_STARTING, Pauses, QuietCollector)
+from tests.server.server_helpers import StartServer
 
 
 class Node:
@@ -170,6 +172,30 @@ def test_screens_left_reclaim_like_ended_sessions() -> None:
     assert collector.frozen  # 9.5 of max(10, 20 // 2)
     collector.screen_left(live=20)
     assert not collector.frozen and collector.ended == 0
+
+
+def test_where_removed_widgets_die_by_reference_counting_left_screens_count_nothing() -> None:
+    # compat.freed_screens: a left screen is not frozen garbage, an ended
+    # session leaves only its App's own few cycles (SESSION_FREED of one).
+    collector = QuietCollector(reclaim_sessions=10, screens_freed=True)
+    collector.settle()
+    collector.last_reclaim -= 120
+    for _ in range(100):
+        collector.screen_left(live=20)
+    assert collector.frozen and collector.ended == 0
+    for _ in range(199):
+        collector.session_ended(live=20)
+    assert collector.frozen  # 9.95 of max(10, 20 // 2)
+    collector.session_ended(live=20)
+    assert not collector.frozen and collector.ended == 0
+
+
+async def test_a_server_counts_left_screens_as_freed_once_the_workarounds_are_in(
+        start_server: StartServer) -> None:
+    server = await start_server()  # (it installs them before its first App does)
+    assert screens_freed()  # Textual's code as read: both are in
+    assert (server.collector.screen_weight, server.collector.session_weight) \
+        == (0.0, SESSION_FREED)
 
 
 def test_a_screen_no_freeze_met_is_not_counted_but_freed_by_the_next_settle() -> None:
