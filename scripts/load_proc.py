@@ -67,9 +67,12 @@ def sample(pid: int) -> Sample:
 
 
 def workers_cpu(pid: int) -> float:
-    """CPU seconds of the live workers under ``pid`` (the server's own reaped
-    children are in its cutime/cstime: ``cpu_seconds(pid, reaped=True)``)."""
-    return sum(cpu_seconds(k) for k in descendants(pid))
+    """CPU seconds of the processes under ``pid``, live or replaced: a worker
+    the pool replaced (``TASKS_PER_WORKER``) is counted in the reaped
+    children's time of its parent (the forkserver that started it, or the
+    server itself)."""
+    return cpu_seconds(pid, True) - cpu_seconds(pid) + sum(
+        cpu_seconds(k, True) for k in descendants(pid))
 
 
 def slope_per_minute(points: list[tuple[float, float]]) -> float:

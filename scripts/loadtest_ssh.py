@@ -294,11 +294,9 @@ class Servers:
         return sum(cpu_seconds(pid) for pid in self.pids)
 
     def workers_cpu(self) -> float:
-        """The live workers' CPU and the replaced ones' (``TASKS_PER_WORKER``:
-        a replaced worker's time moves into its server's reaped children's),
+        """The live workers' CPU and the replaced ones' (see ``workers_cpu``),
         so a long run's figure neither goes negative nor counts as the server's."""
-        return sum(workers_cpu(pid) + cpu_seconds(pid, True) - cpu_seconds(pid)
-                   for pid in self.pids)
+        return sum(workers_cpu(pid) for pid in self.pids)
 
     async def stop(self) -> None:
         await asyncio.gather(*(stop_server(server) for server in self.servers))
