@@ -98,8 +98,8 @@ class Bench:
     """Tables played game after game by random bots through hosted sessions."""
 
     def __init__(self, tables: int = 3, seats: int = 2, watchers: int = 1,
-                 seed: int = 1) -> None:
-        self.lobby = Lobby(hints=False, bot_delay=0.0, absence_bot_after=3600.0,
+                 seed: int = 1, hints: bool = False) -> None:
+        self.lobby = Lobby(hints=hints, bot_delay=0.0, absence_bot_after=3600.0,
                            rng=random.Random(seed))
         self.codes = [f"GM{t:03d}" for t in range(tables)]
         self.seats, self.watchers = seats, watchers
