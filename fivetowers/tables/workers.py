@@ -510,14 +510,24 @@ class Workers:
                 job.answer.exception()  # nobody waits: not "never retrieved"
                 continue
             try:
-                running = self._executor().submit(job.fn, *job.args)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-                self._replace_broken()
-                running = self._executor().submit(job.fn, *job.args)
+                running = self._submitted(job)
+            except Exception as exc:  # broken again, or shut down: its asker hears of it
+                job.state = "gone"
+                self.in_flight -= 1
+                if not job.answer.done():
+                    job.answer.set_exception(exc)
+                continue
             job.state = "running"
             self._running += 1
             self._long += job.budget > SHORT_JOB
             running.add_done_callback(functools.partial(self._told, loop, job))
+
+    def _submitted(self, job: _Queued) -> concurrent.futures.Future[Any]:
+        try:
+            return self._executor().submit(job.fn, *job.args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+            self._replace_broken()
+            return self._executor().submit(job.fn, *job.args)
 
     def _told(self, loop: asyncio.AbstractEventLoop, job: _Queued,
               done: concurrent.futures.Future[Any]) -> None:

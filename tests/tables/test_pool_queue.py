@@ -8,7 +8,9 @@ lets it go: the order is the policy's, not the machine's."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
@@ -227,3 +229,28 @@ def test_a_loop_closed_with_jobs_running_leaves_the_queue_to_the_next() -> None:
         assert asyncio.run(asyncio.wait_for(ask(), 60.0)) == "next"  # a guard, not a measure
     finally:
         release.set()
+
+
+class Refusing(concurrent.futures.Executor):
+    """A pool whose every submit raises ``error`` (broken again, shut down)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [BrokenProcessPool("broken again"),
+                                   RuntimeError("cannot schedule new futures after shutdown")],
+                         ids=["broken twice", "shut down"])
+async def test_a_job_no_worker_would_take_fails_and_leaves_the_queue(
+        monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    workers = one_worker()
+    monkeypatch.setattr(workers, "_executor", lambda: Refusing(error))
+    monkeypatch.setattr(workers, "_replace_broken", lambda: None)
+    for _ in range(2):  # the same job asked again does not join a stuck one
+        answer = workers.submit(job([], "hint"))
+        with pytest.raises(type(error)):
+            await asyncio.wait_for(answer, 5)
+        assert workers.in_flight == 0 and workers._queue == []
