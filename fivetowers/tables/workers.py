@@ -575,11 +575,15 @@ class Workers:
 
     def close(self) -> None:
         """Stop the workers; work in hand is dropped (a bot thinking for a
-        table that is closing need not finish)."""
+        table that is closing need not finish). A queued job's asker hears
+        ``BrokenProcessPool``, as for a job running: a bot waiting makes its
+        quick bot's move (:meth:`choose`), not a ``CancelledError``."""
         pool, self._pool = self._pool, None
         queued, self._queue = self._queue, []
-        for job in queued:
-            job.answer.cancel()
+        for job in queued:  # as for jobs running: choose() answers with its quick bot
+            if not job.answer.done():
+                job.answer.set_exception(BrokenProcessPool("the workers were stopped"))
+                job.answer.exception()  # its asker may be gone: not "never retrieved"
         if pool is None:
             return
         processes = list(pool_processes(pool).values())
