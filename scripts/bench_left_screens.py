@@ -13,8 +13,8 @@ game, then with the collector disabled:
   viewer;
 - an ended session: one player's App exits; whether it is freed without a
   collection, and the objects a collection then finds;
-- with hints on (``--hints``, its own tables): a player leaves a finished
-  game for the lobby; how many of its left screens are freed without a
+- with hints on (``--hints``, a table of its own, 5 Towers then GoTown): a
+  player leaves a finished game for the lobby; how many of its left screens are freed without a
   collection (its table screen's finished ``fetch_hint`` workers held it).
 
 The server freezes what survives a while (``fivetowers/server/collector.py``):
@@ -98,11 +98,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
-async def left_with_hints() -> tuple[int, int]:
+async def left_with_hints(game: str = "fivetowers") -> tuple[int, int]:
     """A player with hints leaves a finished game for the lobby, the cyclic
     collector disabled from the game's start: (its left screens, how many of
     them are freed without a collection)."""
-    bench = Bench(1, 2, 0, hints=True)
+    bench = Bench(1, 2, 0, hints=True, game=game)
     await bench.start()
     gc.collect()
     gc.disable()
@@ -113,7 +113,7 @@ async def left_with_hints() -> tuple[int, int]:
         app.call_later(app.back_to_lobby)
         await _quiet(bench.apps)
         freed = sum(ref() is None for ref in left)
-        print(f"with hints, back to the lobby: {freed} of {len(left)} left screens freed "
+        print(f"{game}, with hints, back to the lobby: {freed} of {len(left)} left screens freed "
               "without a collection")
     finally:
         gc.enable()
@@ -132,7 +132,8 @@ def main() -> int:
     args = parser.parse_args()
     asyncio.run(run(args))
     if args.hints:
-        asyncio.run(left_with_hints())
+        for game in ("fivetowers", "gotown"):
+            asyncio.run(left_with_hints(game))
     return 0
 
 

@@ -8,6 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -31,8 +33,9 @@ async def test_left_screens_and_an_ended_session_are_freed_without_a_collection(
     assert found["session garbage"] < SESSION_GARBAGE
 
 
-async def test_a_table_screen_that_showed_hints_is_freed_without_a_collection() -> None:
+@pytest.mark.parametrize("game", ["fivetowers", "gotown"])
+async def test_a_table_screen_that_showed_hints_is_freed_without_a_collection(game: str) -> None:
     # Its fetch_hint workers, finished, kept it in their tasks' contexts.
-    left, freed = await left_with_hints()
+    left, freed = await left_with_hints(game)
     assert left >= 2  # the table screen and its end screen
     assert freed == left
