@@ -35,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fivetowers.games import game_kind  # noqa: E402
-from fivetowers.games.five_towers.bots.random_bot import RandomBot  # noqa: E402
 from fivetowers.lobby.app import LobbyApp  # noqa: E402
 from fivetowers.lobby.model import HostedTable, Lobby  # noqa: E402
 from fivetowers.server.driver import SessionTerminal  # noqa: E402
@@ -94,17 +93,24 @@ def alive() -> Counter[str]:
     return counts
 
 
+def _over(game: Any) -> bool:
+    over = getattr(game, "over", None)  # GoTown's; 5 Towers' has a phase
+    return bool(over) if over is not None else game.phase.name == "OVER"
+
+
 class Bench:
     """Tables played game after game by random bots through hosted sessions."""
 
     def __init__(self, tables: int = 3, seats: int = 2, watchers: int = 1,
-                 seed: int = 1) -> None:
-        self.lobby = Lobby(hints=False, bot_delay=0.0, absence_bot_after=3600.0,
+                 seed: int = 1, hints: bool = False, game: str = "fivetowers") -> None:
+        self.lobby = Lobby(hints=hints, bot_delay=0.0, absence_bot_after=3600.0,
                            rng=random.Random(seed))
         self.codes = [f"GM{t:03d}" for t in range(tables)]
         self.seats, self.watchers = seats, watchers
         self.rng = random.Random(seed)
-        self.bot = RandomBot()
+        self.kind = game_kind(game)
+        self.options = {"variant": "base"} if game == "fivetowers" else {"floors": "5"}
+        self.bot = self.kind.make_bot("random")
         self.players: dict[str, list[LobbyApp]] = {code: [] for code in self.codes}
         self.spectators: dict[str, list[LobbyApp]] = {code: [] for code in self.codes}
         self.tasks: list[asyncio.Task[Any]] = []
@@ -128,7 +134,7 @@ class Bench:
     async def start(self) -> None:
         for code in self.codes:
             self.lobby.tables[code] = HostedTable(
-                code, f"bench {code}", game_kind("fivetowers"), {"variant": "base"}, False,
+                code, f"bench {code}", self.kind, self.options, False,
                 [Seat("", None) for _ in range(self.seats)])
             for s in range(self.seats):
                 self.players[code].append(self._open(f"p{code}{s}", code))
@@ -166,14 +172,14 @@ class Bench:
                 table = hosted.table
                 assert table is not None
                 game = table.game
-                if game.phase.name == "OVER" or game.to_move is None:
+                if _over(game) or game.to_move is None:
                     continue
                 seat = game.to_move
                 await table.submit(seat, self.bot.choose(game.view(seat), self.rng))
                 moved = True
             if not moved:
                 unfinished = [code for code, h in zip(self.codes, playing)
-                              if h.table is None or h.table.game.phase.name != "OVER"]
+                              if h.table is None or not _over(h.table.game)]
                 if unfinished:
                     raise RuntimeError(f"no one to move, but not over, at {unfinished}")
                 break

@@ -12,7 +12,10 @@ game, then with the collector disabled:
   a collection) and the objects ``gc.collect()`` then finds unreachable, per
   viewer;
 - an ended session: one player's App exits; whether it is freed without a
-  collection, and the objects a collection then finds.
+  collection, and the objects a collection then finds;
+- with hints on (``--hints``, a table of its own, 5 Towers then GoTown): a
+  player leaves a finished game for the lobby; how many of its left screens are freed without a
+  collection (its table screen's finished ``fetch_hint`` workers held it).
 
 The server freezes what survives a while (``fivetowers/server/collector.py``):
 what a left screen leaves to the cyclic collector, frozen, waits for a
@@ -95,13 +98,42 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+async def left_with_hints(game: str = "fivetowers") -> tuple[int, int]:
+    """A player with hints leaves a finished game for the lobby, the cyclic
+    collector disabled from the game's start: (its left screens, how many of
+    them are freed without a collection)."""
+    bench = Bench(1, 2, 0, hints=True, game=game)
+    await bench.start()
+    gc.collect()
+    gc.disable()
+    try:
+        await bench.play_to_the_end()
+        app = bench.players[bench.codes[0]][0]
+        left = [weakref.ref(screen) for screen in app.screen_stack[1:]]
+        app.call_later(app.back_to_lobby)
+        await _quiet(bench.apps)
+        freed = sum(ref() is None for ref in left)
+        print(f"{game}, with hints, back to the lobby: {freed} of {len(left)} left screens freed "
+              "without a collection")
+    finally:
+        gc.enable()
+    await bench.close()
+    return len(left), freed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--watchers", type=int, default=1)
     parser.add_argument("--types", action="store_true", help="the garbage's commonest types")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--hints", action="store_true",
+                        help="also a player with hints leaving a finished game")
+    args = parser.parse_args()
+    asyncio.run(run(args))
+    if args.hints:
+        for game in ("fivetowers", "gotown"):
+            asyncio.run(left_with_hints(game))
     return 0
 
 

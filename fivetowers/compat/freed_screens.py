@@ -19,6 +19,8 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
+from textual.worker import Worker
+from textual.worker_manager import WorkerManager
 
 from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
 
@@ -50,14 +52,22 @@ def freed_when_removed() -> None:
     - a screen's compositor and its widgets waiting for a layout hold the
       screen and its widgets;
     - a stopped timer a widget keeps (a screen's updates, an Input's blink)
-      holds a bound method of the widget.
+      holds a bound method of the widget;
+    - a finished worker (a table screen's ``fetch_hint``) keeps its task,
+      whose context holds the worker (``active_worker``) and the widget that
+      started it; a cancelled one's error keeps its traceback's frames (the
+      worker's, the widget's). Cut as each worker finishes, when its
+      manager forgets it (``WorkerManager._remove_worker``): it may finish
+      after its widget's removal, and is not found from the widget then.
 
     Each is cut once the widget's removal is over (``_message_loop_exit``,
     which every removed widget and screen ends with, the children's first).
     What a late caller can reach of a removed widget still works: its styles
     without a node refresh nothing (Textual's own check), an emptied cache
     misses, a fresh compositor has nothing to draw, a timer without a
-    callback calls nothing (and is stopped). Retire it when Textual frees a
+    callback calls nothing (and is stopped), a finished worker's ``wait``
+    answers from its state. A removed screen must not be pushed again: its
+    styles' node and its update timer are cut. Retire it when Textual frees a
     removed widget without the cyclic collector: not reported upstream yet.
     """
     if getattr(Widget._message_loop_exit, "_cuts_cycles", False):
@@ -83,6 +93,30 @@ def freed_when_removed() -> None:
     exit_and_cut_cycles._cuts_cycles = True  # type: ignore[attr-defined]
     exit_and_cut_cycles._upstream = upstream  # type: ignore[attr-defined]  # (its test)
     Widget._message_loop_exit = exit_and_cut_cycles  # type: ignore[method-assign]
+    forget = WorkerManager._remove_worker
+
+    def remove_and_let_go(self: WorkerManager, worker: Worker[Any]) -> None:
+        forget(self, worker)
+        try:
+            let_go(worker)
+        except AttributeError as exc:
+            _cannot_cut(exc)
+
+    WorkerManager._remove_worker = remove_and_let_go  # type: ignore[method-assign]
+
+
+def let_go(worker: Worker[Any]) -> None:
+    """Cut the cycles through a finished ``worker`` (see freed_when_removed):
+    its done task (its context holds the worker and the widget that started
+    it) and its error's traceback."""
+    task = worker._task
+    if task is None or not task.done():
+        return
+    worker._task = None
+    error = worker._error
+    if error is not None:
+        error.__traceback__ = None
+        error.__context__ = None
 
 
 def screens_freed() -> bool:

@@ -50,7 +50,7 @@ async def serve_with_store(config: ServerConfig, away: float = 60.0,
         # Started before anyone connects: starting a worker later would wait on
         # the serving loop.
         await asyncio.to_thread(pool.start)
-        log.info("%d worker processes for bots and hints", pool.size)
+        log.info("%d worker processes for bots and hints", pool.width)  # (size + the short lane)
         log.info("games are kept in %s", _store_where(config, store_url))
         if report.live or report.finished:
             log.info("restored %d games from the store (%d found finished)",

@@ -10,6 +10,7 @@ the same for every game and lives here.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Sequence, TypeVar
@@ -180,15 +181,28 @@ class SeatClient(Generic[G, P, H]):
                 asked[1].cancel()  # its version is gone (no-op once done)
             view = self.table.game.view(seat)
             rng = random.Random(f"advice:{key}")
-            asked = self._advice = (key, asyncio.ensure_future(self.table.workers.choose(
+            # In a context of its own: asked from a screen's worker, the
+            # task would keep the worker (active_worker), and with it the
+            # screen that owns this client, in a cycle.
+            search = asyncio.get_running_loop().create_task(self.table.workers.choose(
                 self._adviser, view, rng, late=self.table.late_bot,
-                quick=self.table.quick_bot, seat=seat, role="advice")))
+                quick=self.table.quick_bot, seat=seat, role="advice"),
+                context=contextvars.Context())
+            search.add_done_callback(_retrieved)
+            asked = self._advice = (key, search)
         try:
             return await asyncio.shield(asked[1])
         except asyncio.CancelledError:
             if self.table.version != key[0]:  # nobody will ask for it again
                 asked[1].cancel()
             raise
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """A finished advice's error taken (its screen may have stopped waiting):
+    not logged as "Task exception was never retrieved"."""
+    if not task.cancelled():
+        task.exception()
 
 
 def local_seats(players: int, bots: int, names: Sequence[str], bot_kind: str) -> list[Seat]:

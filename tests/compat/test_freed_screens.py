@@ -3,6 +3,7 @@ a late call on it is harmless."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from typing import Any, Iterator
@@ -32,6 +33,22 @@ class Left(Screen[None]):
         self.query_one("#words", Static).update("drawn")
         self.query_one(DataTable).add_columns("a", "b")
         self.set_interval(10, self.refresh)
+
+
+class Working(Left):
+    """A screen whose workers ran (one finished, one cancelled as it left),
+    as a table screen's ``fetch_hint``."""
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.run_worker(self.quick(), group="done")
+        self.run_worker(self.forever(), group="left")
+
+    async def quick(self) -> int:
+        return 1
+
+    async def forever(self) -> None:
+        await asyncio.Event().wait()
 
 
 class Dialog(ModalScreen[None]):
@@ -76,7 +93,7 @@ async def _left(screen: Screen[Any]) -> tuple[weakref.ref[Screen[Any]], list[wea
         return left, widgets
 
 
-@pytest.mark.parametrize("make", [Left, Dialog], ids=["screen", "dialog"])
+@pytest.mark.parametrize("make", [Left, Dialog, Working], ids=["screen", "dialog", "workers"])
 async def test_a_left_screen_is_freed_without_a_collection(make: type[Screen[Any]],
                                                            no_collections: None) -> None:
     freed_when_removed()

@@ -8,10 +8,12 @@ import argparse
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_left_screens import run  # noqa: E402
+from bench_left_screens import left_with_hints, run  # noqa: E402
 
 REMATCH_GARBAGE_A_VIEWER = 1000
 """Objects a collection finds after a rematch, per viewer, at the most: 489
@@ -29,3 +31,11 @@ async def test_left_screens_and_an_ended_session_are_freed_without_a_collection(
     assert found["freed"] == found["screens left"]
     assert found["rematch garbage per viewer"] < REMATCH_GARBAGE_A_VIEWER
     assert found["session garbage"] < SESSION_GARBAGE
+
+
+@pytest.mark.parametrize("game", ["fivetowers", "gotown"])
+async def test_a_table_screen_that_showed_hints_is_freed_without_a_collection(game: str) -> None:
+    # Its fetch_hint workers, finished, kept it in their tasks' contexts.
+    left, freed = await left_with_hints(game)
+    assert left >= 2  # the table screen and its end screen
+    assert freed == left

@@ -8,7 +8,10 @@ lets it go: the order is the policy's, not the machine's."""
 from __future__ import annotations
 
 import asyncio
+import random
+import concurrent.futures
 import threading
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
@@ -225,5 +228,54 @@ def test_a_loop_closed_with_jobs_running_leaves_the_queue_to_the_next() -> None:
     asyncio.run(leave_one_running())
     try:
         assert asyncio.run(asyncio.wait_for(ask(), 60.0)) == "next"  # a guard, not a measure
+    finally:
+        release.set()
+
+
+class Refusing(concurrent.futures.Executor):
+    """A pool whose every submit raises ``error`` (broken again, shut down)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [BrokenProcessPool("broken again"),
+                                   RuntimeError("cannot schedule new futures after shutdown")],
+                         ids=["broken twice", "shut down"])
+async def test_a_job_no_worker_would_take_fails_and_leaves_the_queue(
+        monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    workers = one_worker()
+    monkeypatch.setattr(workers, "_executor", lambda: Refusing(error))
+    monkeypatch.setattr(workers, "_replace_broken", lambda: None)
+    for _ in range(2):  # the same job asked again does not join a stuck one
+        answer = workers.submit(job([], "hint"))
+        with pytest.raises(type(error)):
+            await asyncio.wait_for(answer, 5)
+        assert workers.in_flight == 0 and workers._queue == []
+
+
+async def test_a_bot_waiting_when_the_pool_closes_makes_the_quick_bot_s_move() -> None:
+    from fivetowers.games.five_towers.bots import StrongBot
+    from fivetowers.games.five_towers.rules import Game, Variant
+
+    class Quick:
+        def choose(self, view: Any, rng: Any) -> str:
+            return "the quick bot's move"
+
+    workers = one_worker()
+    release = await held(workers)
+    game = Game(["A", "B"], Variant.BASE, seed=2)
+    waiting = asyncio.ensure_future(workers.choose(
+        StrongBot(time_per_move=30.0), game.view(game.to_move), random.Random(1),
+        late=Quick(), quick=Quick()))  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    assert len(workers._queue) == 1  # queued behind the busy worker
+    workers.close()
+    try:
+        assert await asyncio.wait_for(waiting, 10) == "the quick bot's move"
+        assert workers.late_moves == 1 and workers.in_flight == 1  # (the held job's)
     finally:
         release.set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import gc
 import threading
 
 import pytest
@@ -223,6 +224,66 @@ async def test_advice_for_a_version_the_table_left_is_not_searched() -> None:
     await busy
     await asyncio.sleep(0.05)
     assert asked == [] and table.workers.stats.dropped == {"advice": 1}
+
+
+async def test_advice_is_searched_in_a_context_of_its_own() -> None:
+    # Asked from a screen's worker, its task's context held the worker, and
+    # so the screen owning the client, in a cycle.
+    asker: contextvars.ContextVar[str] = contextvars.ContextVar("asker")
+
+    class Adviser:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            return Bid(view.seat, max(view.legal_bids))
+
+    table = two_humans()
+    seen: list[str | None] = []
+    choose = table.workers.choose
+
+    async def choose_seen(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(asker.get(None))
+        return await choose(*args, **kwargs)
+
+    table.workers.choose = choose_seen  # type: ignore[method-assign]
+    mine = TableClient(table, 0, adviser=Adviser())
+    asker.set("a screen's worker")
+    assert await mine.advice() == Bid(0, table.game.max_bid(0))
+    assert seen == [None]
+
+
+async def test_advice_that_failed_after_its_screen_stopped_waiting_is_not_logged() -> None:
+    failed = threading.Event()
+
+    class Adviser:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            failed.wait(10)
+            raise ValueError("the adviser failed")
+
+    reported: list[str] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _, context: reported.append(context["message"]))
+    try:
+        table = two_humans()
+        table.workers = Workers(1, threads=True)
+        mine = TableClient(table, 0, adviser=Adviser())
+        fetch = asyncio.ensure_future(mine.advice())
+        await asyncio.sleep(0.05)
+        fetch.cancel()  # the screen's fetch (the table is at the same version)
+        assert mine._advice is not None
+        search = mine._advice[1]
+        failed.set()
+        for _ in range(500):  # (not awaited: that would take its error)
+            if search.done():
+                break
+            await asyncio.sleep(0.01)
+        assert search.done()
+        mine._advice = None
+        del search, mine, fetch
+        gc.collect()
+        await asyncio.sleep(0)
+        assert reported == []
+    finally:
+        loop.set_exception_handler(None)
+        table.workers.close()
 
 
 async def test_a_stand_in_bot_plays_an_absent_seat_until_it_is_given_back() -> None:
