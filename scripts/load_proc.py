@@ -37,6 +37,17 @@ def cpu_seconds(pid: int, reaped: bool = False) -> float:
     return ticks / TICK
 
 
+def cpu_wait_seconds(pid: int) -> float:
+    """How long the process's main thread (the server's serving loop) was
+    ready to run but waited for a CPU: the scheduler's run delay. On a
+    machine the workers fill, this is the part of a key's wait that the
+    workers' priority decides."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):  # gone, or no schedstats
+        return 0.0
+
+
 def descendants(pid: int) -> list[int]:
     """Every live process under ``pid`` (worker pools, their helpers)."""
     parents: dict[int, list[int]] = {}

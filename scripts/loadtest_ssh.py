@@ -109,7 +109,7 @@ sys.path.insert(0, str(HERE))
 from load_mix import PRESETS, MixError, Plan, seat, with_overrides  # noqa: E402
 from load_postgres import TEMPORARY, is_postgres, postgres_url  # noqa: E402
 from load_proc import (  # noqa: E402
-    Sample, cpu_seconds, growth_after, sample, slope_per_minute, workers_cpu,
+    Sample, cpu_seconds, cpu_wait_seconds, growth_after, sample, slope_per_minute, workers_cpu,
 )
 
 GOAL_P99_MS = 250.0
@@ -293,6 +293,9 @@ class Servers:
     def cpu(self) -> float:
         return sum(cpu_seconds(pid) for pid in self.pids)
 
+    def cpu_wait(self) -> float:
+        return sum(cpu_wait_seconds(pid) for pid in self.pids)
+
     def workers_cpu(self) -> float:
         """The live workers' CPU and the replaced ones' (see ``workers_cpu``),
         so a long run's figure neither goes negative nor counts as the server's."""
@@ -393,6 +396,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         results.since = t0 = time.monotonic()
         flood_go.set()
         cpu0, wcpu0, mine0 = servers.cpu(), servers.workers_cpu(), time.process_time()
+        wait0 = servers.cpu_wait()
         points: list[tuple[float, float, float]] = []
         peak = idle
         first_games: float | None = None
@@ -415,6 +419,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         cpu = (servers.cpu() - cpu0) / elapsed
         wcpu = (servers.workers_cpu() - wcpu0) / elapsed
         client_cpu = (time.process_time() - mine0) / elapsed
+        cpu_wait = (servers.cpu_wait() - wait0) / elapsed
         end = servers.sample()
         results.sweep(time.monotonic(), after=1.0, at_end=True)  # still waiting: missed
         stop.set()
@@ -522,7 +527,8 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
     print("server RSS by minute (MiB, the last sample of each): " + ", ".join(
         f"{minute}: {mib:.1f}" for minute, mib in by_minute(points)))
     print(f"CPU (share of one core): server {cpu:.0%}, workers {wcpu:.0%}, "
-          f"this load client {client_cpu:.0%}")
+          f"this load client {client_cpu:.0%}; the serving loop waited for a CPU "
+          f"{cpu_wait:.0%} of the time (its run delay)")
     print_pool(pool)
     if floods:
         sent = sum(f.sent for f in floods) / 2**20
@@ -554,6 +560,7 @@ async def load(plan: Plan, seconds: float, pace: float, warmup: float, flooders:
         "left_mib": left.server_kib / 1024, "idle_mib": idle.server_kib / 1024,
         "workers": end.workers, "workers_mib": end.workers_kib / 1024,
         "server_cpu": cpu, "workers_cpu": wcpu, "client_cpu": client_cpu,
+        "server_cpu_wait": cpu_wait,
         "flood_sent_mib": sum(f.sent for f in floods) / 2**20,
         "flood_connections": sum(f.connections for f in floods),
         "flood_drops": sum(f.dropped for f in floods),
