@@ -249,7 +249,7 @@ async def test_a_job_no_worker_would_take_fails_and_leaves_the_queue(
         monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
     workers = one_worker()
     monkeypatch.setattr(workers, "_executor", lambda: Refusing(error))
-    monkeypatch.setattr(workers, "_replace_broken", lambda: None)
+    monkeypatch.setattr(workers, "_replace_broken", lambda broken: None)
     for _ in range(2):  # the same job asked again does not join a stuck one
         answer = workers.submit(job([], "hint"))
         with pytest.raises(type(error)):
@@ -279,3 +279,24 @@ async def test_a_bot_waiting_when_the_pool_closes_makes_the_quick_bot_s_move() -
         assert workers.late_moves == 1 and workers.in_flight == 1  # (the held job's)
     finally:
         release.set()
+
+
+async def test_a_job_the_replaced_pool_stopped_before_it_ran_is_asked_again() -> None:
+    """A job given to a pool replaced for a dead worker, stopped there before
+    a worker took it, runs on the new workers (in its place in the queue)
+    rather than failing as if the pool were closed. Thread workers, one job
+    more than the executor's threads, so the last one waits in the executor."""
+    ran: list[str] = []
+    workers = workers_of(5)  # the executor's 4 threads, and one waiting in it
+    releases = [await held(workers) for _ in range(4)]
+    waiting = workers.submit(job(ran, "never started"))
+    await asyncio.sleep(0)
+    assert workers._running == 5 and workers._queue == []
+    try:
+        workers._replace_broken(workers._pool)  # as the loop does once a worker died
+        assert await asyncio.wait_for(waiting, 60) == "never started"  # a guard
+        assert ran == ["never started"] and workers.stats.dropped == {}
+    finally:
+        for release in releases:
+            release.set()
+    await wait_idle(workers)
