@@ -595,7 +595,9 @@ class Workers:
         pool, self._pool = self._pool, None
         queued, self._queue = self._queue, []
         for job in queued:  # as for jobs running: choose() answers with its quick bot
-            if not job.answer.done():
+            if not job.answer.done():  # (one whose asker gave up: _forget counts it dropped)
+                job.state = "gone"  # stopped, not dropped: _forget leaves it be
+                self.in_flight -= 1
                 job.answer.set_exception(BrokenProcessPool("the workers were stopped"))
                 job.answer.exception()  # its asker may be gone: not "never retrieved"
         if pool is None:
