@@ -434,8 +434,11 @@ class Workers:
 
         Otherwise a worker starts when first needed, and starting one waits
         on the calling thread — the serving loop."""
+        return self._warm_up(0.2)
+
+    def _warm_up(self, hold: float) -> list[int]:
         pool = self._executor()
-        jobs = [pool.submit(_ready, 0.2) for _ in range(self.width)]
+        jobs = [pool.submit(_ready, hold) for _ in range(self.width)]
         return [job.result() for job in jobs]
 
     async def run(self, fn: Callable[..., T], *args: object, budget: float = HINT_BUDGET,
@@ -582,8 +585,12 @@ class Workers:
                          daemon=True).start()
 
     def _restart(self) -> None:
+        # No hold: these go to the executor beside the queue's jobs, outside
+        # its count, and held 0.2 s each they took every worker, the short
+        # lane's too, from the jobs queued meanwhile. Every worker still
+        # starts: all are asked for before the first is up (OR-Tools' import).
         try:
-            self.start()
+            self._warm_up(0.0)
         except Exception as exc:  # the next job will try again
             log.warning("worker processes could not start: %s", exc)
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from fivetowers.tables.pool_stats import BotMove, HintJob, cpu_by_job
+from fivetowers.tables import workers as workers_module
 from fivetowers.tables.workers import Dropped, Workers
 
 
@@ -301,3 +302,22 @@ async def test_a_job_the_replaced_pool_stopped_before_it_ran_is_asked_again() ->
         for release in releases:
             release.set()
     await wait_idle(workers)
+
+
+def test_a_restart_s_warm_up_holds_no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """start() holds each warm-up job 0.2 s so that each gets a worker of its
+    own; a restart's go to the new workers beside the queue's jobs, outside
+    its count, and must not hold them (the short lane's included)."""
+    holds: list[float] = []
+
+    def ready(hold: float) -> int:
+        holds.append(hold)
+        return 0
+
+    monkeypatch.setattr(workers_module, "_ready", ready)
+    workers = Workers(1, threads=True)
+    try:
+        workers._restart()
+    finally:
+        workers.close()
+    assert holds == [0.0] * workers.width
