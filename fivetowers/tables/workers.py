@@ -48,13 +48,16 @@ Policies when the pool is busy:
   ``SHORT_JOB``: 5 Towers' 1 s search) leave one worker to the short ones
   (GoTown's 0.05 s strong bot, hints, its adviser), the *short lane*: a
   worker process beyond the pool's ``size``, so the long jobs keep the
-  workers they had and no job is ever served before a long one asked
-  before it, but a short one no longer waits behind 1 s searches (FIFO,
-  100 sessions: GoTown's strong bot waited p50 0.48 s for a worker and its
-  late bot made 229-290 of 288-392 moves; hints waited p50 0.5 s). Short
-  first (the order of ask plus budget) cut short jobs' waits further, but
-  at a full pool it made 5 Towers' bot the late bot's 10 times in 108
-  (scripts/bench_pool_order.py), where in the order asked it never was.
+  workers they had and no job asked after a long one takes a worker that
+  long one could have (short ones go ahead of it only in the short lane),
+  but a short one no longer waits behind 1 s searches (FIFO, 100 sessions:
+  GoTown's strong bot waited p50 0.48 s for a worker and its late bot made
+  229-290 of 288-392 moves; hints waited p50 0.5 s). Short first (the order
+  of ask plus budget: commit be7be4a's queue) cut short jobs' waits
+  further, but at a full pool it made 5 Towers' bot the late bot's 10 times
+  in 108, where in the order asked it never was (``python
+  scripts/bench_pool_order.py --sessions 100 --seconds 30``, run with each
+  queue: commit 1e284aa's message; the bench has no shortest-first policy).
   A job nobody waits for any more when its turn comes is dropped, not run:
   a bot's or an adviser's whose asker gave up, a hint whose every viewer
   moved on or left.

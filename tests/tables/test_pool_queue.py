@@ -1,7 +1,7 @@
 """The pool's queue (issue 11, the workers' CPU): jobs in the order asked,
 with a short lane, so a 0.05 s GoTown move or a hint does not wait behind
-1 s 5 Towers searches, and no job ever goes before a long one asked before
-it; a job nobody waits for any more is dropped when its turn comes, not
+1 s 5 Towers searches, and no job asked after a long one takes a worker that
+long one could have (short ones go ahead of it only in the short lane); a job nobody waits for any more is dropped when its turn comes, not
 run. Thread workers whose width the test sets, held by a job until the test
 lets it go: the order is the policy's, not the machine's."""
 
