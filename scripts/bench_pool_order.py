@@ -1,6 +1,7 @@
 """The worker pool's queue order, replayed in-process with the realistic mix's jobs.
 
-    python scripts/bench_pool_order.py [--sessions 40] [--seconds 40] [--rounds 2]
+    python scripts/bench_pool_order.py [--sessions 40] [--seconds 40] [--rounds 1]
+    python scripts/bench_pool_order.py --sessions 100 --seconds 30   # README's figures
 
 The jobs a load test at ``--sessions`` hands the server's pool (the rates of
 ``scripts/loadtest_ssh.py --sessions 40``'s realistic mix, 2026-12-02,
@@ -14,7 +15,11 @@ screens to draw, so what changes between two runs is the pool's policy.
 Policies, run in turn (``--rounds`` times each, alternating, so the
 machine's load falls on both alike): ``fifo`` (the pool before its queue:
 no short lane, a bot asked of a full pool given its budget from the ask
-whatever its length) and ``lanes`` (the pool's own: the short lane).
+whatever its length) and ``lanes`` (the pool's own: the short lane). Both
+run on the pool's queue, so both drop a job nobody waits for any more when
+its turn comes (a bot's whose asker gave up, a hint nobody waits for),
+where the old pool computed every hint: ``fifo`` is the old order and
+policies, not the old pool whole.
 
 Prints, per policy, the pool report (pool_stats.summarise): per bot, moves,
 waits p50/p99, the late and quick bots' moves, the CPU it thought and the
@@ -54,7 +59,8 @@ KIND = {"five_towers": "fivetowers", "gotown": "gotown"}
 
 class FifoWorkers(Workers):
     """The pool as it was: no short lane, every bot asked of a full pool
-    given its budget from the ask."""
+    given its budget from the ask; but on the queue, dropping the jobs
+    nobody waits for any more as the pool now does (see the module)."""
 
     def __init__(self) -> None:
         super().__init__()

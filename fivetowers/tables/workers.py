@@ -48,13 +48,16 @@ Policies when the pool is busy:
   ``SHORT_JOB``: 5 Towers' 1 s search) leave one worker to the short ones
   (GoTown's 0.05 s strong bot, hints, its adviser), the *short lane*: a
   worker process beyond the pool's ``size``, so the long jobs keep the
-  workers they had and no job is ever served before a long one asked
-  before it, but a short one no longer waits behind 1 s searches (FIFO,
-  100 sessions: GoTown's strong bot waited p50 0.48 s for a worker and its
-  late bot made 229-290 of 288-392 moves; hints waited p50 0.5 s). Short
-  first (the order of ask plus budget) cut short jobs' waits further, but
-  at a full pool it made 5 Towers' bot the late bot's 10 times in 108
-  (scripts/bench_pool_order.py), where in the order asked it never was.
+  workers they had and no job asked after a long one takes a worker that
+  long one could have (short ones go ahead of it only in the short lane),
+  but a short one no longer waits behind 1 s searches (FIFO, 100 sessions:
+  GoTown's strong bot waited p50 0.48 s for a worker and its late bot made
+  229-290 of 288-392 moves; hints waited p50 0.5 s). Short first (the order
+  of ask plus budget: commit be7be4a's queue) cut short jobs' waits
+  further, but at a full pool it made 5 Towers' bot the late bot's 10 times
+  in 108, where in the order asked it never was (``python
+  scripts/bench_pool_order.py --sessions 100 --seconds 30``, run with each
+  queue: commit 1e284aa's message; the bench has no shortest-first policy).
   A job nobody waits for any more when its turn comes is dropped, not run:
   a bot's or an adviser's whose asker gave up, a hint whose every viewer
   moved on or left.
@@ -85,7 +88,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, NamedTuple, Protocol, TypeVar
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakSet
 
 from fivetowers.compat.futures import pool_processes
 from fivetowers.games.protocol import Bot
@@ -303,7 +306,7 @@ class Dropped(Exception):
 class _Queued:
     """A job waiting for a free worker, in the pool's order (see the module)."""
 
-    __slots__ = ("seq", "budget", "fn", "args", "answer", "what", "wanted", "state")
+    __slots__ = ("seq", "budget", "fn", "args", "answer", "what", "wanted", "state", "pool")
 
     def __init__(self, seq: int, budget: float, fn: Callable[..., Any],
                  args: tuple[object, ...], answer: asyncio.Future[Any], what: str,
@@ -312,6 +315,9 @@ class _Queued:
         self.answer, self.what, self.wanted = answer, what, wanted
         self.state = "queued"
         """"queued", "running" (a worker has it) or "gone" (done, or dropped)."""
+        self.pool: concurrent.futures.Executor | None = None
+        """The executor it was given to (once running): only a job of the
+        pool in use tells of a dead worker (see ``Workers._ran``)."""
 
     def __lt__(self, other: _Queued) -> bool:
         return self.seq < other.seq
@@ -388,6 +394,8 @@ class Workers:
         self.hints_kept = hints_kept
         self._pool: concurrent.futures.Executor | None = None
         self._starting = threading.Lock()
+        self._replaced: WeakSet[concurrent.futures.Executor] = WeakSet()
+        """Pools stopped for a dead worker: a job they cancel is asked again."""
         self._hints: OrderedDict[tuple[Callable[..., Any], str], Any] = OrderedDict()
         self._asked: dict[tuple[Callable[..., Any], str], asyncio.Future[Any]] = {}
         self._current: WeakKeyDictionary[Any, _Asked] = WeakKeyDictionary()
@@ -429,15 +437,17 @@ class Workers:
 
         Otherwise a worker starts when first needed, and starting one waits
         on the calling thread — the serving loop."""
+        return self._warm_up(0.2)
+
+    def _warm_up(self, hold: float) -> list[int]:
         pool = self._executor()
-        jobs = [pool.submit(_ready, 0.2) for _ in range(self.width)]
+        jobs = [pool.submit(_ready, hold) for _ in range(self.width)]
         return [job.result() for job in jobs]
 
     async def run(self, fn: Callable[..., T], *args: object, budget: float = HINT_BUDGET,
                   what: str = "job", wanted: Callable[[], bool] | None = None) -> T:
         """``fn(*args)`` in a worker (picklable, for processes); see :meth:`submit`."""
-        return await self._answer(self.submit(fn, *args, budget=budget, what=what,
-                                              wanted=wanted))
+        return await self.submit(fn, *args, budget=budget, what=what, wanted=wanted)
 
     def submit(self, fn: Callable[..., T], *args: object, budget: float = HINT_BUDGET,
                what: str = "job", wanted: Callable[[], bool] | None = None
@@ -524,10 +534,12 @@ class Workers:
 
     def _submitted(self, job: _Queued) -> concurrent.futures.Future[Any]:
         try:
-            return self._executor().submit(job.fn, *job.args)
+            job.pool = self._executor()
+            return job.pool.submit(job.fn, *job.args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-            self._replace_broken()
-            return self._executor().submit(job.fn, *job.args)
+            self._replace_broken(job.pool)
+            job.pool = self._executor()
+            return job.pool.submit(job.fn, *job.args)
 
     def _told(self, loop: asyncio.AbstractEventLoop, job: _Queued,
               done: concurrent.futures.Future[Any]) -> None:
@@ -541,35 +553,47 @@ class Workers:
         job.state = "gone"
         self._running -= 1
         self._long -= job.budget > SHORT_JOB
-        self.in_flight -= 1
-        if not job.answer.done():  # else its asker gave up on it
-            if done.cancelled():  # the pool was shut down under it
-                job.answer.set_exception(BrokenProcessPool("the workers were stopped"))
-            elif done.exception() is not None:
-                job.answer.set_exception(done.exception())  # type: ignore[arg-type]
-            else:
-                job.answer.set_result(done.result())
+        failed = None if done.cancelled() else done.exception()
+        if isinstance(failed, BrokenProcessPool):
+            # Every job its pool held hears of it: the first one's replaces
+            # the pool, once; the others' pool is gone by then.
+            self._replace_broken(job.pool)
+        if done.cancelled() and job.pool in self._replaced and not job.answer.done():
+            # Never started, stopped with the dead worker's pool: asked again, in its place.
+            job.state = "queued"
+            heapq.heappush(self._queue, job)
+        else:
+            self.in_flight -= 1
+            if not job.answer.done():  # else its asker gave up on it
+                if done.cancelled():  # the pool was closed under it
+                    job.answer.set_exception(BrokenProcessPool("the workers were stopped"))
+                elif failed is not None:
+                    job.answer.set_exception(failed)
+                else:
+                    job.answer.set_result(done.result())
         self._dispatch(loop)
 
-    async def _answer(self, job: asyncio.Future[T]) -> T:
-        try:
-            return await job
-        except BrokenProcessPool:
-            self._replace_broken()
-            raise
-
-    def _replace_broken(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            log.warning("a worker process died; starting new workers")
-            pool.shutdown(wait=False, cancel_futures=True)
-            # Off the loop: starting a worker waits for it (and it loads OR-Tools).
-            threading.Thread(target=self._restart, name="fivetowers-workers",
-                             daemon=True).start()
+    def _replace_broken(self, broken: concurrent.futures.Executor | None) -> None:
+        """New workers in place of ``broken``, a pool a worker of which died,
+        unless it is no longer the pool in use: another of its jobs replaced
+        it already, or the pool was closed."""
+        if broken is None or broken is not self._pool:
+            return
+        self._pool = None
+        self._replaced.add(broken)
+        log.warning("a worker process died; starting new workers")
+        broken.shutdown(wait=False, cancel_futures=True)
+        # Off the loop: starting a worker waits for it (and it loads OR-Tools).
+        threading.Thread(target=self._restart, name="fivetowers-workers",
+                         daemon=True).start()
 
     def _restart(self) -> None:
+        # No hold: these go to the executor beside the queue's jobs, outside
+        # its count, and held 0.2 s each they took every worker, the short
+        # lane's too, from the jobs queued meanwhile. Every worker still
+        # starts: all are asked for before the first is up (OR-Tools' import).
         try:
-            self.start()
+            self._warm_up(0.0)
         except Exception as exc:  # the next job will try again
             log.warning("worker processes could not start: %s", exc)
 
@@ -581,7 +605,9 @@ class Workers:
         pool, self._pool = self._pool, None
         queued, self._queue = self._queue, []
         for job in queued:  # as for jobs running: choose() answers with its quick bot
-            if not job.answer.done():
+            if not job.answer.done():  # (one whose asker gave up: _forget counts it dropped)
+                job.state = "gone"  # stopped, not dropped: _forget leaves it be
+                self.in_flight -= 1
                 job.answer.set_exception(BrokenProcessPool("the workers were stopped"))
                 job.answer.exception()  # its asker may be gone: not "never retrieved"
         if pool is None:
@@ -639,8 +665,8 @@ class Workers:
         name = bot_name(bot)
         try:
             thought = await asyncio.wait_for(  # counted in flight from now
-                self._answer(self.submit(think, bot, view, seed, asked + ceiling, late, hold,
-                                         budget=budget, what=role)),
+                self.submit(think, bot, view, seed, asked + ceiling, late, hold,
+                            budget=budget, what=role),
                 ceiling + self.margin)
         except (asyncio.TimeoutError, BrokenProcessPool) as exc:
             self.late_moves += 1

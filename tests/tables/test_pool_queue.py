@@ -1,7 +1,7 @@
 """The pool's queue (issue 11, the workers' CPU): jobs in the order asked,
 with a short lane, so a 0.05 s GoTown move or a hint does not wait behind
-1 s 5 Towers searches, and no job ever goes before a long one asked before
-it; a job nobody waits for any more is dropped when its turn comes, not
+1 s 5 Towers searches, and no job asked after a long one takes a worker that
+long one could have (short ones go ahead of it only in the short lane); a job nobody waits for any more is dropped when its turn comes, not
 run. Thread workers whose width the test sets, held by a job until the test
 lets it go: the order is the policy's, not the machine's."""
 
@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from fivetowers.tables.pool_stats import BotMove, HintJob, cpu_by_job
+from fivetowers.tables import workers as workers_module
 from fivetowers.tables.workers import Dropped, Workers
 
 
@@ -249,7 +250,7 @@ async def test_a_job_no_worker_would_take_fails_and_leaves_the_queue(
         monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
     workers = one_worker()
     monkeypatch.setattr(workers, "_executor", lambda: Refusing(error))
-    monkeypatch.setattr(workers, "_replace_broken", lambda: None)
+    monkeypatch.setattr(workers, "_replace_broken", lambda broken: None)
     for _ in range(2):  # the same job asked again does not join a stuck one
         answer = workers.submit(job([], "hint"))
         with pytest.raises(type(error)):
@@ -277,5 +278,46 @@ async def test_a_bot_waiting_when_the_pool_closes_makes_the_quick_bot_s_move() -
     try:
         assert await asyncio.wait_for(waiting, 10) == "the quick bot's move"
         assert workers.late_moves == 1 and workers.in_flight == 1  # (the held job's)
+        assert workers.stats.dropped == {}  # stopped, not dropped: its asker waited
     finally:
         release.set()
+
+
+async def test_a_job_the_replaced_pool_stopped_before_it_ran_is_asked_again() -> None:
+    """A job given to a pool replaced for a dead worker, stopped there before
+    a worker took it, runs on the new workers (in its place in the queue)
+    rather than failing as if the pool were closed. Thread workers, one job
+    more than the executor's threads, so the last one waits in the executor."""
+    ran: list[str] = []
+    workers = workers_of(5)  # the executor's 4 threads, and one waiting in it
+    releases = [await held(workers) for _ in range(4)]
+    waiting = workers.submit(job(ran, "never started"))
+    await asyncio.sleep(0)
+    assert workers._running == 5 and workers._queue == []
+    try:
+        workers._replace_broken(workers._pool)  # as the loop does once a worker died
+        assert await asyncio.wait_for(waiting, 60) == "never started"  # a guard
+        assert ran == ["never started"] and workers.stats.dropped == {}
+    finally:
+        for release in releases:
+            release.set()
+    await wait_idle(workers)
+
+
+def test_a_restart_s_warm_up_holds_no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """start() holds each warm-up job 0.2 s so that each gets a worker of its
+    own; a restart's go to the new workers beside the queue's jobs, outside
+    its count, and must not hold them (the short lane's included)."""
+    holds: list[float] = []
+
+    def ready(hold: float) -> int:
+        holds.append(hold)
+        return 0
+
+    monkeypatch.setattr(workers_module, "_ready", ready)
+    workers = Workers(1, threads=True)
+    try:
+        workers._restart()
+    finally:
+        workers.close()
+    assert holds == [0.0] * workers.width

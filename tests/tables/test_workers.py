@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import subprocess
 import sys
@@ -255,6 +256,37 @@ async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_
     game.clone().apply(again)
     assert one_process.late_moves == late and one_process.pids()
     assert not set(pids) & set(one_process.pids())
+
+
+async def test_a_dead_worker_replaces_the_pool_once_and_the_queued_jobs_still_run(
+        one_process: Workers, caplog: pytest.LogCaptureFixture) -> None:
+    """Workers killed while jobs wait in the pool's queue: the jobs they held
+    fail (a bot's table makes its quick move), the pool is replaced once, and
+    the queued jobs run on the new workers. Every job that failed used to
+    replace the pool again, stopping the new one's jobs, which replaced it
+    again in turn (review r7b: 7-8 replacements, 8 of 13 queued jobs lost)."""
+    import os
+    import signal
+    from concurrent.futures.process import BrokenProcessPool
+
+    pids = one_process.pids()  # its worker and the short lane's
+    held = [asyncio.ensure_future(one_process.run(time.sleep, 60.0, budget=0.05))
+            for _ in range(one_process.width)]
+    queued = [asyncio.ensure_future(one_process.run(os.getpid, budget=0.05))
+              for _ in range(6)]
+    await asyncio.sleep(0)
+    assert one_process._running == len(pids) and len(one_process._queue) == len(queued)
+    caplog.set_level(logging.WARNING, logger="fivetowers.server")
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)  # out of memory, say
+    answered = await asyncio.wait_for(asyncio.gather(*queued), 120)  # a guard, not a measure
+    for job in held:
+        with pytest.raises(BrokenProcessPool):
+            await job
+    assert len(answered) == 6 and not set(answered) & set(pids)
+    said = [r.getMessage() for r in caplog.records if r.name == "fivetowers.server"]
+    assert said == ["a worker process died; starting new workers"]
+    assert one_process.in_flight == 0
 
 
 _ORPHAN_SERVER = """
