@@ -121,10 +121,14 @@ def let_go(worker: Worker[Any]) -> None:
 
 def screens_freed() -> bool:
     """Whether left screens are freed by reference counting in this process
-    (both workarounds installed): the collector then need not count them as
-    frozen garbage (``server/collector.py``)."""
+    now (both workarounds installed, and no cut failed since): the collector
+    then need not count them as frozen garbage (``server/collector.py``,
+    which asks at each count). Once Textual's internals turned out not to
+    be the ones read (``_cannot_cut``), removals end as upstream's, their
+    garbage frozen until a reclaim again."""
     return (getattr(Widget._message_loop_exit, "_cuts_cycles", False)
-            and getattr(_compositor.Compositor._arrange_root, "_without_cycles", False))
+            and getattr(_compositor.Compositor._arrange_root, "_without_cycles", False)
+            and not _warned)
 
 
 _warned: list[str] = []

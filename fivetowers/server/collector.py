@@ -32,7 +32,8 @@ as much of it: once frozen it waits for a reclaim too. (Unless removed
 widgets die by reference counting, ``compat.freed_screens``, as they do on
 the Textual that was read: then a left screen is no garbage of ours, an
 ended session leaves its App's few cycles, :data:`SESSION_FREED`, and what
-follows is the counting for a Textual that changed.) Game after game at a
+follows is the counting for a Textual that changed, asked at each count:
+the workaround stops cutting at the first internal it no longer finds.) Game after game at a
 table where nobody leaves, nothing else asked for one, and every finished
 game's screens stayed. So two screens left count as one ended session; but
 only a screen a freeze met (``freezes`` went up since it was first shown):
@@ -256,12 +257,12 @@ class QuietCollector:
                  live: Callable[[], int] | None = None,
                  freeze_every: float = 60.0,
                  clock: Callable[[], float] = time.monotonic, walk_every: float = 20.0,
-                 screens_freed: bool = False) -> None:
-        self.screen_weight, self.session_weight = \
-            (0.0, SESSION_FREED) if screens_freed else (SCREEN_LEFT, 1.0)
-        """What a left screen and an ended session add to :attr:`ended`:
-        ``screens_freed``, removed widgets die by reference counting (the
-        server's, see :data:`SESSION_FREED`), else they wait frozen."""
+                 screens_freed: Callable[[], bool] = lambda: False) -> None:
+        self.screens_freed = screens_freed
+        """Whether removed widgets die by reference counting now (the
+        server's ``compat.freed_screens.screens_freed``, see
+        :data:`SESSION_FREED`), else they wait frozen. Asked at each count:
+        the workaround stops cutting if Textual's internals turn out changed."""
         self.walk_every = walk_every
         """Seconds between walks of all that is not frozen at the least (the
         settles in between collect the young generations; 0: every settle)."""
@@ -307,6 +308,16 @@ class QuietCollector:
         self.reclaimed = False
         """A reclaim unfroze everything and its full collection has not run:
         a start leaves it to the regular settle (see ``app_started``)."""
+
+    @property
+    def screen_weight(self) -> float:
+        """What a left screen adds to :attr:`ended` now."""
+        return 0.0 if self.screens_freed() else SCREEN_LEFT
+
+    @property
+    def session_weight(self) -> float:
+        """What an ended session adds to :attr:`ended` now."""
+        return SESSION_FREED if self.screens_freed() else 1.0
 
     async def run(self) -> None:
         # The oldest generation is walked by settles only: the interpreter's
