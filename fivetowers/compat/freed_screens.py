@@ -19,7 +19,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 from textual.worker_manager import WorkerManager
 
 from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
@@ -108,15 +108,29 @@ def freed_when_removed() -> None:
 def let_go(worker: Worker[Any]) -> None:
     """Cut the cycles through a finished ``worker`` (see freed_when_removed):
     its done task (its context holds the worker and the widget that started
-    it) and its error's traceback."""
+    it) and its error's traceback.
+
+    A worker cancelled before it ran is RUNNING still (its run never set an
+    end state), and its ``wait`` learns of the cancellation from the task:
+    it is set CANCELLED first, as that ``wait`` does (without, it answered
+    None). Its task is let go of too: the run it never started holds the
+    worker. A task that ended otherwise without an end state is kept."""
     task = worker._task
     if task is None or not task.done():
+        return
+    if task.cancelled() and worker.state not in FINISHED:
+        worker.state = WorkerState.CANCELLED
+    if worker.state not in FINISHED:
         return
     worker._task = None
     error = worker._error
     if error is not None:
         error.__traceback__ = None
         error.__context__ = None
+
+
+FINISHED = (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
+"""The states a worker's run ends in."""
 
 
 def screens_freed() -> bool:
