@@ -168,7 +168,7 @@ def held_nodes(widget: Widget) -> list[DOMNode]:
 
 
 def cut_cycles(nodes: list[DOMNode]) -> None:
-    """Cut the reference cycles through removed ``nodes`` (see FreedScreens)."""
+    """Cut the reference cycles through removed ``nodes`` (see freed_when_removed)."""
     for node in nodes:
         empty_ring(node._query_one_cache)
         for value in list(vars(node).values()):
@@ -235,7 +235,8 @@ WORKAROUNDS = (
                 "DOMNode._component_styles", "DOMNode._css_styles", "DOMNode._inline_styles",
                 "DOMNode._nodes", "NodeList._displayed_nodes",
                 "NodeList._displayed_visible_nodes", "Screen._compositor", "Screen._layout_widgets",
-                "Timer._callback", "LRUCache._cache"),
+                "Timer._callback", "LRUCache._cache", "WorkerManager._remove_worker",
+                "Worker._task", "Worker._error"),
                "Textual frees a removed widget without the cyclic collector"),
     Workaround("arrange_without_cycles", "fivetowers/compat/freed_screens.py", "textual",
                TEXTUAL, ("Compositor._arrange_root",),
