@@ -250,33 +250,82 @@ async def test_advice_is_searched_in_a_context_of_its_own() -> None:
     assert seen == [None]
 
 
-async def test_advice_that_failed_after_its_screen_stopped_waiting_is_not_logged() -> None:
-    failed = threading.Event()
+async def test_advice_nobody_waits_for_any_more_is_not_searched() -> None:
+    """The player left the table screen, or turned hints off, while the
+    search waited for a worker: it is dropped (it ran for nobody), and an
+    ask at that version later searches again."""
+    asked: list[int] = []
 
     class Adviser:
         def choose(self, view, rng):  # type: ignore[no-untyped-def]
-            failed.wait(10)
-            raise ValueError("the adviser failed")
+            asked.append(view.seat)
+            return Bid(view.seat, max(view.legal_bids))
 
+    table = two_humans()
+    table.workers = Workers(1, threads=True)
+    table.workers.width = 1
+    try:
+        release = threading.Event()
+        busy = table.workers.submit(release.wait, 10.0)
+        mine = TableClient(table, 0, adviser=Adviser())
+        fetch = asyncio.ensure_future(mine.advice())
+        await asyncio.sleep(0)
+        fetch.cancel()  # the screen's fetch, the table at the same version
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        release.set()
+        await busy
+        assert asked == [] and table.workers.stats.dropped == {"advice": 1}
+        assert await mine.advice() == Bid(0, table.game.max_bid(0)) and asked == [0]
+    finally:
+        table.workers.close()
+
+
+async def test_advice_that_failed_is_asked_again_not_remembered() -> None:
+    # The workers restarted (BrokenProcessPool) or the adviser failed: the
+    # next ask at the same version searches again instead of the same error.
+    asked: list[int] = []
+
+    class Adviser:
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            asked.append(view.seat)
+            if len(asked) == 1:
+                raise ValueError("the adviser failed")
+            return Bid(view.seat, max(view.legal_bids))
+
+    table = two_humans()
+    mine = TableClient(table, 0, adviser=Adviser())
+    with pytest.raises(ValueError):
+        await mine.advice()
+    await asyncio.sleep(0)  # (the search's end is told a turn later)
+    assert await mine.advice() == Bid(0, table.game.max_bid(0)) and asked == [0, 0]
+
+
+async def test_advice_that_failed_after_its_screen_stopped_waiting_is_not_logged() -> None:
+    # Its screen's fetch cancelled in the turn the search failed: nobody
+    # takes its error but the client.
     reported: list[str] = []
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(lambda _, context: reported.append(context["message"]))
     try:
         table = two_humans()
-        table.workers = Workers(1, threads=True)
-        mine = TableClient(table, 0, adviser=Adviser())
+        table.workers = Workers(1, threads=True)  # (not the process's: its choose replaced)
+        outcome: asyncio.Future[Bid] = loop.create_future()
+
+        async def choose(*args, **kwargs):  # type: ignore[no-untyped-def]
+            return await outcome
+
+        table.workers.choose = choose  # type: ignore[method-assign]
+        mine = TableClient(table, 0, adviser=object())  # type: ignore[arg-type]
         fetch = asyncio.ensure_future(mine.advice())
-        await asyncio.sleep(0.05)
-        fetch.cancel()  # the screen's fetch (the table is at the same version)
+        await asyncio.sleep(0)
         assert mine._advice is not None
-        search = mine._advice[1]
-        failed.set()
-        for _ in range(500):  # (not awaited: that would take its error)
-            if search.done():
-                break
-            await asyncio.sleep(0.01)
-        assert search.done()
-        mine._advice = None
+        search = mine._advice.task
+        fetch.cancel()
+        outcome.set_exception(ValueError("the adviser failed"))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert search.done() and not search.cancelled() and mine._advice is None
         del search, mine, fetch
         gc.collect()
         await asyncio.sleep(0)
