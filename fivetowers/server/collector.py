@@ -110,6 +110,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 import time
 from collections import deque
 from typing import Callable
@@ -126,8 +127,11 @@ SESSION_FREED = 0.05
 reference counting (``compat.freed_screens``): its App's own cycles, some
 120 objects against 3,500-5,100 (``scripts/bench_left_screens.py``); a left
 screen then counts nothing. Reclaims, a second of a frozen loop at 100
-sessions (the slowest keys' wait there), come about twenty times rarer;
-the half-hourly one stays for cycles that die old."""
+sessions (the slowest keys' wait there), come about twenty times rarer:
+at 100 sessions a thousand ended sessions, so the half-hourly one is the
+one that comes, and cycles that die old in running sessions (some 2 MiB a
+minute there) wait frozen for it, up to some 60 MiB (not measured yet;
+each full collection logs what it freed, :attr:`QuietCollector.last_full`)."""
 
 YOUNG_WHILE_STARTING = 200_000
 """Allocations between young collections while Apps start: more than a few
@@ -300,6 +304,10 @@ class QuietCollector:
         frozen with it only if it went up since (see ``screen_left``)."""
         self.reclaims = 0
         """Reclaims so far (each brings a full collection: a bench counts them)."""
+        self.last_full: tuple[int, int] | None = None
+        """What the last full collection (the first settle, then each
+        reclaim's) freed: objects found garbage, and blocks of Python's heap
+        (``sys.getallocatedblocks``, what they held besides); also logged."""
         self.when_empty = when_empty
         """Seconds after the last session ended (its App gone by then) that
         the full collection runs, while nobody waits for it."""
@@ -369,6 +377,9 @@ class QuietCollector:
         # oldest generation is only what survived since then.
         due = not empty and (now - self.last_freeze >= self.freeze_every or freeze)
         walk = full or due or now - self.last_walk >= self.walk_every
+        # (Python's allocator counts its blocks arena by arena: cheap beside
+        # a full collection, which walks every object.)
+        blocks = sys.getallocatedblocks() if full else 0
         collected = gc.collect(2 if walk else 1)
         self.reclaimed = False
         if walk:
@@ -382,7 +393,12 @@ class QuietCollector:
             self.last_freeze = now
         pause = time.perf_counter() - start
         self.pauses.add("full" if full else "start" if freeze else "settle", pause * 1000)
-        if pause > 0.1:
+        if full:
+            left = sys.getallocatedblocks()
+            self.last_full = (collected, blocks - left)
+            log.info("full collection: %d objects, %d blocks of Python's heap freed "
+                     "(%d in use) in %.0f ms", collected, blocks - left, left, pause * 1000)
+        elif pause > 0.1:
             log.info("collected %d objects in %.0f ms", collected, pause * 1000)
 
     def start_began(self) -> None:

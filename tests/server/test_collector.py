@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -164,6 +165,24 @@ def test_a_settle_freezes_again_once_its_interval_passed() -> None:
     del kept
     collector.settle()
     assert ref() is not None  # frozen: settles do not walk the frozen heap
+
+
+def test_a_reclaim_s_full_collection_tells_what_it_freed(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # What each reclaim frees is the figure a trigger in memory would be
+    # chosen from (the lead's load runs read it in the server's log).
+    collector = QuietCollector()
+    collector.settle()
+    died_frozen = [Node() for _ in range(1000)]
+    collector.settle(freeze=True)
+    del died_frozen
+    collector.reclaim()
+    with caplog.at_level(logging.INFO, logger="fivetowers.server"):
+        collector.settle()
+    assert collector.last_full is not None
+    objects, blocks = collector.last_full
+    assert objects >= 1000 and blocks >= 1000
+    assert f"full collection: {objects} objects, {blocks} blocks" in caplog.text
 
 
 def test_screens_left_reclaim_like_ended_sessions() -> None:
