@@ -69,7 +69,9 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   Textual 8.2.8): a removed widget's or screen's reference cycles cut (``Styles.node``, a cleared
   ``LRUCache``'s ring, a child list's displayed copy, a screen's compositor
   and update timer), so it is freed by reference counting, not left frozen
-  for a reclaim.
+  for a reclaim; and a finished worker's, as its manager forgets it
+  (``WorkerManager._remove_worker``): its done task (``Worker._task``, whose
+  context holds it and its widget) and its error's traceback (``Worker._error``).
 - ``arrange_without_cycles``: a layout's arrangement freed by reference
   counting (``Compositor._arrange_root`` recursed through a closure that
   held every widget of the screen).

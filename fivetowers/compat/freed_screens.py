@@ -19,7 +19,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 from textual.worker_manager import WorkerManager
 
 from fivetowers.compat.checked import Workaround, source_digest, source_unchanged
@@ -108,9 +108,19 @@ def freed_when_removed() -> None:
 def let_go(worker: Worker[Any]) -> None:
     """Cut the cycles through a finished ``worker`` (see freed_when_removed):
     its done task (its context holds the worker and the widget that started
-    it) and its error's traceback."""
+    it) and its error's traceback.
+
+    A worker cancelled before it ran is RUNNING still (its run never set an
+    end state), and its ``wait`` learns of the cancellation from the task:
+    it is set CANCELLED first, as that ``wait`` does (without, it answered
+    None). Its task is let go of too: the run it never started holds the
+    worker. A task that ended otherwise without an end state is kept."""
     task = worker._task
     if task is None or not task.done():
+        return
+    if task.cancelled() and worker.state not in FINISHED:
+        worker.state = WorkerState.CANCELLED
+    if worker.state not in FINISHED:
         return
     worker._task = None
     error = worker._error
@@ -119,12 +129,20 @@ def let_go(worker: Worker[Any]) -> None:
         error.__context__ = None
 
 
+FINISHED = (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
+"""The states a worker's run ends in."""
+
+
 def screens_freed() -> bool:
     """Whether left screens are freed by reference counting in this process
-    (both workarounds installed): the collector then need not count them as
-    frozen garbage (``server/collector.py``)."""
+    now (both workarounds installed, and no cut failed since): the collector
+    then need not count them as frozen garbage (``server/collector.py``,
+    which asks at each count). Once Textual's internals turned out not to
+    be the ones read (``_cannot_cut``), removals end as upstream's, their
+    garbage frozen until a reclaim again."""
     return (getattr(Widget._message_loop_exit, "_cuts_cycles", False)
-            and getattr(_compositor.Compositor._arrange_root, "_without_cycles", False))
+            and getattr(_compositor.Compositor._arrange_root, "_without_cycles", False)
+            and not _warned)
 
 
 _warned: list[str] = []
@@ -150,7 +168,7 @@ def held_nodes(widget: Widget) -> list[DOMNode]:
 
 
 def cut_cycles(nodes: list[DOMNode]) -> None:
-    """Cut the reference cycles through removed ``nodes`` (see FreedScreens)."""
+    """Cut the reference cycles through removed ``nodes`` (see freed_when_removed)."""
     for node in nodes:
         empty_ring(node._query_one_cache)
         for value in list(vars(node).values()):
@@ -217,7 +235,8 @@ WORKAROUNDS = (
                 "DOMNode._component_styles", "DOMNode._css_styles", "DOMNode._inline_styles",
                 "DOMNode._nodes", "NodeList._displayed_nodes",
                 "NodeList._displayed_visible_nodes", "Screen._compositor", "Screen._layout_widgets",
-                "Timer._callback", "LRUCache._cache"),
+                "Timer._callback", "LRUCache._cache", "WorkerManager._remove_worker",
+                "Worker._task", "Worker._error"),
                "Textual frees a removed widget without the cyclic collector"),
     Workaround("arrange_without_cycles", "fivetowers/compat/freed_screens.py", "textual",
                TEXTUAL, ("Compositor._arrange_root",),

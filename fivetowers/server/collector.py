@@ -32,7 +32,8 @@ as much of it: once frozen it waits for a reclaim too. (Unless removed
 widgets die by reference counting, ``compat.freed_screens``, as they do on
 the Textual that was read: then a left screen is no garbage of ours, an
 ended session leaves its App's few cycles, :data:`SESSION_FREED`, and what
-follows is the counting for a Textual that changed.) Game after game at a
+follows is the counting for a Textual that changed, asked at each count:
+the workaround stops cutting at the first internal it no longer finds.) Game after game at a
 table where nobody leaves, nothing else asked for one, and every finished
 game's screens stayed. So two screens left count as one ended session; but
 only a screen a freeze met (``freezes`` went up since it was first shown):
@@ -109,6 +110,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 import time
 from collections import deque
 from typing import Callable
@@ -125,8 +127,11 @@ SESSION_FREED = 0.05
 reference counting (``compat.freed_screens``): its App's own cycles, some
 120 objects against 3,500-5,100 (``scripts/bench_left_screens.py``); a left
 screen then counts nothing. Reclaims, a second of a frozen loop at 100
-sessions (the slowest keys' wait there), come about twenty times rarer;
-the half-hourly one stays for cycles that die old."""
+sessions (the slowest keys' wait there), come about twenty times rarer:
+at 100 sessions a thousand ended sessions, so the half-hourly one is the
+one that comes, and cycles that die old in running sessions (some 2 MiB a
+minute there) wait frozen for it, up to some 60 MiB (not measured yet;
+each full collection logs what it freed, :attr:`QuietCollector.last_full`)."""
 
 YOUNG_WHILE_STARTING = 200_000
 """Allocations between young collections while Apps start: more than a few
@@ -256,12 +261,12 @@ class QuietCollector:
                  live: Callable[[], int] | None = None,
                  freeze_every: float = 60.0,
                  clock: Callable[[], float] = time.monotonic, walk_every: float = 20.0,
-                 screens_freed: bool = False) -> None:
-        self.screen_weight, self.session_weight = \
-            (0.0, SESSION_FREED) if screens_freed else (SCREEN_LEFT, 1.0)
-        """What a left screen and an ended session add to :attr:`ended`:
-        ``screens_freed``, removed widgets die by reference counting (the
-        server's, see :data:`SESSION_FREED`), else they wait frozen."""
+                 screens_freed: Callable[[], bool] = lambda: False) -> None:
+        self.screens_freed = screens_freed
+        """Whether removed widgets die by reference counting now (the
+        server's ``compat.freed_screens.screens_freed``, see
+        :data:`SESSION_FREED`), else they wait frozen. Asked at each count:
+        the workaround stops cutting if Textual's internals turn out changed."""
         self.walk_every = walk_every
         """Seconds between walks of all that is not frozen at the least (the
         settles in between collect the young generations; 0: every settle)."""
@@ -299,6 +304,10 @@ class QuietCollector:
         frozen with it only if it went up since (see ``screen_left``)."""
         self.reclaims = 0
         """Reclaims so far (each brings a full collection: a bench counts them)."""
+        self.last_full: tuple[int, int] | None = None
+        """What the last full collection (the first settle, then each
+        reclaim's) freed: objects found garbage, and blocks of Python's heap
+        (``sys.getallocatedblocks``, what they held besides); also logged."""
         self.when_empty = when_empty
         """Seconds after the last session ended (its App gone by then) that
         the full collection runs, while nobody waits for it."""
@@ -307,6 +316,16 @@ class QuietCollector:
         self.reclaimed = False
         """A reclaim unfroze everything and its full collection has not run:
         a start leaves it to the regular settle (see ``app_started``)."""
+
+    @property
+    def screen_weight(self) -> float:
+        """What a left screen adds to :attr:`ended` now."""
+        return 0.0 if self.screens_freed() else SCREEN_LEFT
+
+    @property
+    def session_weight(self) -> float:
+        """What an ended session adds to :attr:`ended` now."""
+        return SESSION_FREED if self.screens_freed() else 1.0
 
     async def run(self) -> None:
         # The oldest generation is walked by settles only: the interpreter's
@@ -358,6 +377,9 @@ class QuietCollector:
         # oldest generation is only what survived since then.
         due = not empty and (now - self.last_freeze >= self.freeze_every or freeze)
         walk = full or due or now - self.last_walk >= self.walk_every
+        # (Python's allocator counts its blocks arena by arena: cheap beside
+        # a full collection, which walks every object.)
+        blocks = sys.getallocatedblocks() if full else 0
         collected = gc.collect(2 if walk else 1)
         self.reclaimed = False
         if walk:
@@ -371,7 +393,12 @@ class QuietCollector:
             self.last_freeze = now
         pause = time.perf_counter() - start
         self.pauses.add("full" if full else "start" if freeze else "settle", pause * 1000)
-        if pause > 0.1:
+        if full:
+            left = sys.getallocatedblocks()
+            self.last_full = (collected, blocks - left)
+            log.info("full collection: %d objects, %d blocks of Python's heap freed "
+                     "(%d in use) in %.0f ms", collected, blocks - left, left, pause * 1000)
+        elif pause > 0.1:
             log.info("collected %d objects in %.0f ms", collected, pause * 1000)
 
     def start_began(self) -> None:

@@ -139,7 +139,7 @@ class GameServer:
         self._watchdog: asyncio.Task[None] | None = None
         install_drawing_workarounds()  # (every App does: known before the collector counts)
         self.collector = QuietCollector(live=lambda: len(self.sessions),
-                                        screens_freed=screens_freed())
+                                        screens_freed=screens_freed)
         self._collecting: asyncio.Task[None] | None = None
         self._stopping = False
         self.stalls: StallWatch | None = None

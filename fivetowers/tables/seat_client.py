@@ -61,7 +61,7 @@ class SeatClient(Generic[G, P, H]):
         self._seat = seat
         self._hinter = hinter
         self._adviser = adviser
-        self._advice: tuple[tuple[int, int], asyncio.Future[Any]] | None = None
+        self._advice: _Search | None = None
         """The adviser's play asked at (table version, seat), done or on its way."""
         self._humans = None if humans is None else tuple(humans)
         self._viewed: tuple[G, tuple[int | None, int, int], Any] | None = None
@@ -169,40 +169,72 @@ class SeatClient(Generic[G, P, H]):
 
         A screen that asks again at the same version (its fetch restarted:
         a redraw before the hint came, hints toggled) waits for the same
-        search, not a second one; a search for a version the table left is
-        cancelled as its screen stops waiting (a queued one never runs)."""
+        search, not a second one. A search nobody waits for any more (its
+        screen left, hints turned off, the table moved on) is cancelled: a
+        queued one never runs. One that failed or was cancelled is not
+        kept: the next ask at that version searches again (the workers
+        restarted: BrokenProcessPool)."""
         seat = self.seat
         if self._adviser is None or seat is None or not self.my_turn():
             return None
         key = (self.table.version, seat)
         asked = self._advice
-        if asked is None or asked[0] != key:
+        if asked is None or asked.key != key or _failed(asked.task):
             if asked is not None:
-                asked[1].cancel()  # its version is gone (no-op once done)
+                asked.task.cancel()  # its version is gone (no-op once done)
             view = self.table.game.view(seat)
             rng = random.Random(f"advice:{key}")
             # In a context of its own: asked from a screen's worker, the
             # task would keep the worker (active_worker), and with it the
             # screen that owns this client, in a cycle.
-            search = asyncio.get_running_loop().create_task(self.table.workers.choose(
+            task = asyncio.get_running_loop().create_task(self.table.workers.choose(
                 self._adviser, view, rng, late=self.table.late_bot,
                 quick=self.table.quick_bot, seat=seat, role="advice"),
                 context=contextvars.Context())
-            search.add_done_callback(_retrieved)
-            asked = self._advice = (key, search)
+            asked = self._advice = _Search(key, task)
+            task.add_done_callback(lambda _: self._searched(asked))
+        asked.waiting += 1
         try:
-            return await asyncio.shield(asked[1])
+            return await asyncio.shield(asked.task)
         except asyncio.CancelledError:
-            if self.table.version != key[0]:  # nobody will ask for it again
-                asked[1].cancel()
+            if asked.waiting == 1 and not asked.task.done():
+                # Not at once: a screen's fetch restarted (an exclusive
+                # worker: the old one cancelled, the new one started) asks
+                # again at its first step, in the loop's next turn.
+                asyncio.get_running_loop().call_soon(_drop_unwaited, asked)
             raise
+        finally:
+            asked.waiting -= 1
+
+    def _searched(self, asked: _Search) -> None:
+        """An advice search ended: one that failed or was cancelled is
+        forgotten (the next ask searches again, not the same error)."""
+        if _failed(asked.task) and self._advice is asked:
+            self._advice = None
 
 
-def _retrieved(task: asyncio.Future[Any]) -> None:
-    """A finished advice's error taken (its screen may have stopped waiting):
-    not logged as "Task exception was never retrieved"."""
-    if not task.cancelled():
-        task.exception()
+class _Search:
+    """The adviser's search for one (table version, seat), and how many
+    screens wait for it."""
+
+    __slots__ = ("key", "task", "waiting")
+
+    def __init__(self, key: tuple[int, int], task: asyncio.Task[Any]) -> None:
+        self.key = key
+        self.task = task
+        self.waiting = 0
+
+
+def _failed(task: asyncio.Task[Any]) -> bool:
+    """Whether ``task`` ended without an answer (its error taken: a search
+    nobody waits for is not logged as "Task exception was never retrieved")."""
+    return task.done() and (task.cancelled() or task.exception() is not None)
+
+
+def _drop_unwaited(asked: _Search) -> None:
+    """Cancel ``asked`` if nobody came back for it (see SeatClient.advice)."""
+    if asked.waiting == 0:
+        asked.task.cancel()
 
 
 def local_seats(players: int, bots: int, names: Sequence[str], bot_kind: str) -> list[Seat]:

@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, Static
+from textual.worker import WorkerCancelled
 
 from fivetowers.compat.freed_screens import arrange_without_cycles, freed_when_removed
 
@@ -178,3 +179,23 @@ async def test_internals_textual_no_longer_has_leave_a_removal_as_upstream_s(
         assert isinstance(app.screen, Home)  # removed as upstream removes it, no error
     warnings = [r.getMessage() for r in caplog.records if "freed_when_removed" in r.getMessage()]
     assert len(warnings) == 1 and "_component_styles" in warnings[0]  # once, not a widget
+
+
+async def test_a_worker_cancelled_before_it_ran_waits_as_cancelled_and_is_freed(
+        no_collections: None) -> None:
+    # Its task cancelled before its first step: Textual never set its state
+    # (RUNNING still), and its wait learns of the cancellation from the task.
+    freed_when_removed()
+    app = Plain()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        worker = app.run_worker(asyncio.Event().wait)
+        worker.cancel()
+        for _ in range(4):
+            await pilot.pause()
+        assert worker not in app.workers  # finished and forgotten (let go of)
+        with pytest.raises(WorkerCancelled):
+            await worker.wait()
+        gone = weakref.ref(worker)
+        del worker
+        assert gone() is None  # (the run its task never started held it)

@@ -54,11 +54,12 @@ def test_a_cbc_connection_keeps_its_ignore_packets() -> None:
 
 def test_a_changed_method_is_left_alone(monkeypatch: pytest.MonkeyPatch,
                                         caplog: pytest.LogCaptureFixture) -> None:
+    assert no_ignore_packets_with_aead()
+    upstream = upstream_send_packet()  # (taken before the record of it is emptied)
+    assert SSHConnection.send_packet is not upstream
     monkeypatch.setattr(ignore_packets, "_upstream", {})
     monkeypatch.setattr(ignore_packets, "UPSTREAM_SOURCE", "changed")
-    before = SSHConnection.send_packet
-    monkeypatch.setattr(SSHConnection, "send_packet", upstream_send_packet())
+    monkeypatch.setattr(SSHConnection, "send_packet", upstream)
     assert not no_ignore_packets_with_aead()
-    assert SSHConnection.send_packet is upstream_send_packet()
+    assert SSHConnection.send_packet is upstream
     assert "send_packet changed" in caplog.text
-    monkeypatch.setattr(SSHConnection, "send_packet", before)

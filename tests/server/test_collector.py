@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import weakref
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from textual.app import App
+from textual.screen import Screen
+from textual.widget import Widget
 
+from fivetowers.compat import freed_screens
 from fivetowers.compat.freed_screens import screens_freed
 from fivetowers.server import collector as collector_module
-from fivetowers.server.collector import (OLD_BY_SETTLES_ONLY, SESSION_FREED,
+from fivetowers.server.collector import (OLD_BY_SETTLES_ONLY, SCREEN_LEFT, SESSION_FREED,
                                          YOUNG_WHILE_STARTING, Pauses, QuietCollector)
 from tests.server.server_helpers import StartServer
 
@@ -161,6 +167,24 @@ def test_a_settle_freezes_again_once_its_interval_passed() -> None:
     assert ref() is not None  # frozen: settles do not walk the frozen heap
 
 
+def test_a_reclaim_s_full_collection_tells_what_it_freed(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # What each reclaim frees is the figure a trigger in memory would be
+    # chosen from (the lead's load runs read it in the server's log).
+    collector = QuietCollector()
+    collector.settle()
+    died_frozen = [Node() for _ in range(1000)]
+    collector.settle(freeze=True)
+    del died_frozen
+    collector.reclaim()
+    with caplog.at_level(logging.INFO, logger="fivetowers.server"):
+        collector.settle()
+    assert collector.last_full is not None
+    objects, blocks = collector.last_full
+    assert objects >= 1000 and blocks >= 1000
+    assert f"full collection: {objects} objects, {blocks} blocks" in caplog.text
+
+
 def test_screens_left_reclaim_like_ended_sessions() -> None:
     # Game after game at a table nobody leaves: the screens of the finished
     # games are the garbage, two of them as much as an ended session.
@@ -177,7 +201,7 @@ def test_screens_left_reclaim_like_ended_sessions() -> None:
 def test_where_removed_widgets_die_by_reference_counting_left_screens_count_nothing() -> None:
     # compat.freed_screens: a left screen is not frozen garbage, an ended
     # session leaves only its App's own few cycles (SESSION_FREED of one).
-    collector = QuietCollector(reclaim_sessions=10, screens_freed=True)
+    collector = QuietCollector(reclaim_sessions=10, screens_freed=lambda: True)
     collector.settle()
     collector.last_reclaim -= 120
     for _ in range(100):
@@ -196,6 +220,30 @@ async def test_a_server_counts_left_screens_as_freed_once_the_workarounds_are_in
     assert screens_freed()  # Textual's code as read: both are in
     assert (server.collector.screen_weight, server.collector.session_weight) \
         == (0.0, SESSION_FREED)
+
+
+async def test_once_textual_s_internals_are_not_the_ones_read_left_screens_count_again(
+        start_server: StartServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Textual whose internals were renamed: the first removal finds it,
+    # removals end as upstream's from then on (their screens frozen until
+    # a reclaim), and the server's collector counts them so again.
+    server = await start_server()
+    assert server.collector.session_weight == SESSION_FREED
+
+    def renamed(widget: Widget) -> list[Any]:
+        raise AttributeError("'Screen' object has no attribute '_component_styles'")
+
+    monkeypatch.setattr(freed_screens, "held_nodes", renamed)
+    monkeypatch.setattr(freed_screens, "_warned", [])
+    app = App[None]()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await app.push_screen(Screen[None]())
+        await app.pop_screen()
+        for _ in range(4):
+            await pilot.pause()
+    assert not screens_freed()
+    assert (server.collector.screen_weight, server.collector.session_weight) \
+        == (SCREEN_LEFT, 1.0)
 
 
 def test_a_screen_no_freeze_met_is_not_counted_but_freed_by_the_next_settle() -> None:

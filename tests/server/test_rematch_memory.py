@@ -69,8 +69,7 @@ async def test_a_rematch_everyone_left_unanswered_is_not_held_by_its_answer_time
     assert lobby.tables.get(old.code) is not again and not again.started
     assert again.answer_timer is None
     gone = weakref.ref(again)
-    del again
-    old.rematch = None  # the finished game, still looked at, would keep it
+    del again  # (the finished game, still looked at, links to it: weakly)
     gc.collect()
     assert gone() is None
 

@@ -199,9 +199,12 @@ async def test_advice_asked_again_while_on_its_way_is_the_same_search() -> None:
     assert await again == Bid(0, table.game.max_bid(0)) and asked == [0]
 
 
-async def test_advice_for_a_version_the_table_left_is_not_searched() -> None:
-    """Queued behind a busy pool, the adviser's search for a bid the table
-    has moved past is dropped once its screen stops waiting."""
+@pytest.mark.parametrize("moved_on", [True, False], ids=["table-moved-on", "same-version"])
+async def test_advice_nobody_waits_for_any_more_is_not_searched(moved_on: bool) -> None:
+    """Queued behind a busy pool, the adviser's search is dropped once its
+    screen stops waiting: the table moved past the bid, or the player left
+    the table screen or turned hints off (before, it ran for nobody). At
+    the same version, asked again later, it searches again."""
     asked: list[int] = []
 
     class Adviser:
@@ -212,18 +215,25 @@ async def test_advice_for_a_version_the_table_left_is_not_searched() -> None:
     table = two_humans()
     table.workers = Workers(1, threads=True)
     table.workers.width = 1
-    release = threading.Event()
-    busy = table.workers.submit(release.wait, 10.0)
-    mine = TableClient(table, 0, adviser=Adviser())
-    fetch = asyncio.ensure_future(mine.advice())
-    await asyncio.sleep(0)
-    await table.submit(0, Bid(0, 0))  # the table moves on
-    fetch.cancel()  # so the screen's fetch is cancelled
-    await asyncio.sleep(0)
-    release.set()
-    await busy
-    await asyncio.sleep(0.05)
-    assert asked == [] and table.workers.stats.dropped == {"advice": 1}
+    try:
+        release = threading.Event()
+        busy = table.workers.submit(release.wait, 10.0)
+        mine = TableClient(table, 0, adviser=Adviser())
+        fetch = asyncio.ensure_future(mine.advice())
+        await asyncio.sleep(0)
+        if moved_on:
+            await table.submit(0, Bid(0, 0))
+        fetch.cancel()  # the screen's fetch
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # (a turn for someone to ask again)
+        release.set()
+        await busy
+        await asyncio.sleep(0.05)
+        assert asked == [] and table.workers.stats.dropped == {"advice": 1}
+        if not moved_on:
+            assert await mine.advice() == Bid(0, table.game.max_bid(0)) and asked == [0]
+    finally:
+        table.workers.close()
 
 
 async def test_advice_is_searched_in_a_context_of_its_own() -> None:
@@ -250,33 +260,51 @@ async def test_advice_is_searched_in_a_context_of_its_own() -> None:
     assert seen == [None]
 
 
-async def test_advice_that_failed_after_its_screen_stopped_waiting_is_not_logged() -> None:
-    failed = threading.Event()
+async def test_advice_that_failed_is_asked_again_not_remembered() -> None:
+    # The workers restarted (BrokenProcessPool) or the adviser failed: the
+    # next ask at the same version searches again instead of the same error.
+    asked: list[int] = []
 
     class Adviser:
         def choose(self, view, rng):  # type: ignore[no-untyped-def]
-            failed.wait(10)
-            raise ValueError("the adviser failed")
+            asked.append(view.seat)
+            if len(asked) == 1:
+                raise ValueError("the adviser failed")
+            return Bid(view.seat, max(view.legal_bids))
 
+    table = two_humans()
+    mine = TableClient(table, 0, adviser=Adviser())
+    with pytest.raises(ValueError):
+        await mine.advice()
+    await asyncio.sleep(0)  # (the search's end is told a turn later)
+    assert await mine.advice() == Bid(0, table.game.max_bid(0)) and asked == [0, 0]
+
+
+async def test_advice_that_failed_after_its_screen_stopped_waiting_is_not_logged() -> None:
+    # Its screen's fetch cancelled in the turn the search failed: nobody
+    # takes its error but the client.
     reported: list[str] = []
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(lambda _, context: reported.append(context["message"]))
     try:
         table = two_humans()
-        table.workers = Workers(1, threads=True)
-        mine = TableClient(table, 0, adviser=Adviser())
+        table.workers = Workers(1, threads=True)  # (not the process's: its choose replaced)
+        outcome: asyncio.Future[Bid] = loop.create_future()
+
+        async def choose(*args, **kwargs):  # type: ignore[no-untyped-def]
+            return await outcome
+
+        table.workers.choose = choose  # type: ignore[method-assign]
+        mine = TableClient(table, 0, adviser=object())  # type: ignore[arg-type]
         fetch = asyncio.ensure_future(mine.advice())
-        await asyncio.sleep(0.05)
-        fetch.cancel()  # the screen's fetch (the table is at the same version)
+        await asyncio.sleep(0)
         assert mine._advice is not None
-        search = mine._advice[1]
-        failed.set()
-        for _ in range(500):  # (not awaited: that would take its error)
-            if search.done():
-                break
-            await asyncio.sleep(0.01)
-        assert search.done()
-        mine._advice = None
+        search = mine._advice.task
+        fetch.cancel()
+        outcome.set_exception(ValueError("the adviser failed"))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert search.done() and not search.cancelled() and mine._advice is None
         del search, mine, fetch
         gc.collect()
         await asyncio.sleep(0)
