@@ -439,6 +439,35 @@ deal's time is a noisy forecast: heads-up at 0.05 s of CPU a move, of 13
 decisions out of 67 whose forecast after one deal was below 30, 10 reached
 30 deals when let go on (``scripts/bench_gotown_search.py``, busy shared
 machine, CPU clock)."""
+BANK_CAP = 4.0
+"""Under the clock (``time_per_move``, no fixed number of deals), the most
+a move may think, in budgets: a move that searches nothing (a single play,
+a win, greedy+'s steal or thief) or less than its budget leaves the rest in
+the bot's *bank*, and the next move may spend the bank on top of its own
+budget up to this cap; a move that overruns its allowance (by part of a
+deal) is charged the overrun. So over a game the bot's moves average no
+more than ``time_per_move``, as ``fivetowers tournament`` reports it. The
+bank is the bot object's, kept only on one clock (its ``timer``): a
+server's worker gives the bot a new clock each move
+(:class:`~fivetowers.tables.workers.WorkerClock`), so there it starts empty
+each move and the worker's budget and ceiling hold as before. 1.0: no bank."""
+BANK_SHARE = 0.9
+"""The share of a move's unspent time the bank keeps: the rest covers what
+the tournament counts in a move and the bot does not (making its view),
+so the average stays under the budget."""
+WHYS = ("one", "win", "greedy", "steal", "alone", "short", "late", "settled", "searched")
+"""How a decision ends (:attr:`StrongBot.why`): a single legal play, a win
+made at once, search off, greedy+'s steal or thief, a single play worth
+searching, the forecast short of :data:`MIN_DEALS`, the clock short of them
+after all, a search stopped early (:attr:`Search.settle`), a search that
+had its say."""
+MOST_DEALS = 60
+"""Under the clock, the most deals a heads-up decision makes: the deals the
+design was chosen at (``gotown_search_arena.py --deals 60``); more never
+measured better (the module's notes), and the time they would take goes to
+the bank for a decision the clock leaves short."""
+SETTLE_FROM = 30
+"""The fewest deals before :attr:`Search.settle` may stop a search."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
@@ -503,6 +532,14 @@ class Search:
     game's, not the hand-made score's guess); 0: never."""
     end_rounds: int = 40
     """The rounds a playout plays near the end (see :attr:`to_end`)."""
+    most: int = 0
+    """Under the clock, stop after this many deals even with time left,
+    which goes to the bank (:data:`BANK_CAP`); 0: never. (A fixed number of
+    deals, ``StrongBot(simulations=N)``, is not cut.)"""
+    settle: float = 0.0
+    """Stop dealing, from :data:`SETTLE_FROM` deals (or ``min_deals``), once
+    the choice is settled within this many standard errors (:func:`_settled`;
+    0: never): under the clock the time left goes to the bank."""
     keep_attacks: bool = False
     """Do not search ending the turn when greedy+'s play is a bone or a
     wrecking ball (the departures that lost: see the module's notes)."""
@@ -523,7 +560,7 @@ def wall_clock() -> float:
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
 """The search at a table of three or four."""
 HEADS_UP_SEARCH = Search(*HEADS_UP, width=HEADS_UP_WIDTH, min_deals=MIN_DEALS,
-                         in_hand=HEADS_UP_IN_HAND)
+                         in_hand=HEADS_UP_IN_HAND, most=MOST_DEALS)
 """The search at a table of two."""
 
 
@@ -532,7 +569,7 @@ class StrongBot:
 
     def __init__(self, time_per_move: float = 0.05, simulations: int | None = None,
                  search: bool = True, heads_up: Search = HEADS_UP_SEARCH,
-                 table: Search = TABLE_SEARCH) -> None:
+                 table: Search = TABLE_SEARCH, bank_cap: float = BANK_CAP) -> None:
         self.time_per_move = time_per_move
         self.heads_up, self.table = heads_up, table
         self.search = search  # False: greedy+'s play alone (measurements)
@@ -549,6 +586,12 @@ class StrongBot:
         self._reading: Reading | None = None  # what the last opponent's turn told
         self.deals = 0  # how many deals the last decision searched (benchmarks)
         self.playouts = 0  # and how many playouts it played
+        self.why = ""  # how the last decision ended (:data:`WHYS`; benchmarks)
+        self.allowance = 0.0  # the seconds the last decision was given (the bank's part too)
+        # seconds saved by earlier moves on the clock self._banked_on (:data:`BANK_CAP`)
+        self.bank_cap = bank_cap
+        self.bank = 0.0
+        self._banked_on: object = None
 
     @property
     def searched(self) -> int:
@@ -558,7 +601,24 @@ class StrongBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
             raise ValueError("it is not this bot's turn")
-        deadline = self.timer() + self.time_per_move
+        began = self.timer()
+        self.allowance = self.time_per_move
+        banking = self.simulations is None and self.bank_cap > 1.0
+        if banking:
+            if self._banked_on is not self.timer:
+                # a new clock (a worker's, each move): nothing was saved on it
+                self.bank, self._banked_on = 0.0, self.timer
+            self.allowance += min(self.bank, (self.bank_cap - 1.0) * self.time_per_move)
+        try:
+            return self._decide(view, rng, began + self.allowance)
+        finally:
+            if banking:
+                left = self.time_per_move - (self.timer() - began)
+                self.bank += BANK_SHARE * left if left > 0 else left
+
+    def _decide(self, view: PlayerView, rng: random.Random, deadline: float) -> Action:
+        """:meth:`choose`'s decision, searching until ``deadline`` (``self.timer``)."""
+        assert view.seat is not None  # (choose checked it)
         self.deals = self.playouts = 0
         legal = view.legal
         me = view.seat
@@ -571,16 +631,20 @@ class StrongBot:
             self._turn, self._faced = view.turn, view.seats[me]
         self._seats = view.seats
         if len(legal) == 1:
+            self.why = "one"
             return legal[0]
         for action in legal:  # a win now needs no search
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
+                self.why = "win"
                 return action
         dealer = Dealer(view, self._faced, self._reading)
         greedy = self.default(view, dealer, rng)
         if not self.search:
+            self.why = "greedy"
             return greedy
         if isinstance(greedy, (Steal, Thief, SuperThief)) and not design.steals:
+            self.why = "steal"
             return greedy
         plays = self.candidates(view, greedy, design)
         hidden: list[Counter[Card] | None] = [None] * len(plays)
@@ -596,6 +660,7 @@ class StrongBot:
                 plays.append(guard)
                 hidden.append(None)
         if len(plays) == 1:
+            self.why = "alone"
             return greedy
         # paired differences from the default play (common random numbers)
         sums = [0.0] * len(plays)
@@ -607,12 +672,15 @@ class StrongBot:
         if design.critical_deals and _one_floor_off(view):
             min_deals = design.critical_deals
         played = random.Random(0)  # each playout's draws, seeded by the deal
+        settle_from = max(min_deals, SETTLE_FROM)
+        self.why = ""
         started = self.timer()
         while rounds == 0 or (self.timer() < deadline if self.simulations is None
                               else rounds < self.simulations):
             if rounds == forecast_at and min_deals and \
                     self._too_few_deals(started, deadline, min_deals, rounds):
                 self.deals, self.playouts = rounds, playouts
+                self.why = "short"
                 return greedy
             deal = dealer.deal(rng)
             seed = below(rng, 1 << 30)
@@ -631,9 +699,18 @@ class StrongBot:
                             is not None]
                 if not searched:
                     break
+            if rounds == design.most and self.simulations is None:
+                break  # enough: the time left goes to the bank
+            if design.settle and rounds >= settle_from and \
+                    _settled(sums, squares, searched, rounds, design.margin, design.settle):
+                self.why = "settled"
+                break
         self.deals, self.playouts = rounds, playouts
         if rounds < min_deals:
+            self.why = "late"
             return greedy  # the clock ran out after a hopeful forecast (a busy machine)
+        if self.why != "settled":
+            self.why = "searched"
         # greedy+'s play unless the search finds one better beyond its noise
         best, best_mean = 0, 0.0
         for i in searched:
@@ -810,6 +887,24 @@ def _hide(hand: Counter[Card], cards: Counter[Card]) -> Counter[Card]:
             if not hand[card]:
                 del hand[card]
     return taken
+
+
+def _settled(sums: list[float], squares: list[float], searched: list[int], deals: int,
+             margin: float, z: float) -> bool:
+    """True when more deals would most likely not change the choice: the
+    interval of ``z`` standard errors about each searched play's mean paired
+    difference lies below ``margin`` for every one (greedy+'s play stands),
+    or one lies above it and above every other's."""
+    bounds = []
+    for i in searched:
+        mean = sums[i] / deals
+        spread = z * math.sqrt(max(squares[i] / deals - mean * mean, 0.0) / deals)
+        bounds.append((mean - spread, mean + spread))
+    if all(high <= margin for _, high in bounds):
+        return True
+    best = max(range(len(bounds)), key=lambda k: bounds[k][0])
+    low = bounds[best][0]
+    return low > margin and all(high < low for k, (_, high) in enumerate(bounds) if k != best)
 
 
 def _lead(total: float, squares: float, deals: int, margin: float, sure: float) -> float | None:
