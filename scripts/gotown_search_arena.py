@@ -8,6 +8,7 @@ do not depend on the machine's load (the clock plays no part).
     python scripts/gotown_search_arena.py --design stealer=0.5 --wins-to b.txt
     python scripts/gotown_search_arena.py --paired a.txt b.txt
     python scripts/gotown_search_arena.py --deals 60 --games 100 --departures 100
+    python scripts/gotown_search_arena.py --rate 1000 --overhead 0.5 --bank 1 --design most=0
 
 The games, their seeds, seats and the bots' random numbers are those of
 ``fivetowers tournament --game gotown --bots strong,greedy`` with the same
@@ -18,6 +19,15 @@ its 95% Wilson interval, and the mean deals and playouts a searched decision
 made. Two designs agree on most games, so ``--wins-to`` keeps each game's
 outcome and ``--paired`` compares two such files on their common games: the
 games only one design won, and the sign test's p on those.
+
+``--rate R`` plays the strong bot under the clock instead (``--clock``
+seconds a move, its time bank capped at ``--bank`` budgets), on a model
+clock that moves ``1/R`` s a deal of its search and ``--overhead`` deals'
+worth a decision for the rest of its work: the deals the clock would give
+each decision on a machine making ``R`` deals a second, free of this one's
+load. Every run also prints how the strong bot's moves ended (a single
+play, a win, greedy+'s steal, short of ``MIN_DEALS``, searched...), the
+deals its searches made and the time they were allowed, in budgets.
 
 ``--departures K`` judges the decisions at which the strong bot leaves
 greedy+'s play, on the game's true state (the rival's real hand): from

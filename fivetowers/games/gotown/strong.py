@@ -334,9 +334,9 @@ show (above). With the kept design, at 0.05 s on a quiet machine, a decision
 would see 100–118 deals (0.42–0.49 ms of CPU a deal), past the 60 at which
 more deals stopped helping (100 deals: 63.5% against 64.5%, above), so
 giving contested decisions more of the clock would buy nothing these games
-show; and the tournament enforces no per-game budget (the bot's own
-deadline is per move), so time saved on one move cannot go to another
-within 0.05 s a move. The defaults stay. At four seats, 0.05 s a move
+show; and the bot's own deadline was then per move, so time saved on one
+move could not go to another (the time bank, below, now lets it, the
+average within the budget). The defaults stay. At four seats, 0.05 s a move
 (``fivetowers tournament --game gotown --players 4 --bots strong,greedy
 --games 200 --seed 1 --workers 1``, busy machine, load 6–8 on the 2
 cores, 32 ms a strong move): 33.5% of 200 [27.3–40.3], above its 25% share.
@@ -372,7 +372,73 @@ tournament at 0.05 s a move (``--workers 1``, busy machine, load 8–9 on the
 2 cores, 28–30 ms a strong move): 62.3% of 400 [57.4–66.9] at seed 1 and
 60.0% [55.1–64.7] at seed 0 (61.1% of the 800 [57.7–64.4]); a second
 seed-1 run beside main's in the same minutes, 60.2% [55.4–64.9] against
-59.0% [54.1–63.7]. More deals of this design do not reach 65% (above)."""
+59.0% [54.1–63.7]. More deals of this design do not reach 65% (above).
+
+The clock, measured free of the machine's load (2026-12-02 night;
+``scripts/gotown_search_arena.py --rate R``: a model clock that moves
+1/R s a deal of the search and half a deal's worth a decision for its own
+work, the CPU ratio measured, 0.14–0.17 ms against 0.28–0.40 ms a deal;
+``--clock 0.05``; the report of how each move ended, :attr:`StrongBot.why`).
+Heads-up, of the strong bot's 28–31 moves a game (seeds 1 and 2, games
+0–199) 5.6–7.7 are a single legal play, 0.6–0.7 a win, 4.8–5.3 greedy+'s
+steal or thief and 0.1–0.3 a single play worth searching: about 42% of its
+moves need no search and spend next to nothing of their 0.05 s; 16–18
+search. A deal costs 0.28 ms of CPU on the quiet machine (above): about
+3,500 deals a second, 175 deals a searched decision at 0.05 s, none short
+of :data:`MIN_DEALS`; at 1,000 deals a second 50, none short; at 500 a
+second 25, every one short, so the bot before played greedy+ alone there
+(17.7 decisions a game returned greedy+'s play after 3 deals). So on a
+quiet machine the clock gives three times the deals the design was chosen
+at, and on a machine a third as fast or slower it silences the search.
+
+What the clock does to the result, paired game by game with ``--deals 60``
+(seeds 1 and 2, games 0–199; 142 and 129 won): at 3,500 deals a second,
+175 deals a decision, 134 and 130 (of the 400, 59 games only ``--deals
+60`` won, 52 only the clock, p 0.57); at 1,000 a second 137 and 129
+(60/55, p 0.71). More deals than 60 never played better (100
+deals: above), so under the clock a heads-up search now stops at
+:data:`MOST_DEALS` deals, and the time a move does not spend, a move with
+no search or a search stopped there (or by :attr:`Search.settle`, off),
+goes to the bot's **time bank** (:data:`BANK_CAP`: a move may spend the
+bank on top of its budget, 4 budgets at most, and an overrun is charged;
+9/10 of what a move saves is kept, so the game's moves average under the
+budget as ``fivetowers tournament`` reports them, its ms/move). Wherever
+the clock gives 60 deals a decision, the bot then plays exactly as
+``--deals 60``: at 3,500 deals a second seed 1's games 0–19 were won and
+lost as there, game by game. Against the design kept under the same model
+clock (the bank and ``most`` above against neither; ``--bank 1 --design
+most=0``):
+
+=================  ===================  ===================  ===============
+deals a second     seed 1 (kept: mine)  seed 2 (kept: mine)  only kept/mine
+=================  ===================  ===================  ===============
+1,000 (50 deals)   137 : 131            129 : 129            57/51, p 0.63
+500 (25 deals)     121 : 127            100 : 119            48/73, p 0.029
+=================  ===================  ===================  ===============
+
+At 1,000 deals a second the bank gives a searched decision 2.7–2.9
+budgets on average (58 deals, p10 50) and wins no more: past 50 deals
+more add nothing these games show. At 500 a second, where the design kept
+searches nothing (greedy+ alone, 55.2% of the 400), 70% of the decisions
+that deal reach 30 deals (mean 36–37, p50 44): 61.5%, 25 games more (on
+seed 2 alone 23/42, p 0.025). With ``settle=2.0`` too (a search stops
+once every play is two standard errors below greedy+'s, or one two above
+the rest; 6–7 decisions a game stop so, from 30 deals), 249 of the 400
+against the bank's 246 (45/42, p 0.83): off. And under a CPU clock at
+0.05 s on this busy machine (``time.process_time``, seed 1's games 0–11)
+every one of 207 searches made its 60 deals and every game ended as with
+``--deals 60``. So on a machine that gives each search its 60 deals in
+its budget and bank (the quiet one gives 175 in the budget alone) the
+tournament's games end as the arena's at 60 deals: ``--seed 1`` games
+0–399 263 won (65.8% [61.0–70.2]), ``--seed 0`` 261 (65.2% [60.5–69.8]),
+65.5% of the 800 [62.1–68.7] (``gotown_search_arena.py --deals 60``,
+figures free of the machine's load). The bank alone, without ``most`` (1,000 a second, seed 1:
+every saved second spent, 77 deals on average, p90 139): 133 against the
+kept 137 (28 games only the kept won, 24 only it). The bank is the bot
+object's, on one clock: in the tournament (a bot a seat a game) it lasts the game; on the server a worker
+gives each move a new :class:`~fivetowers.tables.workers.WorkerClock` on a
+copy of the bot, so the bank starts empty each move and the worker's
+budget of CPU, stretch and ceiling hold as before."""
 
 from __future__ import annotations
 
