@@ -437,9 +437,9 @@ every saved second spent, 77 deals on average, p90 139): 133 against the
 kept 137 (28 games only the kept won, 24 only it). At four seats (one
 strong bot, three greedy; no ``most`` there, the table's search keeps its
 whole time; a deal costs about 0.9 ms of CPU there, three heads-up deals)
-at 1,000 deals a second, seed 1's games 0–99: with the bank 40 won
-(80 deals a decision, p50 50, p90 139) against 34 (23/17, p 0.43), both
-above the 25% share. The bank is the bot object's, on one clock: in the tournament (a bot a seat a game) it lasts the game; on the server a worker
+at 1,000 deals a second, games 0–99 of seeds 1 and 2: with the bank 40
+and 33 won (78–80 deals a decision, p50 50, p90 139) against 34 and 34;
+73 of the 200 against 68 (44/39, p 0.66), both above the 25% share. The bank is the bot object's, on one clock: in the tournament (a bot a seat a game) it lasts the game; on the server a worker
 gives each move a new :class:`~fivetowers.tables.workers.WorkerClock` on a
 copy of the bot, so the bank starts empty each move and the worker's
 budget of CPU, stretch and ceiling hold as before."""
