@@ -40,6 +40,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import Any, Callable, Iterator
@@ -47,7 +48,7 @@ from unittest import mock
 
 from fivetowers.games.gotown.bots import GreedyBot
 from fivetowers.games.gotown.rules import Action, Game, PlayerView
-from fivetowers.games.gotown.strong import MIN_DEALS, Dealer, Search, StrongBot
+from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, MIN_DEALS, Dealer, Search, StrongBot
 
 NAMES = ("An", "Bình")
 
@@ -78,7 +79,8 @@ def play(games: int, seed: int, budget: float) -> Decisions:
     found = Decisions()
     for index in range(games):
         game = Game(list(NAMES), 5, seed=seed + index)
-        bot = TimedBot(budget)
+        # what the budget alone gives: no cap at MOST_DEALS, no time bank
+        bot = TimedBot(budget, heads_up=replace(HEADS_UP_SEARCH, most=0), bank_cap=1.0)
         bots: list[StrongBot | GreedyBot] = \
             [bot, GreedyBot()] if index % 2 == 0 else [GreedyBot(), bot]
         rng = random.Random(seed + index)

@@ -8,6 +8,7 @@ do not depend on the machine's load (the clock plays no part).
     python scripts/gotown_search_arena.py --design stealer=0.5 --wins-to b.txt
     python scripts/gotown_search_arena.py --paired a.txt b.txt
     python scripts/gotown_search_arena.py --deals 60 --games 100 --departures 100
+    python scripts/gotown_search_arena.py --rate 1000 --overhead 0.5 --bank 1 --design most=0
 
 The games, their seeds, seats and the bots' random numbers are those of
 ``fivetowers tournament --game gotown --bots strong,greedy`` with the same
@@ -18,6 +19,15 @@ its 95% Wilson interval, and the mean deals and playouts a searched decision
 made. Two designs agree on most games, so ``--wins-to`` keeps each game's
 outcome and ``--paired`` compares two such files on their common games: the
 games only one design won, and the sign test's p on those.
+
+``--rate R`` plays the strong bot under the clock instead (``--clock``
+seconds a move, its time bank capped at ``--bank`` budgets), on a model
+clock that moves ``1/R`` s a deal of its search and ``--overhead`` deals'
+worth a decision for the rest of its work: the deals the clock would give
+each decision on a machine making ``R`` deals a second, free of this one's
+load. Every run also prints how the strong bot's moves ended (a single
+play, a win, greedy+'s steal, short of ``MIN_DEALS``, searched...), the
+deals its searches made and the time they were allowed, in budgets.
 
 ``--departures K`` judges the decisions at which the strong bot leaves
 greedy+'s play, on the game's true state (the rival's real hand): from
@@ -43,13 +53,18 @@ from typing import Any
 from fivetowers.games.gotown.bots import GreedyBot
 from fivetowers.games.gotown.plus import plus_play
 from fivetowers.games.gotown.rules import Action, Game, IllegalPlay, PlayerView
-from fivetowers.games.gotown.strong import HEADS_UP_SEARCH, TABLE_SEARCH, Search, StrongBot
+from fivetowers.games.gotown.strong import (
+    BANK_CAP, HEADS_UP_SEARCH, TABLE_SEARCH, WHYS, Search, StrongBot,
+)
 from fivetowers.games.gotown.tournament import MAX_ACTIONS
 from fivetowers.games.tournament import lineup, play_all, play_out, wilson
 
-Job = tuple[int, int, int, int, Search, float, int]
-"""seed, index, players, deals, design, clock, departures' continuations"""
-Outcome = tuple[int, bool, int, int, int, float, int, list[tuple[str, float, float]]]
+Job = tuple[int, int, int, int, Search, float, int, float, float, float]
+"""seed, index, players, deals, design, clock, departures' continuations,
+the model clock's deals a second (0: the fixed ``deals``), its overhead a
+decision in deals, the bank's cap in budgets"""
+Outcome = tuple[int, bool, int, int, int, float, int, list[tuple[str, float, float]],
+                dict[str, int], list[tuple[int, float]], float, int]
 
 
 def design_from(text: str, base: Search) -> Search:
@@ -66,6 +81,21 @@ def design_from(text: str, base: Search) -> Search:
     return design
 
 
+class ModelClock:
+    """A clock that moves only when the strong bot deals: ``1 / rate`` seconds
+    a deal of its search, and ``overhead`` deals' worth when a decision gets
+    past the plays made at once (its dealer, greedy+'s play, the
+    candidates). Under it a decision gets the deals a machine making
+    ``rate`` deals a second would give it, whatever this machine's load."""
+
+    def __init__(self, rate: float, overhead: float) -> None:
+        self.step, self.overhead = 1.0 / rate, overhead / rate
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class Counting(StrongBot):
     """The strong bot, counting the deals and playouts of its searches, their
     CPU time, and how many of them would see ``min_deals`` deals within
@@ -74,9 +104,16 @@ class Counting(StrongBot):
 deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
 
     def __init__(self, clock: float, min_deals: int, game: Game | None = None,
-                 continuations: int = 0, **options: Any) -> None:
+                 continuations: int = 0, model: ModelClock | None = None,
+                 **options: Any) -> None:
         super().__init__(**options)
         self.clock, self.min_deals = clock, min_deals
+        self.model = model
+        if model is not None:
+            self.timer = model
+        self.whys: dict[str, int] = {}  # decisions by how they ended (strong.WHYS)
+        self.searches: list[tuple[int, float]] = []  # each search's deals and allowance in budgets
+        self.unsearched_cpu, self.unsearched = 0.0, 0  # decisions with a dealer and no deals
         self.decisions_searched = self.deals_made = self.playouts_made = self.in_time = 0
         self.cpu = 0.0
         self.game, self.continuations = game, continuations
@@ -85,6 +122,15 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
 
     def default(self, view: PlayerView, dealer: Any, rng: random.Random) -> Action:
         self.greedy = super().default(view, dealer, rng)
+        model = self.model
+        if model is not None:  # the decision's own work, then each deal of its search
+            model.now += model.overhead
+            deal = dealer.deal
+
+            def ticking(rng: random.Random) -> Game:
+                model.now += model.step
+                return deal(rng)  # type: ignore[no-any-return]
+            dealer.deal = ticking
         return self.greedy
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
@@ -93,6 +139,12 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
         started = time.process_time()
         action = super().choose(view, rng)
         spent = time.process_time() - started  # the search's own, before any judging
+        self.whys[self.why] = self.whys.get(self.why, 0) + 1
+        if self.why in ("steal", "alone"):  # past the plays made at once, no deals
+            self.unsearched_cpu += spent
+            self.unsearched += 1
+        if self.deals:
+            self.searches.append((self.deals, self.allowance / self.time_per_move))
         if self.continuations and self.game is not None and self.greedy is not None \
                 and action != self.greedy:
             kind = f"{type(self.greedy).__name__}->{type(action).__name__}"
@@ -140,21 +192,25 @@ def judge(game: Game, view: PlayerView, greedy: Action, chosen: Action,
 def play(job: Job) -> Outcome:
     """Game ``index``: its index, whether the strong bot won, and its search
     counts (decisions, deals, playouts, CPU seconds, decisions in time)."""
-    seed, index, players, deals, design, clock, continuations = job
+    seed, index, players, deals, design, clock, continuations, rate, overhead, bank = job
     seats = lineup(("strong", "greedy"), players, index)
     game_seed = seed * 1_000_003 + index  # as the tournament seeds its games
     game = Game([f"{name}-{s}" for s, name in enumerate(seats)], 5, seed=game_seed)
     # the clock's bar: the heads-up design's min_deals (at more seats, any deal)
     bar = max(design.min_deals, 1) if players == 2 else 1
-    strong = Counting(clock, bar, game, continuations, simulations=deals, heads_up=design,
-                      table=design) if players == 2 \
-        else Counting(clock, bar, game, continuations, simulations=deals, table=design)
+    model = ModelClock(rate, overhead) if rate else None
+    timing: dict[str, Any] = {"simulations": None, "time_per_move": clock, "bank_cap": bank} \
+        if model else {"simulations": deals}
+    strong = Counting(clock, bar, game, continuations, model, heads_up=design, table=design,
+                      **timing) if players == 2 \
+        else Counting(clock, bar, game, continuations, model, table=design, **timing)
     bots = [strong if name == "strong" else GreedyBot() for name in seats]
     play_out(game, lambda: game.over, seats, bots, game_seed, index, refused=IllegalPlay,
              max_actions=MAX_ACTIONS)
     won = any(seats[w] == "strong" for w in game.winners)
     return (index, won, strong.decisions_searched, strong.deals_made, strong.playouts_made,
-            strong.cpu, strong.in_time, strong.departures)
+            strong.cpu, strong.in_time, strong.departures, strong.whys, strong.searches,
+            strong.unsearched_cpu, strong.unsearched)
 
 
 def main() -> None:
@@ -169,6 +225,13 @@ def main() -> None:
     parser.add_argument("--design", default="", help="Search fields to change")
     parser.add_argument("--clock", type=float, default=0.05,
                         help="the time per move to forecast the searched decisions at")
+    parser.add_argument("--rate", type=float, default=0.0, metavar="R",
+                        help="the clock instead of --deals: a model clock of R deals a second "
+                             "(free of this machine's load), --clock seconds a move")
+    parser.add_argument("--overhead", type=float, default=0.0, metavar="D",
+                        help="with --rate: a decision's work besides its deals, in deals")
+    parser.add_argument("--bank", type=float, default=BANK_CAP, metavar="CAP",
+                        help="with --rate: the bank's cap in budgets (1: no bank)")
     parser.add_argument("--wins-to", metavar="FILE",
                         help="write each game's index and 1/0 (strong won) to FILE, one a line, "
                              "to pair two designs game by game (--paired)")
@@ -183,16 +246,24 @@ def main() -> None:
         return
     base = HEADS_UP_SEARCH if args.players == 2 else TABLE_SEARCH
     design = design_from(args.design, base)
-    jobs = [(args.seed, i, args.players, args.deals, design, args.clock, args.departures)
+    jobs = [(args.seed, i, args.players, args.deals, design, args.clock, args.departures,
+             args.rate, args.overhead, args.bank)
             for i in range(args.first, args.first + args.games)]
+    whys: dict[str, int] = {}
+    searches: list[tuple[int, float]] = []
+    unsearched_cpu, unsearched = 0.0, 0
     wins = searched = deals = playouts = in_time = 0
     cpu = 0.0
     start = time.process_time()
     wall = time.perf_counter()
     outcomes: list[tuple[int, bool]] = []
     departures: list[tuple[str, float, float]] = []
-    for index, won, s, d, p, c, t, judged in play_all(play, jobs, args.workers):
+    for index, won, s, d, p, c, t, judged, w, ss, uc, u in play_all(play, jobs, args.workers):
         departures.extend(judged)
+        for why, count in w.items():
+            whys[why] = whys.get(why, 0) + count
+        searches.extend(ss)
+        unsearched_cpu, unsearched = unsearched_cpu + uc, unsearched + u
         wins += won
         outcomes.append((index, won))
         searched, deals, playouts = searched + s, deals + d, playouts + p
@@ -209,12 +280,39 @@ def main() -> None:
           f"{max(design.min_deals, 1) if args.players == 2 else 1} in it; "
           f"{time.perf_counter() - wall:.0f} s wall (busy shared machine), "
           f"parent CPU {time.process_time() - start:.1f} s")
+    print(clock_report(whys, searches, args.games, design.min_deals if args.players == 2 else 0,
+                       unsearched_cpu / max(unsearched, 1), cpu / max(deals, 1)))
     if args.departures:
         print(departures_table(departures, args.departures))
     sys.stdout.flush()
     if args.wins_to:
         with open(args.wins_to, "w", encoding="utf-8") as out:
             out.writelines(f"{index} {int(won)}\n" for index, won in outcomes)
+
+
+def clock_report(whys: dict[str, int], searches: list[tuple[int, float]], games: int,
+                 min_deals: int, unsearched_cpu: float, deal_cpu: float) -> str:
+    """What the clock did: the strong bot's moves a game by how they ended
+    (strong.WHYS), the deals its searches made (mean, p10, p50; those short
+    of ``min_deals``), and the time they were allowed, in budgets."""
+    moves = sum(whys.values())
+    parts = ", ".join(f"{why} {whys.get(why, 0) / games:.1f}" for why in WHYS if whys.get(why))
+    lines = [f"moves a game {moves / games:.1f}: {parts}"]
+    if searches:
+        dealt = sorted(d for d, _ in searches)
+        allowed = sorted(a for _, a in searches)
+        n = len(dealt)
+        lines.append(
+            f"decisions that dealt {n / games:.1f} a game: deals mean {sum(dealt) / n:.1f}, "
+            f"p10 {dealt[n // 10]}, p50 {dealt[n // 2]}, p90 {dealt[9 * n // 10]}; "
+            f"{sum(d < min_deals for d in dealt) / n:.1%} short of {min_deals}; "
+            f"allowed (budgets) mean {sum(allowed) / n:.2f}, p50 {allowed[n // 2]:.2f}, "
+            f"max {allowed[-1]:.2f}")
+    lines.append(f"CPU of a decision past the plays made at once that deals nothing "
+                 f"{unsearched_cpu * 1000:.2f} ms, of a deal {deal_cpu * 1000:.2f} ms "
+                 f"(busy shared machine): overhead about "
+                 f"{unsearched_cpu / max(deal_cpu, 1e-9):.1f} deals")
+    return "\n".join(lines)
 
 
 def departures_table(departures: list[tuple[str, float, float]], continuations: int) -> str:

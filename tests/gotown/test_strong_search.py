@@ -91,19 +91,21 @@ def test_the_arena_builds_a_design_from_its_option() -> None:
     with pytest.raises(SystemExit, match="unknown design field"):
         arena.design_from("depth=3", HEADS_UP_SEARCH)
     eager = replace(HEADS_UP_SEARCH, min_deals=0)
-    index, won, searched, deals, playouts, cpu, in_time, judged = \
-        arena.play((1, 0, 2, 2, eager, 100.0, 0))
+    fixed = (0.0, 0.0, 1.0)  # no model clock: the fixed deals
+    index, won, searched, deals, playouts, cpu, in_time, judged, whys, searches, _, _ = \
+        arena.play((1, 0, 2, 2, eager, 100.0, 0, *fixed))
     assert index == 0
     assert isinstance(won, bool) and searched > 0 and deals == 2 * searched
     assert cpu > 0 and in_time == searched  # 100 s a move: every search in time
     # at no time a move none is; the same game, the same searches
     assert judged == []  # no departures judged unless asked
     # judging them leaves the game as it was played, and judges some
-    judging = arena.play((1, 0, 2, 2, eager, 100.0, 2))
+    assert whys["searched"] == searched and searches == [(2, 1.0)] * searched
+    judging = arena.play((1, 0, 2, 2, eager, 100.0, 2, *fixed))
     assert judging[:5] == (index, won, searched, deals, playouts) and judging[7]
     assert all("->" in kind and -1.0 <= gained <= 1.0 and gained ** 2 <= square <= 1.0
                for kind, gained, square in judging[7])
-    assert arena.play((1, 0, 2, 2, eager, 0.0, 0))[2:7:4] == (searched, 0)
+    assert arena.play((1, 0, 2, 2, eager, 0.0, 0, *fixed))[2:7:4] == (searched, 0)
 
 
 def test_the_score_counts_a_steal_ready_when_the_design_does() -> None:

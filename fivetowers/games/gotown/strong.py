@@ -334,9 +334,9 @@ show (above). With the kept design, at 0.05 s on a quiet machine, a decision
 would see 100–118 deals (0.42–0.49 ms of CPU a deal), past the 60 at which
 more deals stopped helping (100 deals: 63.5% against 64.5%, above), so
 giving contested decisions more of the clock would buy nothing these games
-show; and the tournament enforces no per-game budget (the bot's own
-deadline is per move), so time saved on one move cannot go to another
-within 0.05 s a move. The defaults stay. At four seats, 0.05 s a move
+show; and the bot's own deadline was then per move, so time saved on one
+move could not go to another (the time bank, below, now lets it, the
+average within the budget). The defaults stay. At four seats, 0.05 s a move
 (``fivetowers tournament --game gotown --players 4 --bots strong,greedy
 --games 200 --seed 1 --workers 1``, busy machine, load 6–8 on the 2
 cores, 32 ms a strong move): 33.5% of 200 [27.3–40.3], above its 25% share.
@@ -372,7 +372,77 @@ tournament at 0.05 s a move (``--workers 1``, busy machine, load 8–9 on the
 2 cores, 28–30 ms a strong move): 62.3% of 400 [57.4–66.9] at seed 1 and
 60.0% [55.1–64.7] at seed 0 (61.1% of the 800 [57.7–64.4]); a second
 seed-1 run beside main's in the same minutes, 60.2% [55.4–64.9] against
-59.0% [54.1–63.7]. More deals of this design do not reach 65% (above)."""
+59.0% [54.1–63.7]. More deals of this design do not reach 65% (above).
+
+The clock, measured free of the machine's load (2026-12-02 night;
+``scripts/gotown_search_arena.py --rate R``: a model clock that moves
+1/R s a deal of the search and half a deal's worth a decision for its own
+work, the CPU ratio measured, 0.14–0.17 ms against 0.28–0.40 ms a deal;
+``--clock 0.05``; the report of how each move ended, :attr:`StrongBot.why`).
+Heads-up, of the strong bot's 28–31 moves a game (seeds 1 and 2, games
+0–199) 5.6–7.7 are a single legal play, 0.6–0.7 a win, 4.8–5.3 greedy+'s
+steal or thief and 0.1–0.3 a single play worth searching: about 42% of its
+moves need no search and spend next to nothing of their 0.05 s; 16–18
+search. A deal costs 0.28 ms of CPU on the quiet machine (above): about
+3,500 deals a second, 175 deals a searched decision at 0.05 s, none short
+of :data:`MIN_DEALS`; at 1,000 deals a second 50, none short; at 500 a
+second 25, every one short, so the bot before played greedy+ alone there
+(17.7 decisions a game returned greedy+'s play after 3 deals). So on a
+quiet machine the clock gives three times the deals the design was chosen
+at, and on a machine a third as fast or slower it silences the search.
+
+What the clock does to the result, paired game by game with ``--deals 60``
+(seeds 1 and 2, games 0–199; 142 and 129 won): at 3,500 deals a second,
+175 deals a decision, 134 and 130 (of the 400, 59 games only ``--deals
+60`` won, 52 only the clock, p 0.57); at 1,000 a second 137 and 129
+(60/55, p 0.71). More deals than 60 never played better (100
+deals: above), so under the clock a heads-up search now stops at
+:data:`MOST_DEALS` deals, and the time a move does not spend, a move with
+no search or a search stopped there (or by :attr:`Search.settle`, off),
+goes to the bot's **time bank** (:data:`BANK_CAP`: a move may spend the
+bank on top of its budget, 4 budgets at most, and an overrun is charged;
+9/10 of what a move saves is kept, so the game's moves average under the
+budget as ``fivetowers tournament`` reports them, its ms/move). Wherever
+the clock gives 60 deals a decision, the bot then plays exactly as
+``--deals 60``: at 3,500 deals a second seed 1's games 0–19 were won and
+lost as there, game by game. Against the design kept under the same model
+clock (the bank and ``most`` above against neither; ``--bank 1 --design
+most=0``):
+
+=================  ===================  ===================  ===============
+deals a second     seed 1 (kept: mine)  seed 2 (kept: mine)  only kept/mine
+=================  ===================  ===================  ===============
+1,000 (50 deals)   137 : 131            129 : 129            57/51, p 0.63
+500 (25 deals)     121 : 127            100 : 119            48/73, p 0.029
+=================  ===================  ===================  ===============
+
+At 1,000 deals a second the bank gives a searched decision 2.7–2.9
+budgets on average (58 deals, p10 50) and wins no more: past 50 deals
+more add nothing these games show. At 500 a second, where the design kept
+searches nothing (greedy+ alone, 55.2% of the 400), 70% of the decisions
+that deal reach 30 deals (mean 36–37, p50 44): 61.5%, 25 games more (on
+seed 2 alone 23/42, p 0.025). With ``settle=2.0`` too (a search stops
+once every play is two standard errors below greedy+'s, or one two above
+the rest; 6–7 decisions a game stop so, from 30 deals), 249 of the 400
+against the bank's 246 (45/42, p 0.83): off. And under a CPU clock at
+0.05 s on this busy machine (``time.process_time``, seed 1's games 0–11)
+every one of 207 searches made its 60 deals and every game ended as with
+``--deals 60``. So on a machine that gives each search its 60 deals in
+its budget and bank (the quiet one gives 175 in the budget alone) the
+tournament's games end as the arena's at 60 deals: ``--seed 1`` games
+0–399 263 won (65.8% [61.0–70.2]), ``--seed 0`` 261 (65.2% [60.5–69.8]),
+65.5% of the 800 [62.1–68.7] (``gotown_search_arena.py --deals 60``,
+figures free of the machine's load). The bank alone, without ``most`` (1,000 a second, seed 1:
+every saved second spent, 77 deals on average, p90 139): 133 against the
+kept 137 (28 games only the kept won, 24 only it). At four seats (one
+strong bot, three greedy; no ``most`` there, the table's search keeps its
+whole time; a deal costs about 0.9 ms of CPU there, three heads-up deals)
+at 1,000 deals a second, games 0–99 of seeds 1 and 2: with the bank 40
+and 33 won (78–80 deals a decision, p50 50, p90 139) against 34 and 34;
+73 of the 200 against 68 (44/39, p 0.66), both above the 25% share. The bank is the bot object's, on one clock: in the tournament (a bot a seat a game) it lasts the game; on the server a worker
+gives each move a new :class:`~fivetowers.tables.workers.WorkerClock` on a
+copy of the bot, so the bank starts empty each move and the worker's
+budget of CPU, stretch and ceiling hold as before."""
 
 from __future__ import annotations
 
@@ -439,6 +509,35 @@ deal's time is a noisy forecast: heads-up at 0.05 s of CPU a move, of 13
 decisions out of 67 whose forecast after one deal was below 30, 10 reached
 30 deals when let go on (``scripts/bench_gotown_search.py``, busy shared
 machine, CPU clock)."""
+BANK_CAP = 4.0
+"""Under the clock (``time_per_move``, no fixed number of deals), the most
+a move may think, in budgets: a move that searches nothing (a single play,
+a win, greedy+'s steal or thief) or less than its budget leaves the rest in
+the bot's *bank*, and the next move may spend the bank on top of its own
+budget up to this cap; a move that overruns its allowance (by part of a
+deal) is charged the overrun. So over a game the bot's moves average no
+more than ``time_per_move``, as ``fivetowers tournament`` reports it. The
+bank is the bot object's, kept only on one clock (its ``timer``): a
+server's worker gives the bot a new clock each move
+(:class:`~fivetowers.tables.workers.WorkerClock`), so there it starts empty
+each move and the worker's budget and ceiling hold as before. 1.0: no bank."""
+BANK_SHARE = 0.9
+"""The share of a move's unspent time the bank keeps: the rest covers what
+the tournament counts in a move and the bot does not (making its view),
+so the average stays under the budget."""
+WHYS = ("one", "win", "greedy", "steal", "alone", "short", "late", "settled", "searched")
+"""How a decision ends (:attr:`StrongBot.why`): a single legal play, a win
+made at once, search off, greedy+'s steal or thief, a single play worth
+searching, the forecast short of :data:`MIN_DEALS`, the clock short of them
+after all, a search stopped early (:attr:`Search.settle`), a search that
+had its say."""
+MOST_DEALS = 60
+"""Under the clock, the most deals a heads-up decision makes: the deals the
+design was chosen at (``gotown_search_arena.py --deals 60``); more never
+measured better (the module's notes), and the time they would take goes to
+the bank for a decision the clock leaves short."""
+SETTLE_FROM = 30
+"""The fewest deals before :attr:`Search.settle` may stop a search."""
 IN_HAND = 0.8
 """A floor the hand could build, as a share of a floor in the tower: safe
 from steals and hammers, but not yet there."""
@@ -503,6 +602,14 @@ class Search:
     game's, not the hand-made score's guess); 0: never."""
     end_rounds: int = 40
     """The rounds a playout plays near the end (see :attr:`to_end`)."""
+    most: int = 0
+    """Under the clock, stop after this many deals even with time left,
+    which goes to the bank (:data:`BANK_CAP`); 0: never. (A fixed number of
+    deals, ``StrongBot(simulations=N)``, is not cut.)"""
+    settle: float = 0.0
+    """Stop dealing, from :data:`SETTLE_FROM` deals (or ``min_deals``), once
+    the choice is settled within this many standard errors (:func:`_settled`;
+    0: never): under the clock the time left goes to the bank."""
     keep_attacks: bool = False
     """Do not search ending the turn when greedy+'s play is a bone or a
     wrecking ball (the departures that lost: see the module's notes)."""
@@ -523,7 +630,7 @@ def wall_clock() -> float:
 TABLE_SEARCH = Search(MARGIN, SURE, ROUNDS, WIDTH)
 """The search at a table of three or four."""
 HEADS_UP_SEARCH = Search(*HEADS_UP, width=HEADS_UP_WIDTH, min_deals=MIN_DEALS,
-                         in_hand=HEADS_UP_IN_HAND)
+                         in_hand=HEADS_UP_IN_HAND, most=MOST_DEALS)
 """The search at a table of two."""
 
 
@@ -532,7 +639,7 @@ class StrongBot:
 
     def __init__(self, time_per_move: float = 0.05, simulations: int | None = None,
                  search: bool = True, heads_up: Search = HEADS_UP_SEARCH,
-                 table: Search = TABLE_SEARCH) -> None:
+                 table: Search = TABLE_SEARCH, bank_cap: float = BANK_CAP) -> None:
         self.time_per_move = time_per_move
         self.heads_up, self.table = heads_up, table
         self.search = search  # False: greedy+'s play alone (measurements)
@@ -549,6 +656,12 @@ class StrongBot:
         self._reading: Reading | None = None  # what the last opponent's turn told
         self.deals = 0  # how many deals the last decision searched (benchmarks)
         self.playouts = 0  # and how many playouts it played
+        self.why = ""  # how the last decision ended (:data:`WHYS`; benchmarks)
+        self.allowance = 0.0  # the seconds the last decision was given (the bank's part too)
+        # seconds saved by earlier moves on the clock self._banked_on (:data:`BANK_CAP`)
+        self.bank_cap = bank_cap
+        self.bank = 0.0
+        self._banked_on: object = None
 
     @property
     def searched(self) -> int:
@@ -558,7 +671,24 @@ class StrongBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.seat is None or not view.my_turn or not view.legal:
             raise ValueError("it is not this bot's turn")
-        deadline = self.timer() + self.time_per_move
+        began = self.timer()
+        self.allowance = self.time_per_move
+        banking = self.simulations is None and self.bank_cap > 1.0
+        if banking:
+            if self._banked_on is not self.timer:
+                # a new clock (a worker's, each move): nothing was saved on it
+                self.bank, self._banked_on = 0.0, self.timer
+            self.allowance += min(self.bank, (self.bank_cap - 1.0) * self.time_per_move)
+        try:
+            return self._decide(view, rng, began + self.allowance)
+        finally:
+            if banking:
+                left = self.time_per_move - (self.timer() - began)
+                self.bank += BANK_SHARE * left if left > 0 else left
+
+    def _decide(self, view: PlayerView, rng: random.Random, deadline: float) -> Action:
+        """:meth:`choose`'s decision, searching until ``deadline`` (``self.timer``)."""
+        assert view.seat is not None  # (choose checked it)
         self.deals = self.playouts = 0
         legal = view.legal
         me = view.seat
@@ -571,16 +701,20 @@ class StrongBot:
             self._turn, self._faced = view.turn, view.seats[me]
         self._seats = view.seats
         if len(legal) == 1:
+            self.why = "one"
             return legal[0]
         for action in legal:  # a win now needs no search
             if isinstance(action, (Build, Steal)) and \
                     len(view.seats[me].floors) + 1 >= view.floors_to_win:
+                self.why = "win"
                 return action
         dealer = Dealer(view, self._faced, self._reading)
         greedy = self.default(view, dealer, rng)
         if not self.search:
+            self.why = "greedy"
             return greedy
         if isinstance(greedy, (Steal, Thief, SuperThief)) and not design.steals:
+            self.why = "steal"
             return greedy
         plays = self.candidates(view, greedy, design)
         hidden: list[Counter[Card] | None] = [None] * len(plays)
@@ -596,6 +730,7 @@ class StrongBot:
                 plays.append(guard)
                 hidden.append(None)
         if len(plays) == 1:
+            self.why = "alone"
             return greedy
         # paired differences from the default play (common random numbers)
         sums = [0.0] * len(plays)
@@ -607,12 +742,15 @@ class StrongBot:
         if design.critical_deals and _one_floor_off(view):
             min_deals = design.critical_deals
         played = random.Random(0)  # each playout's draws, seeded by the deal
+        settle_from = max(min_deals, SETTLE_FROM)
+        self.why = ""
         started = self.timer()
         while rounds == 0 or (self.timer() < deadline if self.simulations is None
                               else rounds < self.simulations):
             if rounds == forecast_at and min_deals and \
                     self._too_few_deals(started, deadline, min_deals, rounds):
                 self.deals, self.playouts = rounds, playouts
+                self.why = "short"
                 return greedy
             deal = dealer.deal(rng)
             seed = below(rng, 1 << 30)
@@ -631,9 +769,18 @@ class StrongBot:
                             is not None]
                 if not searched:
                     break
+            if rounds == design.most and self.simulations is None:
+                break  # enough: the time left goes to the bank
+            if design.settle and rounds >= settle_from and \
+                    _settled(sums, squares, searched, rounds, design.margin, design.settle):
+                self.why = "settled"
+                break
         self.deals, self.playouts = rounds, playouts
         if rounds < min_deals:
+            self.why = "late"
             return greedy  # the clock ran out after a hopeful forecast (a busy machine)
+        if self.why != "settled":
+            self.why = "searched"
         # greedy+'s play unless the search finds one better beyond its noise
         best, best_mean = 0, 0.0
         for i in searched:
@@ -810,6 +957,24 @@ def _hide(hand: Counter[Card], cards: Counter[Card]) -> Counter[Card]:
             if not hand[card]:
                 del hand[card]
     return taken
+
+
+def _settled(sums: list[float], squares: list[float], searched: list[int], deals: int,
+             margin: float, z: float) -> bool:
+    """True when more deals would most likely not change the choice: the
+    interval of ``z`` standard errors about each searched play's mean paired
+    difference lies below ``margin`` for every one (greedy+'s play stands),
+    or one lies above it and above every other's."""
+    bounds = []
+    for i in searched:
+        mean = sums[i] / deals
+        spread = z * math.sqrt(max(squares[i] / deals - mean * mean, 0.0) / deals)
+        bounds.append((mean - spread, mean + spread))
+    if all(high <= margin for _, high in bounds):
+        return True
+    best = max(range(len(bounds)), key=lambda k: bounds[k][0])
+    low = bounds[best][0]
+    return low > margin and all(high < low for k, (_, high) in enumerate(bounds) if k != best)
 
 
 def _lead(total: float, squares: float, deals: int, margin: float, sure: float) -> float | None:
