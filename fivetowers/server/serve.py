@@ -350,7 +350,7 @@ class GameServer:
 
     def session_ended(self, session: Session) -> None:
         self.sessions.discard(session)
-        self.collector.session_ended(len(self.sessions))
+        self.collector.session_ended(len(self.sessions), session.app)
 
     def start_began(self) -> None:
         self.collector.start_began()

@@ -698,3 +698,20 @@ async def test_the_reclaim_due_by_time_gets_the_full_collection_s_longer_wait(
     waits = await _first_waits(monkeypatch, collector)
     full, regular = collector_module.QUIET_WAIT_FULL, collector_module.QUIET_WAIT
     assert waits == [(full, 1), (regular, 2), (regular, 2)]
+
+
+def test_an_ended_app_that_does_not_die_counts_as_a_whole_session() -> None:
+    class Plain:
+        """An App that dies by reference counting."""
+
+    collector = QuietCollector(screens_freed=lambda: True, live=lambda: 15)
+    collector.settle()
+    held = Node()  # its cycle keeps it: it would wait frozen for a reclaim
+    collector.session_ended(live=15, app=held)
+    collector.session_ended(live=15, app=Plain())  # dies at once
+    assert collector.ended == pytest.approx(2 * SESSION_FREED)
+    collector.count_survivors()
+    assert collector.ended == pytest.approx(1 + SESSION_FREED)
+    assert collector.ended_apps == []
+    collector.count_survivors()  # counted once
+    assert collector.ended == pytest.approx(1 + SESSION_FREED)
