@@ -39,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_games_memory import Bench, _quiet  # noqa: E402
 
+from fivetowers.server.ended_app import let_go_of_app  # noqa: E402
+
 
 def garbage(types: bool) -> int:
     """Collect; the objects found unreachable (and their types, if asked)."""
@@ -86,6 +88,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ended = weakref.ref(app)
         app.exit()
         await asyncio.gather(task, return_exceptions=True)
+        if args.let_go:  # as the server's session does (server/ended_app.py)
+            let_go_of_app(app)
         del app, task
         await _quiet(bench.apps)
         found = garbage(args.types)
@@ -126,6 +130,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--watchers", type=int, default=1)
+    parser.add_argument("--keep-cycles", dest="let_go", action="store_false",
+                        help="an ended session's App not let go of (as before ended_app.py)")
     parser.add_argument("--types", action="store_true", help="the garbage's commonest types")
     parser.add_argument("--hints", action="store_true",
                         help="also a player with hints leaving a finished game")

@@ -309,7 +309,10 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
         # Moves that come faster than this screen draws are drawn once.
         if not self.redraw_pending:
             self.redraw_pending = True
-            self.post_message(TableChanged(event.version))
+            # Its own sender, not whoever moved: a message keeps its sender,
+            # and the last one a loop handled stays its local until the next
+            # (an ended session's App, which made its seat's last change).
+            self.post_message(TableChanged(event.version).set_sender(self))
 
     async def on_table_changed(self, message: TableChanged) -> None:
         # Cleared first: a change during this redraw asks for one more.
