@@ -105,6 +105,10 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   matched rules stored in one step, copied from what upstream's style
   properties made of the same rules map for the first such node
   (``Stylesheet.replace_rules``, ``Styles._rules``, ``Styles._updates``).
+- ``component_styles_kept`` (:mod:`fivetowers.compat.component_styles`): a
+  restyle keeps a widget's component styles that did not change and lets
+  go of the virtual nodes it drops, so none waits for the cyclic collector
+  (``Stylesheet._process_component_classes``, ``DOMNode._component_styles``).
 - ``event_loggers_made_once`` (:mod:`fivetowers.compat.event_log`): the
   message pump's ``log`` (``textual.message_pump.log``) gives the event
   loggers each handled message asks for made once, not two new ones a handler.
@@ -157,7 +161,7 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import (asyncssh, callbacks, chacha, data_table, dirty_lines,
+    from fivetowers.compat import (asyncssh, callbacks, chacha, component_styles, data_table, dirty_lines,
                                    dispatch, event_log, freed_screens, futures, ignore_packets,
                                    measured_lines, reactive,
                                    restyle_memo, rich, saslprep, screen_removal, sized_once,
@@ -170,4 +174,4 @@ def workarounds() -> tuple[Workaround, ...]:
             *restyle_memo.WORKAROUNDS, *freed_screens.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *ignore_packets.WORKAROUNDS, *saslprep.WORKAROUNDS,
-            *futures.WORKAROUNDS)
+            *futures.WORKAROUNDS, *component_styles.WORKAROUNDS)

@@ -9,6 +9,7 @@ started one.) Each install is idempotent and process-wide."""
 from __future__ import annotations
 
 from fivetowers.compat.callbacks import count_parameters_once
+from fivetowers.compat.component_styles import component_styles_kept
 from fivetowers.compat.dirty_lines import render_dirty_lines_only
 from fivetowers.compat.dispatch import share_dispatch_plans
 from fivetowers.compat.event_log import event_loggers_made_once
@@ -38,3 +39,4 @@ def install_drawing_workarounds() -> None:
     count_parameters_once()  # a fresh closure's parameters counted once per code
     fresh_styles_at_once()  # a new node's matched rules stored in one step
     event_loggers_made_once()  # and a message handled makes no loggers
+    component_styles_kept()  # and a restyle leaves no virtual nodes to the collector
