@@ -56,10 +56,10 @@ class TimedWorkers(Workers):
     async def choose(self, bot: Any, view: Any, rng: Any, *, late: Any, quick: Any,
                      seat: int | None = None) -> Any:
         asked = time.monotonic()
-        action = await super().choose(bot, view, rng, late=late, quick=quick, seat=seat)
+        move = await super().choose(bot, view, rng, late=late, quick=quick, seat=seat)
         if getattr(bot, "name", "") == "strong":
             self.moves.append(time.monotonic() - asked)
-        return action
+        return move
 
 
 async def play(hosted: HostedTable, procs: list[FakeProcess], workers: Workers,

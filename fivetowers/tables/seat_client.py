@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from fivetowers.games.protocol import Bot, Match
 from fivetowers.tables.seats import BOT_NAMES, Seat, unique_name
 from fivetowers.tables.table import Subscriber, Table
-from fivetowers.tables.workers import Hintable
+from fivetowers.tables.workers import Hintable, Move
 from fivetowers.user_text import clean_name
 
 G = TypeVar("G", bound=Match)
@@ -28,6 +29,14 @@ V = TypeVar("V")
 
 PROBLEM_WIDTH = 66
 """A problem's longest text: with the screen's " (q quits) " it fits 80 columns."""
+ADVICE_RETRY = 2.0
+ADVICE_RETRY_MOST = 16.0
+"""Seconds before the adviser is asked again at a version whose answer was a
+busy pool's fallback: ``ADVICE_RETRY`` after the first, doubled after each
+one more, at most ``ADVICE_RETRY_MOST``. A full pool answers an ask in about
+its budget (5 Towers' 1 s) with its late bot, so asking at once again would
+keep a worker on the fallback for nothing; a few seconds on, a worker may
+be free, and a turn of 20 s asks it four times at the most (at 0, 2, 6, 14 s)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +72,11 @@ class SeatClient(Generic[G, P, H]):
         self._adviser = adviser
         self._advice: _Search | None = None
         """The adviser's play asked at (table version, seat), done or on its way."""
+        self._busy: _Busy | None = None
+        """The latest (table version, seat) whose adviser's answer was a busy
+        pool's fallback, and when to ask again."""
+        self.clock: Callable[[], float] = time.monotonic
+        """What the adviser's retries are timed by (a test's own clock)."""
         self._humans = None if humans is None else tuple(humans)
         self._viewed: tuple[G, tuple[int | None, int, int], Any] | None = None
 
@@ -167,6 +181,13 @@ class SeatClient(Generic[G, P, H]):
         """What the adviser bot (the strong bot) would do in this seat's place now;
         only on this seat's turn, in the table's workers, once per table version.
 
+        Only the adviser's own search: when the pool was busy and answered
+        with a fallback (its late bot, or the quick bot: see
+        ``Workers.choose``), the answer is None and not kept, and
+        :meth:`advice_due` says when the adviser is asked again (asked before
+        then: None at once, no worker asked). A panel shows a fallback as
+        the strong bot's no more.
+
         A screen that asks again at the same version (its fetch restarted:
         a redraw before the hint came, hints toggled) waits for the same
         search, not a second one. A search nobody waits for any more (its
@@ -178,6 +199,9 @@ class SeatClient(Generic[G, P, H]):
         if self._adviser is None or seat is None or not self.my_turn():
             return None
         key = (self.table.version, seat)
+        busy = self._busy
+        if busy is not None and busy.key == key and self.clock() < busy.until:
+            return None  # the pool was busy a moment ago: not asked again yet
         asked = self._advice
         if asked is None or asked.key != key or _failed(asked.task):
             if asked is not None:
@@ -195,7 +219,11 @@ class SeatClient(Generic[G, P, H]):
             task.add_done_callback(lambda _: self._searched(asked))
         asked.waiting += 1
         try:
-            return await asyncio.shield(asked.task)
+            move = await asyncio.shield(asked.task)
+            if not move.own:
+                self._fell_back(asked)  # (its callback may come a turn later)
+                return None
+            return move.action
         except asyncio.CancelledError:
             if asked.waiting == 1 and not asked.task.done():
                 # Not at once: a screen's fetch restarted (an exclusive
@@ -206,23 +234,67 @@ class SeatClient(Generic[G, P, H]):
         finally:
             asked.waiting -= 1
 
+    def advice_due(self) -> float | None:
+        """While the adviser's latest answer for this seat's turn now was a
+        busy pool's fallback: the seconds until :meth:`advice` asks it again
+        (0: at the next ask). Else None: its answer is its own, or on its
+        way, or there is none to ask for."""
+        seat = self.seat
+        busy = self._busy
+        if busy is None or seat is None or busy.key != (self.table.version, seat) \
+                or self._advice is not None:
+            return None
+        return max(0.0, busy.until - self.clock())
+
     def _searched(self, asked: _Search) -> None:
         """An advice search ended: one that failed or was cancelled is
-        forgotten (the next ask searches again, not the same error)."""
-        if _failed(asked.task) and self._advice is asked:
+        forgotten (the next ask searches again, not the same error), and so
+        is a busy pool's fallback (see :meth:`advice`)."""
+        if _failed(asked.task):
+            if self._advice is asked:
+                self._advice = None
+        elif not asked.task.result().own:
+            self._fell_back(asked)
+        elif self._busy is not None and self._busy.key == asked.key:
+            self._busy = None  # the adviser's own answer, at last
+
+    def _fell_back(self, asked: _Search) -> None:
+        """The pool answered ``asked`` with a fallback: forgotten, and the
+        adviser asked again at that version only after a pause, longer
+        after each fallback in a row (``ADVICE_RETRY``). Once per search."""
+        if asked.fell_back:
+            return
+        asked.fell_back = True
+        if self._advice is asked:
             self._advice = None
+        busy = self._busy
+        times = busy.times + 1 if busy is not None and busy.key == asked.key else 1
+        pause = min(ADVICE_RETRY_MOST, ADVICE_RETRY * 2 ** (times - 1))
+        self._busy = _Busy(asked.key, times, self.clock() + pause)
 
 
 class _Search:
     """The adviser's search for one (table version, seat), and how many
     screens wait for it."""
 
-    __slots__ = ("key", "task", "waiting")
+    __slots__ = ("key", "task", "waiting", "fell_back")
 
-    def __init__(self, key: tuple[int, int], task: asyncio.Task[Any]) -> None:
+    def __init__(self, key: tuple[int, int], task: asyncio.Task[Move]) -> None:
         self.key = key
         self.task = task
         self.waiting = 0
+        self.fell_back = False
+        """Whether its answer was a busy pool's fallback, and was told so."""
+
+
+class _Busy:
+    """A (table version, seat) whose adviser's answers were a busy pool's
+    fallbacks ``times`` in a row: asked again from ``until`` (the client's clock)."""
+
+    __slots__ = ("key", "times", "until")
+
+    def __init__(self, key: tuple[int, int], times: int, until: float) -> None:
+        self.key, self.times, self.until = key, times, until
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:

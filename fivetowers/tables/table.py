@@ -329,9 +329,10 @@ class Table(Generic[M]):
                 thinking = self.workers.choose(bot, view, self._rngs[seat], late=self.late_bot,
                                                quick=self.quick_bot, seat=seat)
                 if self.bot_delay:  # the pacing overlaps the thinking: the later of the two
-                    action, _ = await asyncio.gather(thinking, asyncio.sleep(self.bot_delay))
+                    move, _ = await asyncio.gather(thinking, asyncio.sleep(self.bot_delay))
                 else:
-                    action = await thinking
+                    move = await thinking
+                action = move.action  # a bot seat plays a busy pool's fallback too
                 async with self._lock:
                     # Its player came back and moved meanwhile: think again.
                     if self._bots.get(seat) is not bot or self.version != version:

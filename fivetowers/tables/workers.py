@@ -38,6 +38,9 @@ Policies when the pool is busy:
 - Should no answer come within the ceiling plus ``margin`` (the pool is
   jammed, or a worker died), the table does not wait: the *quick* bot (its
   game's weakest, which answers at once) moves here, and it is logged.
+- :meth:`Workers.choose` says which of them made a move (:class:`Move`):
+  a bot seat plays any; an adviser's panel shows only the bot's own and
+  asks again later (``SeatClient.advice``), a fallback being no advice.
 - A table's pacing of its bots (``Table.bot_delay``, so humans can follow)
   overlaps the thinking: a bot moves once both are done.
 - A hint is computed once per position for everyone who asks (in flight
@@ -262,6 +265,22 @@ class Thought(NamedTuple):
     searched: int | None
     """What the bot's search played (its ``searched``, if it has one: see
     :class:`~fivetowers.games.protocol.Bot`)."""
+
+
+class Move(NamedTuple):
+    """A bot's move as :meth:`Workers.choose` made it, and who made it: a bot
+    seat plays any of them; the adviser's panel shows only the bot's own."""
+
+    action: Any
+    how: str
+    """"thought" (the bot asked, searching in its worker), "late" (its
+    worker's late bot: the ceiling had passed before a worker started on it)
+    or "quick" (no worker answered in time: the quick bot, on this process)."""
+
+    @property
+    def own(self) -> bool:
+        """Whether the bot asked made it, not a fallback for a busy pool."""
+        return self.how == "thought"
 
 
 def think(bot: Bot, view: Any, seed: int, until: float, late: Bot,
@@ -642,7 +661,7 @@ class Workers:
         return budget * self.ceiling_times + self.ceiling_margin
 
     async def choose(self, bot: Bot, view: Any, rng: random.Random, *, late: Bot,
-                     quick: Bot, seat: int | None = None, role: str = "bot") -> Any:
+                     quick: Bot, seat: int | None = None, role: str = "bot") -> Move:
         """``bot``'s move for ``view`` (``seat``'s), with its budget of CPU
         in a worker (within :attr:`stretch` budgets of the worker's start plus
         ``STRETCH_SLACK``), answered within :meth:`ceiling` of now; asked
@@ -654,7 +673,10 @@ class Workers:
         ``rng`` gives the worker its seed and advances the same way whoever
         thinks, so a seeded game replays the same (unless the pool was jammed
         and a move had to be made without it, which is logged). ``role``
-        names what the move is for in :attr:`stats` ("bot", "advice")."""
+        names what the move is for in :attr:`stats` ("bot", "advice").
+
+        The :class:`Move` says who made it: a bot seat plays it whoever did,
+        an adviser shows only its bot's own (see ``SeatClient.advice``)."""
         seed = rng.getrandbits(64)
         budget = budget_of(bot)
         asked = time.monotonic()
@@ -675,11 +697,11 @@ class Workers:
             why = "no answer" if isinstance(exc, asyncio.TimeoutError) else "its worker died"
             log.warning("the %s bot at seat %s: %s after %.1f s; made a quick move instead",
                         name, seat, why, took)
-            return quick.choose(view, random.Random(seed))
+            return Move(quick.choose(view, random.Random(seed)), "quick")
         self.stats.moves.append(BotMove(role, name, budget, asked, thought.started - asked,
                                         time.monotonic() - asked, thought.how, thought.cpu,
                                         thought.searched))
-        return thought.action
+        return Move(thought.action, thought.how)
 
     # -- hints ---------------------------------------------------------------
     @staticmethod

@@ -4,11 +4,13 @@ burst of moves, and fetch the hint and the adviser's play off the event loop.
 A game's table screen subclasses :class:`LiveTableScreen`, keeps its own
 bindings and layout, and gives :meth:`LiveTableScreen.refresh_table` (draw
 everything from the client's view) and :meth:`LiveTableScreen.draw_hint`
-(draw the hint panel from ``hint`` and ``advice``)."""
+(draw the hint panel from ``hint``, ``advice`` and ``advice_busy``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
 
@@ -133,6 +135,8 @@ class LiveClient(Protocol):
 
     async def advice(self) -> Any: ...
 
+    def advice_due(self) -> float | None: ...
+
     def seats(self) -> Sequence[SeatLike]: ...
 
     def subscribe(self, callback: Callable[[Any], None]) -> None: ...
@@ -159,6 +163,13 @@ class TableChanged(Message):
     version: int
 
 
+@dataclass
+class AdviceDue(Message):
+    """The adviser, busy at ``version``, may be asked again."""
+
+    version: int
+
+
 class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
     """A table screen over a live table's client ``client``: it also puts
     the table's chat in the log (``_chat_heard``), counts down to a stand-in
@@ -177,6 +188,8 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
         self.drawing = False
         """Whether a redraw for a table change is under way (tests wait for it)."""
         self.countdown: Timer | None = None
+        self.advice_retry: asyncio.TimerHandle | None = None
+        """When the adviser, busy, is asked again (see :meth:`retry_advice`)."""
         self.start_state()
         self.resetting = False
         """Shown again for a rematch, not yet reset (:meth:`next_game`): its
@@ -188,6 +201,9 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
         self.hint: Any = None
         self.hint_version = -1
         self.advice: Any = None
+        self.advice_busy = False
+        """The pool answered the adviser with a fallback, not shown: the panel
+        says the strong bot is busy until it is asked again and answers."""
         self.ended = False
         self.binding_keys: tuple[object, ...] = ()
         self.alerts = True
@@ -225,6 +241,7 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
             self.countdown.stop()
             self.countdown = None
         self.workers.cancel_group(self, "hint")
+        self.stop_advice_retry()
         self.client, self.host, self.show_hints = client, host, show_hints
         self.start_state()
         self.new_game()
@@ -249,6 +266,7 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
     def on_unmount(self) -> None:
         self.client.unsubscribe(self._on_table_event)
         self.stop_hearing()
+        self.stop_advice_retry()
 
     def hear(self) -> None:
         """Start hearing the table's chat (on mount)."""
@@ -332,7 +350,8 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
         raise NotImplementedError
 
     def draw_hint(self) -> None:
-        """Draw the hint panel from ``hint`` and ``advice`` (once they came)."""
+        """Draw the hint panel from ``hint`` and ``advice`` (once they came),
+        or ``advice_busy``."""
         raise NotImplementedError
 
     def showing(self) -> bool:
@@ -379,6 +398,7 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
     def load_hint(self, version: int) -> None:
         """Fetch the hint and the adviser's play for ``version`` (off the
         event loop), and draw them as they come."""
+        self.stop_advice_retry()  # the version it was for is gone
         if self.client.nothing_to_hint():
             # What the fetch would find at once, without a worker: at a
             # GoTown table every viewer but the mover (and every watcher)
@@ -386,6 +406,7 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
             self.workers.cancel_group(self, "hint")  # as an exclusive worker would
             if self.showing():
                 self.hint, self.hint_version, self.advice = None, version, None
+                self.advice_busy = False
                 self.draw_hint()
             return
         self.fetch_hint(version)
@@ -399,11 +420,64 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
         if version != self.client.version or not self.showing():
             return
         self.hint, self.hint_version, self.advice = hint, version, None
+        self.advice_busy = False
         self.draw_hint()
+        await self.advise(version)
+
+    @work(exclusive=True, group="hint")
+    async def fetch_advice(self, version: int) -> None:
+        """Ask the adviser again for ``version``, where it was busy."""
+        await self.advise(version)
+
+    async def advise(self, version: int) -> None:
+        """The adviser's play for ``version``, drawn when it comes; or, when
+        the pool was busy and answered with a fallback (not the strong bot's
+        advice, not shown), that it is busy, and asked again later."""
         try:
             advice = await self.client.advice()  # the strong bot thinks for a while
         except Exception:
             return
-        if advice is not None and version == self.client.version and self.showing():
-            self.advice = advice
+        if version != self.client.version or not self.showing():
+            return
+        if advice is not None:
+            self.advice, self.advice_busy = advice, False
             self.draw_hint()
+            return
+        due = self.client.advice_due()
+        if due is None:
+            return
+        if not self.advice_busy:
+            self.advice_busy = True
+            self.draw_hint()
+        self.retry_advice(version, due)
+
+    def retry_advice(self, version: int, due: float) -> None:
+        """Ask the adviser again for ``version`` in ``due`` seconds: an
+        :class:`AdviceDue` posted then. Not a sleep in the fetch's worker,
+        which would live through the pause (up to 16 s) whether the screen
+        stays or not, and which a test's wait for the screen's workers would
+        wait for: a timer, stopped when the version changes or the screen
+        goes, that knows the screen by a weak reference only (and runs in a
+        context of its own, not the asking worker's)."""
+        self.stop_advice_retry()
+        screen = weakref.ref(self)
+
+        def due_now() -> None:
+            alive = screen()
+            if alive is not None:
+                alive.advice_retry = None
+                alive.post_message(AdviceDue(version).set_sender(alive))
+
+        self.advice_retry = asyncio.get_running_loop().call_later(
+            due, due_now, context=contextvars.Context())
+
+    def stop_advice_retry(self) -> None:
+        if self.advice_retry is not None:
+            self.advice_retry.cancel()
+            self.advice_retry = None
+
+    def on_advice_due(self, message: AdviceDue) -> None:
+        message.stop()
+        if message.version == self.client.version == self.hint_version \
+                and self.advice_busy and self.showing():
+            self.fetch_advice(message.version)

@@ -22,7 +22,7 @@ from fivetowers.games.protocol import Bot
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.table import Table
 from fivetowers.tables import workers as workers_module
-from fivetowers.tables.workers import (STRETCH_SLACK, Thought, WorkerClock,
+from fivetowers.tables.workers import (STRETCH_SLACK, Move, Thought, WorkerClock,
                                        Workers, think)
 
 from tests.tables.slow_helpers import SleepyBot, SpinBot
@@ -99,12 +99,13 @@ async def test_a_slowed_worker_still_gives_a_bot_its_cpu_budget() -> None:
     hog.start()
     try:
         game, view = first_bid()
-        action = await workers.choose(SpinBot(0.3), view, random.Random(1), late=RandomBot(),
-                                      quick=RandomBot())
+        move = await workers.choose(SpinBot(0.3), view, random.Random(1), late=RandomBot(),
+                                    quick=RandomBot())
     finally:
         stop.set()
         hog.join()
-    game.apply(action)
+    game.apply(move.action)
+    assert move.own
     (move,) = workers.stats.moves
     assert move.how == "thought" and move.cpu is not None and move.cpu >= 0.3
 
@@ -135,7 +136,7 @@ async def test_past_its_ceiling_a_bot_answers_with_what_it_has(
                       stretch=600.0)
     given = Holds(monkeypatch)
     game, view = first_bid()
-    action = await asyncio.wait_for(  # a guard against a hang (its stretch: 180 s)
+    action, _ = await asyncio.wait_for(  # a guard against a hang (its stretch: 180 s)
         workers.choose(SleepyBot(0.3), view, random.Random(1), late=RandomBot(),
                        quick=RandomBot()), 60.0)  # its ceiling: 0.3 + 0.2 s
     assert given.ceilings[0] <= 0.5 and given.holds == [0.3 * 600.0 + STRETCH_SLACK]
@@ -152,7 +153,7 @@ async def test_a_starved_bot_holds_its_worker_no_more_than_its_stretch(
     workers = Workers(threads=True, ceiling_margin=600.0, margin=600.0, stretch=2.0)
     given = Holds(monkeypatch)
     game, view = first_bid()
-    action = await asyncio.wait_for(  # a guard against a hang (its ceiling: 600 s)
+    action, _ = await asyncio.wait_for(  # a guard against a hang (its ceiling: 600 s)
         workers.choose(SleepyBot(0.2), view, random.Random(1), late=RandomBot(),
                        quick=RandomBot()), 60.0)
     game.apply(action)
@@ -181,7 +182,7 @@ async def test_a_bot_asked_while_every_worker_is_busy_stretches_no_further(
     await asyncio.sleep(0)  # asked while the worker is busy
     release.set()
     await busy
-    action = await asyncio.wait_for(asking, 60.0)  # a guard against a hang, not a measure
+    action, _ = await asyncio.wait_for(asking, 60.0)  # a guard against a hang, not a measure
     game.apply(action)
     assert len(workers.stats.moves) == 1 and workers.late_moves == 0
     # The old policy: its budget of wall clock from the ask, no stretch (the
@@ -243,7 +244,7 @@ class Asked(Workers):
     async def choose(self, bot: Bot, view: Any, rng: random.Random, *, late: Bot,
                      quick: Bot, seat: int | None = None, role: str = "bot") -> Any:
         self.asked.set()
-        return RandomBot().choose(view, rng)
+        return Move(RandomBot().choose(view, rng), "thought")
 
 
 async def test_a_table_s_pacing_overlaps_its_bot_s_thinking() -> None:

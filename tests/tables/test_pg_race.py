@@ -22,6 +22,7 @@ from fivetowers.tables.remote import Driving, RemoteTable, replayed
 from fivetowers.tables.seats import Seat
 from fivetowers.tables.store import PendingAction, StaleAction, StoredSeat
 from fivetowers.tables.table import STALE_RETRIES, NotYourSeat, Table, TableEvent, TooLate
+from fivetowers.tables.workers import Move
 from tests.tables.test_dummy_game import COUNT, Cautious
 
 
@@ -39,10 +40,10 @@ class GatedWorkers:
         self.gate = asyncio.Event()
         self.asked = 0
 
-    async def choose(self, bot: Bot, view: Any, rng: random.Random, **_: Any) -> Any:
+    async def choose(self, bot: Bot, view: Any, rng: random.Random, **_: Any) -> Move:
         self.asked += 1
         await self.gate.wait()
-        return bot.choose(view, rng)
+        return Move(bot.choose(view, rng), "thought")
 
 
 class Race:

@@ -276,7 +276,7 @@ async def test_a_bot_waiting_when_the_pool_closes_makes_the_quick_bot_s_move() -
     assert len(workers._queue) == 1  # queued behind the busy worker
     workers.close()
     try:
-        assert await asyncio.wait_for(waiting, 10) == "the quick bot's move"
+        assert await asyncio.wait_for(waiting, 10) == ("the quick bot's move", "quick")
         assert workers.late_moves == 1 and workers.in_flight == 1  # (the held job's)
         assert workers.stats.dropped == {}  # stopped, not dropped: its asker waited
     finally:

@@ -102,10 +102,11 @@ async def test_a_bot_answers_within_its_budget_when_the_pool_is_jammed(
     one_process.margin = 0.5
     one_process.ceiling_times, one_process.ceiling_margin = 1.0, 0.0  # its ceiling: 0.5 s
     asked = time.monotonic()
-    action = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2),
-                                      late=RandomBot(), quick=RandomBot())
+    move = await one_process.choose(StrongBot(time_per_move=0.5), view, random.Random(2),
+                                    late=RandomBot(), quick=RandomBot())
     waited = time.monotonic() - asked
-    game.clone().apply(action)  # legal
+    game.clone().apply(move.action)  # legal
+    assert move.how == "quick" and not move.own
     # Its budget (0.5 s) and the margin (0.5 s), not the 4 s the pool was busy.
     assert waited < 2.5 and one_process.late_moves == 1
     quick = [m for m in one_process.stats.moves if m.how == "quick"]
@@ -165,10 +166,11 @@ async def test_a_turn_asked_of_a_full_pool_that_waited_its_budget_is_the_late_bo
     jam = asyncio.create_task(one_process.choose(BusyBot(1.0), view, random.Random(0),
                                                  late=RandomBot(), quick=RandomBot()))
     await asyncio.sleep(0.2)  # the only worker is busy for 1 s
-    action = await one_process.choose(StrongBot(time_per_move=0.3), view, random.Random(2),
-                                      late=RandomBot(), quick=RandomBot())
+    action, how = await one_process.choose(StrongBot(time_per_move=0.3), view,
+                                           random.Random(2), late=RandomBot(), quick=RandomBot())
     await jam
     game.apply(action)
+    assert how == "late"  # the move says it, as the pool's record does
     move = one_process.stats.moves[-1]
     assert move.bot == "five_towers strong" and move.waited > move.budget
     assert move.how == "late" and move.searched is None
@@ -245,15 +247,15 @@ async def test_a_dead_worker_costs_at_most_one_quick_move_then_new_workers_take_
     for pid in pids:
         os.kill(pid, signal.SIGKILL)  # out of memory, say
     await asyncio.sleep(0.3)
-    action = await one_process.choose(RandomBot(), view, random.Random(1), late=RandomBot(),
-                                      quick=RandomBot())
+    action, _ = await one_process.choose(RandomBot(), view, random.Random(1), late=RandomBot(),
+                                         quick=RandomBot())
     game.clone().apply(action)  # from new workers, or a quick move if they were not up yet
     late = one_process.late_moves
     assert late <= 1
     await asyncio.to_thread(one_process.start)
     again = await one_process.choose(RandomBot(), view, random.Random(1), late=RandomBot(),
                                      quick=RandomBot())
-    game.clone().apply(again)
+    game.clone().apply(again.action)
     assert one_process.late_moves == late and one_process.pids()
     assert not set(pids) & set(one_process.pids())
 

@@ -14,14 +14,15 @@ from textual.widgets import Static
 from fivetowers.games.five_towers.rules import Action, Phase, PlayerView
 from fivetowers.games.five_towers.solver.plans import Hint
 from fivetowers.games.five_towers.tui.look import name_text
-from fivetowers.games.five_towers.tui.widgets.hint_panel import describe, explain
+from fivetowers.games.five_towers.tui.widgets.hint_panel import ADVISER_BUSY, describe, explain
 from fivetowers.i18n import N_, _
 from fivetowers.ui.key_footer import KeyFooter
 
 
 def plans_text(view: PlayerView, seat: int, names: list[str], hint: Hint | None,
-               advice: Action | None) -> Text:
-    """What the hint knows for ``seat`` now, a paragraph per plan."""
+               advice: Action | None, busy: bool = False) -> Text:
+    """What the hint knows for ``seat`` now, a paragraph per plan (and the
+    strong bot's advice, or that it was busy: see the hint panel)."""
     out = Text()
     if hint is None:
         out.append(_("The hint is still thinking: close this (escape) and try again "
@@ -46,6 +47,8 @@ def plans_text(view: PlayerView, seat: int, names: list[str], hint: Hint | None,
     if advice is not None:
         out.append("\n" + _("Strong bot would:") + " ", style="bold")
         out.append(describe(advice) + "\n", style="cyan")
+    elif busy:
+        out.append("\n" + _(ADVISER_BUSY) + "\n", style="italic")
     others = [i for i in range(len(view.seats)) if i != seat]
     if view.phase is Phase.BID and others:
         out.append("\n" + _("Others can bid up to:") + " ", style="bold")

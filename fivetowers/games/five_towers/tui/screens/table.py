@@ -199,8 +199,9 @@ class TableScreen(LiveTableScreen[TableClient]):
         hints.display = self.show_hints
         if self.show_hints:
             hint = self.current_hint()
-            hints.show(view, seat, names, hint, hint is None,
-                       self.advice if self.hint_version == self.client.version else None)
+            current = self.hint_version == self.client.version
+            hints.show(view, seat, names, hint, hint is None, self.advice if current else None,
+                       current and self.advice_busy)
 
     def current_hint(self) -> Hint | None:
         """The hint for the table as it is now, if known: an older position's
@@ -214,7 +215,7 @@ class TableScreen(LiveTableScreen[TableClient]):
         panel = self.hint_panel()
         if panel is not None:
             panel.show(self.client.view(), self.client.seat, self.names(), self.hint, False,
-                       self.advice)
+                       self.advice, self.advice_busy)
 
     def hint_panel(self) -> HintPanel | None:
         """The hint panel, or None once the screen is closing: a hint or advice
@@ -393,9 +394,10 @@ class TableScreen(LiveTableScreen[TableClient]):
         seat = self.client.seat
         if seat is None:
             return
-        advice = self.advice if self.hint_version == self.client.version else None
-        self.app.push_screen(PlansScreen(plans_text(self.client.view(), seat, self.names(),
-                                                    self.current_hint(), advice)))
+        current = self.hint_version == self.client.version
+        self.app.push_screen(PlansScreen(plans_text(
+            self.client.view(), seat, self.names(), self.current_hint(),
+            self.advice if current else None, current and self.advice_busy)))
 
     def action_help(self) -> None:
         from fivetowers.games.five_towers.tui.screens.help import HelpScreen

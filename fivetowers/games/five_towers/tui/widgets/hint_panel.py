@@ -14,12 +14,15 @@ from fivetowers.games.five_towers.rules.game import describe_build
 from fivetowers.games.five_towers.solver.plans import Hint, Plan
 from fivetowers.games.five_towers.tui.look import name_text
 from fivetowers.games.five_towers.tui.words import build_word, english, plan_word
-from fivetowers.i18n import _
+from fivetowers.i18n import N_, _
 from fivetowers.ui.no_links import NoLinks
 from fivetowers.ui.shared_lines import shared_lines, text_key
 
 
 _GAIN_SUFFIX = re.compile(r"[;,]?\s*\(?[+-]\d+\)?\s*$")
+ADVISER_BUSY = N_("Strong bot busy — retrying…")
+"""In place of the strong bot's advice while the pool answers with a
+fallback (a quicker bot's move), which is not shown as the strong bot's."""
 
 
 def explain(plan: Plan) -> str:
@@ -56,8 +59,8 @@ class HintPanel(NoLinks, Static):
 
     shown: Text | None = None
     common = False
-    _asked: tuple[PlayerView, int | None, list[str], Hint | None, bool, Action | None] | None \
-        = None
+    _asked: tuple[PlayerView, int | None, list[str], Hint | None, bool, Action | None,
+                  bool] | None = None
     """What the panel was last asked to show: shown again at a new width."""
 
     def on_resize(self) -> None:
@@ -65,8 +68,9 @@ class HintPanel(NoLinks, Static):
             self.show(*self._asked)
 
     def show(self, view: PlayerView, seat: int | None, names: list[str], hint: Hint | None,
-             thinking: bool, advice: Action | None = None) -> None:
-        self._asked = (view, seat, names, hint, thinking, advice)
+             thinking: bool, advice: Action | None = None, busy: bool = False) -> None:
+        """``busy``: the strong bot was busy (its advice, None, is on its way again)."""
+        self._asked = (view, seat, names, hint, thinking, advice, busy)
         out = Text()
         # Shared with other viewers only when it says nothing of this seat: a
         # seat's own hint, kept with the others, would push out of the shared
@@ -92,14 +96,14 @@ class HintPanel(NoLinks, Static):
             best.append(" " if self._cuts else "\n")
             best.append(explain(plan))
             out.append_text(self._whole(best))
-            self._advise(out, advice)
+            self._advise(out, advice, busy)
             # Last, the first line a short panel cuts: the key bar says it too.
             out.append("\na", style="bold green")
             out.append(" " + _("lays it out for you"))
         else:
             out.append(_("Your highest safe bid:") + " ", style="bold")
             out.append(str(hint.max_bid), style="bold green")
-            self._advise(out, advice)  # above the plans, which a short panel cuts
+            self._advise(out, advice, busy)  # above the plans, which a short panel cuts
             for plan in hint.plans:
                 out.append(f"\n{plan.bid}", style="bold")
                 out.append(f" {plan.gain:+d}", style="green" if plan.gain > 0 else "")
@@ -117,13 +121,17 @@ class HintPanel(NoLinks, Static):
         out.append_text(tail)
         self._put(out)
 
-    def _advise(self, out: Text, advice: Action | None) -> None:
-        """The strong bot's move (if asked for) on a new line of ``out``."""
-        if advice is None:
-            return
+    def _advise(self, out: Text, advice: Action | None, busy: bool = False) -> None:
+        """The strong bot's move (if asked for) on a new line of ``out``, or
+        that it is busy (its fallback is not its advice)."""
         line = Text()
-        line.append(_("Strong bot would:") + " ", style="bold")
-        line.append(describe(advice), style="cyan")
+        if advice is not None:
+            line.append(_("Strong bot would:") + " ", style="bold")
+            line.append(describe(advice), style="cyan")
+        elif busy:
+            line.append(_(ADVISER_BUSY), style="dim italic")
+        else:
+            return
         out.append("\n")
         out.append_text(self._whole(line))
 

@@ -198,7 +198,8 @@ class GoTownTableScreen(LiveTableScreen[GoTownClient]):
         if self.show_hints:
             current = self.hint_version == self.client.version
             hint: Hint | None = self.hint if current else self.client.known_hint()
-            panel.show(view, hint, hint is None, self.advice if current else None)
+            panel.show(view, hint, hint is None, self.advice if current else None,
+                       current and self.advice_busy)
         self.query_one(ThreatLine).show(threats(view) if self.show_hints else "")
 
     def draw_hint(self) -> None:

@@ -43,7 +43,9 @@ class HintPanel(NoLinks, Static):
     shown: Text | None = None
 
     def show(self, view: PlayerView, hint: Hint | None, thinking: bool,
-             advice: Action | None) -> None:
+             advice: Action | None, busy: bool = False) -> None:
+        """``busy``: the pool answered the strong bot with a fallback (a
+        quicker bot's move), not shown as its play; it is asked again."""
         out = Text()
         if view.seat is None or view.over:
             out.append(_("Hints are for a seat's turn."), style="dim")
@@ -62,10 +64,12 @@ class HintPanel(NoLinks, Static):
                 out.append(_("\nPlan: "), style="bold")
                 out.append(", ".join(steps))
             out.append(_("\nStrong bot: "), style="bold")
-            if advice is None:
-                out.append(_("thinking…"), style="italic dim")
-            else:
+            if advice is not None:
                 out.append(describe(advice, view))
+            elif busy:
+                out.append(_("busy — retrying…"), style="italic dim")
+            else:
+                out.append(_("thinking…"), style="italic dim")
         if out != self.shown:
             self.shown = out
             update_steady(self, out)
