@@ -11,8 +11,10 @@ game, then with the collector disabled:
   many of the left screens are already freed (a weak reference dead without
   a collection) and the objects ``gc.collect()`` then finds unreachable, per
   viewer;
-- an ended session: one player's App exits; whether it is freed without a
-  collection, and the objects a collection then finds;
+- an ended session: one player's App exits (another session sits in the
+  lobby); whether it is freed without a collection, and the objects a
+  collection then finds;
+- a watcher's session ends, a toast shown: the same;
 - with hints on (``--hints``, a table of its own, 5 Towers then GoTown): a
   player leaves a finished game for the lobby; how many of its left screens are freed without a
   collection (its table screen's finished ``fetch_hint`` workers held it).
@@ -58,6 +60,24 @@ def garbage(types: bool) -> int:
     return found
 
 
+async def end_session(bench: Bench, app: Any, let_go: bool) -> weakref.ref[Any]:
+    """``app``'s session ends as on the server: the App exits, its task
+    ends, the session lets go of it (``server/ended_app.py``; not with
+    ``--keep-cycles``). The caller keeps no other reference to it."""
+    ended = weakref.ref(app)
+    app.exit()
+    done, _ = await asyncio.wait(bench.tasks, return_when=asyncio.FIRST_COMPLETED)
+    bench.tasks = [task for task in bench.tasks if task not in done]
+    if let_go:
+        let_go_of_app(app)
+    del app, done  # (a done task's context holds its App)
+    return ended
+
+
+def _still(ended: weakref.ref[Any]) -> str:
+    return "" if ended() is None else " (the App still alive: held, not garbage)"
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     bench = Bench(args.tables, args.seats, args.watchers)
     await bench.start()
@@ -66,6 +86,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     print(f"{args.tables} tables of {args.seats} players and {args.watchers} watcher(s), "
           "5 Towers; with the cyclic collector disabled:")
     results: dict[str, Any] = {}
+    lobby: Any = None
     gc.collect()
     gc.disable()
     try:
@@ -83,22 +104,38 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         results["rematch garbage per viewer"] = found / viewers
         print(f"rematch: {freed} of {len(left)} left screens freed without a collection; "
               f"a collection then finds {found} objects, {found / viewers:.0f} a viewer")
-        app = bench.players[bench.codes[0]].pop(0)
-        task = bench.tasks.pop(0)
-        ended = weakref.ref(app)
-        app.exit()
-        await asyncio.gather(task, return_exceptions=True)
-        if args.let_go:  # as the server's session does (server/ended_app.py)
-            let_go_of_app(app)
-        del app, task
-        await _quiet(bench.apps)
+        # Another session in the lobby: a change the ending ones make is
+        # posted to its lobby screen (garbage of its start not counted).
+        lobby = bench._open("lobby", None)
+        await _quiet([*bench.apps, lobby])
+        gc.collect()
+        ended = await end_session(bench, bench.players[bench.codes[0]].pop(0), args.let_go)
+        await _quiet([*bench.apps, lobby])
+        freed = ended() is None  # (before a collection: it would free it)
         found = garbage(args.types)
-        results["session freed"], results["session garbage"] = ended() is None, found
-        print(f"ended session: App {'freed' if ended() is None else 'not freed'} without "
-              f"a collection; a collection then finds {found} objects")
+        results["session freed"], results["session garbage"] = freed, found
+        print(f"ended session: App {'freed' if freed else 'not freed'} without "
+              f"a collection; a collection then finds {found} objects{_still(ended)}")
+        if not bench.spectators[bench.codes[0]]:
+            return results
+        # A watcher leaves, with a toast still shown (its expiry timer, stopped,
+        # waits in the loop's schedule with the App's context until its time).
+        watcher = bench.spectators[bench.codes[0]].pop(0)
+        watcher.notify("bye", timeout=3600)
+        await _quiet([*bench.apps, watcher, lobby])
+        ended = await end_session(bench, watcher, args.let_go)
+        del watcher
+        await _quiet([*bench.apps, lobby])
+        freed = ended() is None
+        found = garbage(args.types)
+        results["watcher freed"], results["watcher garbage"] = freed, found
+        print(f"a watcher leaves, a toast shown: App {'freed' if freed else 'not freed'} "
+              f"without a collection; a collection then finds {found} objects{_still(ended)}")
     finally:
         gc.enable()
-    await bench.close()
+        if lobby is not None:
+            lobby.exit()
+        await bench.close()
     return results
 
 

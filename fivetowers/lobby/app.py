@@ -315,8 +315,9 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
 
     def _on_chat(self, line: ChatLine) -> None:
         # Called from the session that spoke: only post here, so the
-        # notification is made in this App's own context.
-        self.post_message(ChatSaid(line))
+        # notification is made in this App's own context; its own sender, not
+        # the speaker's App, which may end while this one keeps the message.
+        self.post_message(ChatSaid(line).set_sender(self))
 
     def on_chat_said(self, message: ChatSaid) -> None:
         host = self.seat_host

@@ -128,8 +128,10 @@ class LobbyScreen(SettledScreen):
 
     def _on_lobby_change(self) -> None:
         # Called from whichever session changed the lobby: only post here, so
-        # the work below runs in this App's own context.
-        self.post_message(LobbyChanged())
+        # the work below runs in this App's own context. Its own sender: the
+        # last message a loop handled stays its local until the next, and an
+        # ended session's App (the watcher who left) must not be kept by it.
+        self.post_message(LobbyChanged().set_sender(self))
 
     def on_lobby_changed(self, message: LobbyChanged) -> None:
         # Every move at every table changes some status. A lobby under a table

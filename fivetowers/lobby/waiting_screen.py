@@ -54,12 +54,14 @@ class WaitingScreen(Screen[None]):
             self.hosted.chat_listeners.remove(self._on_chat)
 
     def _on_lobby_change(self) -> None:
-        self.post_message(LobbyChanged())
+        # Its own sender, not the session that changed the lobby (see
+        # LobbyScreen._on_lobby_change): that one may have ended.
+        self.post_message(LobbyChanged().set_sender(self))
 
     def _on_chat(self, line: ChatLine) -> None:
         # Called from the session that spoke: only post, so this screen
         # redraws in its own App's context.
-        self.post_message(LobbyChanged())
+        self.post_message(LobbyChanged().set_sender(self))
 
     def on_lobby_changed(self, message: LobbyChanged) -> None:
         if self.moved_on:

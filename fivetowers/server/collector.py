@@ -133,8 +133,8 @@ at 100 sessions a thousand ended sessions, so the half-hourly one is the
 one that comes, and cycles that die old in running sessions (some 2 MiB a
 minute there) wait frozen for it, up to some 60 MiB (not measured yet;
 each full collection logs what it freed, :attr:`QuietCollector.last_full`).
-Only if the App itself dies, though: one still alive a settle later counts
-whole (``QuietCollector.count_survivors``)."""
+Only if the App itself dies, though: one still alive after the next
+settle's collection counts whole (``QuietCollector.count_survivors``)."""
 
 YOUNG_WHILE_STARTING = 200_000
 """Allocations between young collections while Apps start: more than a few
@@ -297,7 +297,7 @@ class QuietCollector:
         :attr:`session_weight`)."""
         self.ended_apps: list[weakref.ref[object]] = []
         """Ended sessions' Apps counted at :data:`SESSION_FREED`, to be seen
-        dead by the next settle (``count_survivors``)."""
+        dead after the next settle's collection (``count_survivors``)."""
         self.last_reclaim = clock()
         self.frozen = False
         """Whether anything is frozen (since the last reclaim)."""
@@ -341,7 +341,6 @@ class QuietCollector:
         try:
             while True:
                 await asyncio.sleep(self.every)
-                self.count_survivors()
                 if self.clock() - self.last_reclaim >= self.reclaim_after:
                     # (Before the wait: its full collection waits the longer one.)
                     self.reclaim()  # whatever died frozen, at the latest this often
@@ -355,6 +354,10 @@ class QuietCollector:
                 if not quiet:
                     self.pauses.not_quiet += 1
                 self.settle()
+                # After its collection: an ended App in cycles it freed (one
+                # never frozen: ended before its first frame, or after a
+                # reclaim) waits for no reclaim.
+                self.count_survivors()
         finally:
             OLD_HELD.release()
 
@@ -451,7 +454,8 @@ class QuietCollector:
     def session_ended(self, live: int, app: object | None = None) -> None:
         """A session ended; ``live`` are still running. ``app``, its App:
         counted at :data:`SESSION_FREED` only if it dies by reference
-        counting, which the next settle sees (``count_survivors``)."""
+        counting, which the next settle sees after its collection
+        (``count_survivors``)."""
         self.empty_collected = False
         self.ended += self.session_weight
         if app is not None and self.session_weight < 1.0:
@@ -463,15 +467,20 @@ class QuietCollector:
             try:
                 asyncio.get_running_loop().call_later(self.when_empty, self.settle)
             except RuntimeError:  # no event loop: the next settle does it
-                pass
+                self.count_survivors()
 
     def count_survivors(self) -> None:
-        """Ended sessions' Apps still alive a settle after their end are
-        held by cycles: they and all they hold wait frozen for a reclaim, so
-        each counts as a whole ended session. (At 100 sessions, 480 s, the
-        Apps the shared renders knew of grew from 111 to 173 while some 100
-        sessions ran: counted at SESSION_FREED, ended Apps waited for the
-        half-hourly reclaim, 8.3 MiB a minute.)"""
+        """Ended sessions' Apps still alive after the first settle's
+        collection since their end are held by cycles: they and all they
+        hold wait frozen for a reclaim, so each counts as a whole ended
+        session. (At 100 sessions, 480 s, the Apps the shared renders knew
+        of grew from 111 to 173 while some 100 sessions ran: counted at
+        SESSION_FREED, ended Apps waited for the half-hourly reclaim,
+        8.3 MiB a minute.) The first settle, not a later one: what held an
+        ended App a few seconds (a stopped toast's timer handle, its
+        context) is let go of as its session ends (``server/ended_app.py``),
+        and a session lets go of its App in the step of the loop that tells
+        ``session_ended`` (``Session.run``), before any settle."""
         alive = sum(ref() is not None for ref in self.ended_apps)
         self.ended_apps.clear()
         if alive:

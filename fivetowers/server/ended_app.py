@@ -13,7 +13,13 @@ it (found with ``gc.get_referrers`` on an ended session's App,
 - its ``Logger`` holds the bound method ``App._log``;
 - its ``driver_class``, a closure over the session's terminal, which holds
   the driver, whose finished input task's context holds the App
-  (``active_app``).
+  (``active_app``);
+- not a cycle, but as long: a timer the App stopped as it ended (a toast's
+  expiry, 5-8 s) leaves a cancelled handle in the event loop's schedule
+  until its time comes, and the handle's context holds the App. The
+  collector counts an ended App still alive after its next settle's
+  collection as a whole ended session (``QuietCollector.count_survivors``):
+  watchers leaving with a toast shown would bring reclaims.
 
 Frozen, the App kept everything it references (its screens' last state, the
 lobby's views, caches) until the next reclaim, half-hourly: the load test's
@@ -24,10 +30,11 @@ shutdown is over; the App then dies as its session lets go of it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import types
 from typing import Any
 
+from textual._context import active_app
 from textual.app import App
 
 from fivetowers.compat.freed_screens import cut_cycles
@@ -36,38 +43,70 @@ log = logging.getLogger("fivetowers.server")
 
 _warned: list[str] = []
 
+HELPERS = (
+    ("_workers", "_app"),  # WorkerManager
+    ("_animator", "app"),  # Animator
+    ("_animate", "_obj"),  # BoundAnimator
+    ("_driver", "_app"),  # the session's driver
+    ("_logger", "_log"),  # Logger: the bound method App._log
+    ("seat_host", "app"),  # the lobby's SeatHost (a LobbyApp's, at a table)
+)
+"""Each per-session helper of an App (its attribute) and its pointer back at
+the App, cut. Named, not found: the App's other attributes include what
+every session shares (the lobby, a table, the event loop), whose fields
+must stay. One a later Textual adds shows in ``gc.get_referrers`` of an
+ended App (``tests/server/test_left_screens.py``). Its styles' ``node``
+are cut by ``cut_cycles``."""
+
 
 def let_go_of_app(app: App[Any]) -> None:
     """Cut the reference cycles through an App whose ``run_async`` has
     returned (see the module's docstring). Nothing of it may run again;
     what a late caller reads of it (its styles, its workers) still exists.
-    A Textual whose internals differ leaves the App to the collector, with a
-    warning once, never an error."""
-    # Each helper's pointer back at the App (workers, animator, driver,
-    # logger, the lobby's seat host): found, not named, so that one Textual
-    # adds later is cut too.
-    own = vars(app)
-    own.pop("driver_class", None)  # (the session's closure: its terminal, its driver)
-    for helper in list(own.values()):
-        attributes = getattr(helper, "__dict__", None)
-        if helper is app or not isinstance(attributes, dict):
-            continue
-        for name, held in list(attributes.items()):
-            if held is app or (isinstance(held, types.MethodType) and held.__self__ is app):
-                attributes[name] = None
+    A Textual (or event loop) whose internals differ leaves the App to the
+    collector, with a warning once, never an error: the session's end
+    goes on as usual."""
     try:
+        own = vars(app)
+        own.pop("driver_class", None)  # (the session's closure: its terminal, its driver)
+        for name, back in HELPERS:
+            helper = own.get(name)
+            if helper is None:
+                continue
+            held = getattr(helper, back)
+            if held is app or getattr(held, "__self__", None) is app:
+                setattr(helper, back, None)
         cut_cycles([app])  # its styles' node, its caches' rings, its stopped timers
         driver = app._driver
         reader = getattr(driver, "_reader", None)  # (SSHDriver's input task, done)
         if reader is not None and reader.done():
             driver._reader = None  # type: ignore[union-attr]  # its context holds the App
         app._driver = None
-    except AttributeError as exc:
+        forget_stopped_timers(app)
+    except Exception as exc:  # (a late change of Textual's: never the player's problem)
         _cannot_cut(exc)
 
 
-def _cannot_cut(exc: AttributeError) -> None:
+def forget_stopped_timers(app: App[Any]) -> None:
+    """The contexts of the event loop's cancelled timer handles made in
+    ``app``'s context let go of (a toast's expiry, stopped as the App
+    ended: see the module's docstring). A cancelled handle never runs; the
+    loop drops it when its time comes."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # (no loop runs: none of its timers waits)
+        return
+    scheduled = getattr(loop, "_scheduled", None)  # (asyncio's own loop: a heap of TimerHandles)
+    if not isinstance(scheduled, list):
+        raise AttributeError(f"{type(loop).__name__} keeps no _scheduled list")
+    for handle in scheduled:
+        context = handle._context
+        if handle.cancelled() and context is not None and context.get(active_app, None) is app:
+            handle._context = None
+
+
+def _cannot_cut(exc: Exception) -> None:
     if not _warned:  # once a process, not once a session
         _warned.append(str(exc))
-        log.warning("Textual's App is not the code let_go_of_app was read in (%s): "
+        log.warning("Textual's App is not the code let_go_of_app was read in (%r): "
                     "an ended session's App is left to the collector", exc)

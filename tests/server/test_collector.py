@@ -8,6 +8,7 @@ import gc
 import logging
 import weakref
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from textual.widget import Widget
 from fivetowers.compat import freed_screens
 from fivetowers.compat.freed_screens import screens_freed
 from fivetowers.server import collector as collector_module
+from fivetowers.server import serve as serve_module
 from fivetowers.server.collector import (OLD_BY_SETTLES_ONLY, SCREEN_LEFT, SESSION_FREED,
                                          YOUNG_WHILE_STARTING, Pauses, QuietCollector)
 from tests.server.server_helpers import StartServer
@@ -715,3 +717,70 @@ def test_an_ended_app_that_does_not_die_counts_as_a_whole_session() -> None:
     assert collector.ended_apps == []
     collector.count_survivors()  # counted once
     assert collector.ended == pytest.approx(1 + SESSION_FREED)
+
+
+async def _settles(collector: QuietCollector, n: int) -> None:
+    """Until ``collector.run`` (running) has settled ``n`` more times."""
+    before = sum(collector.pauses.counts.values())
+    for _ in range(1000):
+        await asyncio.sleep(0.01)
+        if sum(collector.pauses.counts.values()) >= before + n:
+            return
+    raise AssertionError("the collector did not settle")
+
+
+async def test_an_ended_app_the_settle_s_collection_frees_is_not_counted_whole() -> None:
+    # Counted before the settle's collection, an ended App in cycles never
+    # frozen (it ended before its first frame, or after a reclaim) was
+    # alive and counted whole, though that collection freed it.
+    collector = QuietCollector(every=0.0, walk_every=0.0, screens_freed=lambda: True,
+                               live=lambda: 15)
+    collector.settle()
+    running = await _running(collector)
+    gc.disable()  # (the interpreter's own collections would free it first)
+    try:
+        app = Node()  # in a cycle, young: only a collection frees it
+        ref = weakref.ref(app)
+        collector.session_ended(live=15, app=app)
+        del app
+        await _settles(collector, 2)
+    finally:
+        gc.enable()
+        await _stopped(running)
+    assert ref() is None
+    assert collector.ended == pytest.approx(SESSION_FREED)
+
+
+class EndedSession:
+    """What GameServer.session_ended reads of a Session."""
+
+    def __init__(self, app: object | None) -> None:
+        self.app = app
+
+
+class Plain:
+    """An App that dies by reference counting once its session lets go."""
+
+
+async def test_a_server_counts_an_ended_app_whole_only_if_it_outlives_the_next_settle(
+        start_server: StartServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The wiring: GameServer.session_ended gives the collector the session's
+    # App, and the collector's run counts the survivors at its settles.
+    monkeypatch.setattr(serve_module, "QuietCollector", partial(QuietCollector, every=0.01))
+    server = await start_server()
+    collector = server.collector
+    server.sessions.add(EndedSession(Plain()))  # type: ignore[arg-type]  # (live: no reclaim)
+    try:
+        held = Plain()  # held on purpose, as a cycle frozen with it would
+        session = EndedSession(held)
+        server.session_ended(session)  # type: ignore[arg-type]
+        await _settles(collector, 2)
+        assert collector.ended == pytest.approx(1.0)  # a whole ended session
+        session = EndedSession(Plain())
+        server.session_ended(session)  # type: ignore[arg-type]
+        session.app = None  # (as Session.run does at its end)
+        await _settles(collector, 2)
+        assert collector.ended == pytest.approx(1.0 + SESSION_FREED)
+        assert held is not None
+    finally:
+        server.sessions.clear()  # (stopped, the server would stop them)
