@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_games_memory import Bench, _quiet  # noqa: E402
 
-from fivetowers.server.ended_app import let_go_of_app  # noqa: E402
+from fivetowers.compat.ended_app import let_go_of_app  # noqa: E402
 
 
 def garbage(types: bool) -> int:
@@ -62,7 +62,7 @@ def garbage(types: bool) -> int:
 
 async def end_session(bench: Bench, app: Any, let_go: bool) -> weakref.ref[Any]:
     """``app``'s session ends as on the server: the App exits, its task
-    ends, the session lets go of it (``server/ended_app.py``; not with
+    ends, the session lets go of it (``compat/ended_app.py``; not with
     ``--keep-cycles``). The caller keeps no other reference to it."""
     ended = weakref.ref(app)
     app.exit()

@@ -105,6 +105,12 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   matched rules stored in one step, copied from what upstream's style
   properties made of the same rules map for the first such node
   (``Stylesheet.replace_rules``, ``Styles._rules``, ``Styles._updates``).
+- ``let_go_of_app`` (:mod:`fivetowers.compat.ended_app`): an ended session's
+  App freed by reference counting: its helpers' pointers back at it cut
+  (``App._driver``, ``WorkerManager._app``, ``Driver._app``, ``Logger._log``...).
+- ``forget_stopped_timers`` (same module): the event loop's cancelled timer
+  handles made in an ended App's context let go of that context
+  (``BaseEventLoop._scheduled``, ``TimerHandle._context``).
 - ``component_styles_kept`` (:mod:`fivetowers.compat.component_styles`): a
   restyle keeps a widget's component styles that did not change and lets
   go of the virtual nodes it drops, so none waits for the cyclic collector
@@ -161,7 +167,8 @@ from fivetowers.compat.checked import Workaround
 
 def workarounds() -> tuple[Workaround, ...]:
     """Every workaround, with the library version it was checked against."""
-    from fivetowers.compat import (asyncssh, callbacks, chacha, component_styles, data_table, dirty_lines,
+    from fivetowers.compat import (asyncssh, callbacks, chacha, component_styles, data_table,
+                                   ended_app, dirty_lines,
                                    dispatch, event_log, freed_screens, futures, ignore_packets,
                                    measured_lines, reactive,
                                    restyle_memo, rich, saslprep, screen_removal, sized_once,
@@ -174,4 +181,5 @@ def workarounds() -> tuple[Workaround, ...]:
             *restyle_memo.WORKAROUNDS, *freed_screens.WORKAROUNDS,
             *rich.WORKAROUNDS, *asyncssh.WORKAROUNDS,
             *chacha.WORKAROUNDS, *ignore_packets.WORKAROUNDS, *saslprep.WORKAROUNDS,
-            *futures.WORKAROUNDS, *component_styles.WORKAROUNDS)
+            *futures.WORKAROUNDS, *component_styles.WORKAROUNDS,
+            *ended_app.WORKAROUNDS)

@@ -478,7 +478,7 @@ class QuietCollector:
         SESSION_FREED, ended Apps waited for the half-hourly reclaim,
         8.3 MiB a minute.) The first settle, not a later one: what held an
         ended App a few seconds (a stopped toast's timer handle, its
-        context) is let go of as its session ends (``server/ended_app.py``),
+        context) is let go of as its session ends (``compat/ended_app.py``),
         and a session lets go of its App in the step of the loop that tells
         ``session_ended`` (``Session.run``), before any settle."""
         alive = sum(ref() is not None for ref in self.ended_apps)

@@ -24,7 +24,7 @@ from fivetowers.compat.textual import keep_process_output
 from fivetowers.i18n import Speech, Translator, language_from_env, speak
 from fivetowers.server.colours import client_color_system, render_console
 from fivetowers.server.driver import SessionTerminal, clamp_size
-from fivetowers.server.ended_app import let_go_of_app
+from fivetowers.compat.ended_app import let_go_of_app
 from fivetowers.server.hosted import HostedApp
 from fivetowers.server.names import COMMANDS, parse_exec, parse_export
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_games_memory import Bench  # noqa: E402
 from bench_left_screens import left_with_hints, run  # noqa: E402
 
-from fivetowers.server.ended_app import let_go_of_app  # noqa: E402
+from fivetowers.compat.ended_app import let_go_of_app  # noqa: E402
 
 REMATCH_GARBAGE_A_VIEWER = 1000
 """Objects a collection finds after a rematch, per viewer, at the most: 489
@@ -42,7 +42,7 @@ async def test_left_screens_an_ended_session_and_a_leaving_watcher_are_freed_wit
     assert found["screens left"] >= 4  # two end screens, the watcher's table and end
     assert found["freed"] == found["screens left"]
     assert found["rematch garbage per viewer"] < REMATCH_GARBAGE_A_VIEWER
-    # Its cycles cut as the server's session ends (server/ended_app.py): frozen,
+    # Its cycles cut as the server's session ends (compat/ended_app.py): frozen,
     # an App left in them kept all it references until a reclaim. And the
     # LobbyChanged it made another session's lobby screen post (the last
     # message of that loop, kept until its next) is that screen's own.

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from textual.app import App
 
-from fivetowers.server import ended_app
-from fivetowers.server.ended_app import let_go_of_app
+from fivetowers.compat import ended_app
+from fivetowers.compat.ended_app import let_go_of_app
 
 
 class Shared:

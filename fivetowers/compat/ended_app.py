@@ -37,6 +37,7 @@ from typing import Any
 from textual._context import active_app
 from textual.app import App
 
+from fivetowers.compat.checked import Workaround
 from fivetowers.compat.freed_screens import cut_cycles
 
 log = logging.getLogger("fivetowers.server")
@@ -65,7 +66,9 @@ def let_go_of_app(app: App[Any]) -> None:
     what a late caller reads of it (its styles, its workers) still exists.
     A Textual (or event loop) whose internals differ leaves the App to the
     collector, with a warning once, never an error: the session's end
-    goes on as usual."""
+    goes on as usual. Retire it when Textual's App is no longer in
+    reference cycles with its helpers once it has run: not reported
+    upstream yet."""
     try:
         own = vars(app)
         own.pop("driver_class", None)  # (the session's closure: its terminal, its driver)
@@ -91,7 +94,9 @@ def forget_stopped_timers(app: App[Any]) -> None:
     """The contexts of the event loop's cancelled timer handles made in
     ``app``'s context let go of (a toast's expiry, stopped as the App
     ended: see the module's docstring). A cancelled handle never runs; the
-    loop drops it when its time comes."""
+    loop drops it when its time comes. Retire it when asyncio lets go of a
+    cancelled handle's context at once (``TimerHandle.cancel`` keeps it
+    until the handle's time in Python 3.11)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # (no loop runs: none of its timers waits)
@@ -110,3 +115,18 @@ def _cannot_cut(exc: Exception) -> None:
         _warned.append(str(exc))
         log.warning("Textual's App is not the code let_go_of_app was read in (%r): "
                     "an ended session's App is left to the collector", exc)
+
+
+TEXTUAL = "8.2.8"
+PYTHON = "3.11.7"
+
+WORKAROUNDS = (
+    Workaround("let_go_of_app", "fivetowers/compat/ended_app.py", "textual", TEXTUAL,
+               ("App._driver", "App._workers", "App._animator", "App._animate", "App._logger",
+                "WorkerManager._app", "BoundAnimator._obj", "Driver._app", "Logger._log",
+                "textual._context.active_app"),
+               "an ended App is no longer in reference cycles with its helpers"),
+    Workaround("forget_stopped_timers", "fivetowers/compat/ended_app.py", "python", PYTHON,
+               ("BaseEventLoop._scheduled", "TimerHandle._context"),
+               "asyncio drops a cancelled timer handle's context at once"),
+)
