@@ -466,8 +466,8 @@ class QuietCollector:
             # crowd arriving, which would wait for a walk of the whole process.
             try:
                 asyncio.get_running_loop().call_later(self.when_empty, self.settle)
-            except RuntimeError:  # no event loop: the next settle does it
-                self.count_survivors()
+            except RuntimeError:  # no event loop: the next settle does it (and counts)
+                pass
 
     def count_survivors(self) -> None:
         """Ended sessions' Apps still alive after the first settle's

@@ -36,7 +36,9 @@ busy pool's fallback: ``ADVICE_RETRY`` after the first, doubled after each
 one more, at most ``ADVICE_RETRY_MOST``. A full pool answers an ask in about
 its budget (5 Towers' 1 s) with its late bot, so asking at once again would
 keep a worker on the fallback for nothing; a few seconds on, a worker may
-be free, and a turn of 20 s asks it four times at the most (at 0, 2, 6, 14 s)."""
+be free, and a turn of 20 s asks it four times at the most (the pause
+starts when the fallback comes, about the budget after the ask on a full
+pool: asks at about 0, 3, 8 and 17 s)."""
 
 
 @dataclass(frozen=True, slots=True)

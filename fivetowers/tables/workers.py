@@ -695,8 +695,12 @@ class Workers:
             took = time.monotonic() - asked
             self.stats.moves.append(BotMove(role, name, budget, asked, took, took, "quick"))
             why = "no answer" if isinstance(exc, asyncio.TimeoutError) else "its worker died"
-            log.warning("the %s bot at seat %s: %s after %.1f s; made a quick move instead",
-                        name, seat, why, took)
+            if role == "advice":  # (no move is made: the panel says the bot is busy)
+                log.info("the %s adviser at seat %s: %s after %.1f s; no advice",
+                         name, seat, why, took)
+            else:
+                log.warning("the %s bot at seat %s: %s after %.1f s; made a quick move instead",
+                            name, seat, why, took)
             return Move(quick.choose(view, random.Random(seed)), "quick")
         self.stats.moves.append(BotMove(role, name, budget, asked, thought.started - asked,
                                         time.monotonic() - asked, thought.how, thought.cpu,

@@ -381,7 +381,11 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
 
     async def action_toggle_hints(self) -> None:
         self.show_hints = not self.show_hints
+        if not self.show_hints:
+            self.stop_advice_retry()  # no strong-bot jobs for a panel nobody sees
         await self.refresh_table()
+        if self.show_hints and self.advice_busy and self.hint_version == self.client.version:
+            self.fetch_advice(self.client.version)  # (refresh_table loads nothing new then)
 
     def action_results(self) -> None:
         self.host.show_end()
@@ -435,7 +439,10 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
         advice, not shown), that it is busy, and asked again later."""
         try:
             advice = await self.client.advice()  # the strong bot thinks for a while
-        except Exception:
+        except Exception:  # the adviser failed: no busy line left with nothing retrying
+            if self.advice_busy and version == self.client.version and self.showing():
+                self.advice_busy = False
+                self.draw_hint()
             return
         if version != self.client.version or not self.showing():
             return
@@ -449,7 +456,8 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
         if not self.advice_busy:
             self.advice_busy = True
             self.draw_hint()
-        self.retry_advice(version, due)
+        if self.show_hints:  # (hidden: asked again when they are shown)
+            self.retry_advice(version, due)
 
     def retry_advice(self, version: int, due: float) -> None:
         """Ask the adviser again for ``version`` in ``due`` seconds: an
@@ -479,5 +487,5 @@ class LiveTableScreen(CoveredScreen, SizedOnceScreen, Screen[None], Generic[C]):
     def on_advice_due(self, message: AdviceDue) -> None:
         message.stop()
         if message.version == self.client.version == self.hint_version \
-                and self.advice_busy and self.showing():
+                and self.advice_busy and self.show_hints and self.showing():
             self.fetch_advice(message.version)

@@ -85,3 +85,28 @@ async def test_the_strong_bots_own_answer_shows_as_before(retrying_pool: Workers
         assert f"Strong bot would: {describe(screen.advice)}" in panel_says(app)
         assert BUSY not in panel_says(app)
         assert [m.how for m in pool.stats.moves if m.role == "advice"] == ["thought"]
+
+
+async def test_hidden_hints_ask_the_busy_adviser_no_more_and_ask_again_when_shown(
+        retrying_pool: Workers) -> None:
+    pool = retrying_pool
+    answering(pool, "late")
+    client = advised_client(pool)
+    app = app_for(client)
+
+    def asks() -> int:
+        return sum(m.role == "advice" for m in pool.stats.moves)
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: BUSY in panel_says(app))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await pilot.press("h")  # hints hidden while the adviser is busy
+        await settle(pilot)
+        hidden_at = asks()
+        await pilot.pause(1.0)  # several of the shortened retry pauses
+        assert asks() == hidden_at and screen.advice_retry is None
+        answering(pool, "thought")
+        await pilot.press("h")  # shown again: asked again at once, not left "retrying…"
+        await until(pilot, lambda: "Strong bot would" in panel_says(app))
+        assert asks() == hidden_at + 1

@@ -79,7 +79,7 @@ async def test_a_screen_left_while_the_strong_bot_is_busy_is_freed_at_once(
         gc.collect()
         gc.disable()
         try:
-            app.first = None
+            setattr(app, "first", None)  # (the test app's own reference to it)
             app.pop_screen()
             await until(pilot, lambda: left() is None, seconds=5.0)
         finally:
