@@ -9,13 +9,17 @@ import os
 import socket
 import sys
 import time
+import weakref
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 import asyncssh
 import pyte
 
+from textual.app import App
+
 from fivetowers.server.serve import GameServer
+from fivetowers.server.session import Visitor
 
 WAIT = 30.0
 """Seconds a screen may take to show what a test waits for: generous, since a
@@ -150,3 +154,17 @@ async def serve_processes(postgres_url: str, data_dir: Path, processes: int = 2
         "--workers", "1", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env=env)
     return server, port
+
+
+def remembering_apps(make: Callable[[Visitor], App[Any]]
+                     ) -> tuple[Callable[[Visitor], App[Any]], list[weakref.ref[App[Any]]]]:
+    """A session factory making what ``make`` makes, and the weak references
+    to every App it made (to see which ended sessions' Apps still live)."""
+    apps: list[weakref.ref[App[Any]]] = []
+
+    def factory(visitor: Visitor) -> App[Any]:
+        app = make(visitor)
+        apps.append(weakref.ref(app))
+        return app
+
+    return factory, apps

@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import weakref
-from typing import Any
 
-from textual.app import App
 
-from fivetowers.server.session import Visitor
 
-from tests.server.server_helpers import Screen, StartServer, connect
+from tests.server.server_helpers import Screen, StartServer, connect, remembering_apps
 
 
 async def test_a_bot_task_started_by_a_move_does_not_hold_the_movers_app(
@@ -26,13 +22,7 @@ async def test_a_bot_task_started_by_a_move_does_not_hold_the_movers_app(
 
     # Slow bots: the game (and the bot task) goes on long after the player left.
     lobby = Lobby(bot_kind="random", bot_delay=0.3, absence_bot_after=0.05, hints=False)
-    apps: list[weakref.ref[App[Any]]] = []
-    make = lobby_factory(lobby)
-
-    def factory(visitor: Visitor) -> App[Any]:
-        app = make(visitor)
-        apps.append(weakref.ref(app))
-        return app
+    factory, apps = remembering_apps(lobby_factory(lobby))
 
     server = await start_server(factory)
     conn = await connect(server, username="mover")

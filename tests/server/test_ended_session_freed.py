@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import weakref
-from typing import Any
 
 import pytest
-from textual.app import App
 
-from fivetowers.server.session import Visitor
-
-from tests.server.server_helpers import Screen, StartServer, connect
+from tests.server.server_helpers import Screen, StartServer, connect, remembering_apps
 
 
 async def test_an_ended_ssh_session_s_app_dies_without_a_collection(
@@ -23,13 +18,7 @@ async def test_an_ended_ssh_session_s_app_dies_without_a_collection(
     from fivetowers.lobby.model import Lobby
 
     lobby = Lobby(hints=False)
-    apps: list[weakref.ref[App[Any]]] = []
-    make = lobby_factory(lobby)
-
-    def factory(visitor: Visitor) -> App[Any]:
-        app = make(visitor)
-        apps.append(weakref.ref(app))
-        return app
+    factory, apps = remembering_apps(lobby_factory(lobby))
 
     server = await start_server(factory)
     # Nothing collects from here: not the server's settles, not the interpreter.

@@ -19,7 +19,8 @@ from fivetowers.server.placeholder import PlaceholderLobbyApp
 from fivetowers.server.colours import client_color_system, downgrade
 from fivetowers.server.session import Visitor
 
-from tests.server.server_helpers import LogCapture, Screen, StartServer, connect
+from tests.server.server_helpers import (LogCapture, Screen, StartServer, connect,
+                                         remembering_apps)
 
 SESSIONS = 50
 AT_ONCE = 5
@@ -146,13 +147,7 @@ async def test_lobby_sessions_leave_no_app_alive_while_their_table_plays_on(
     from fivetowers.lobby.app import LobbyApp, lobby_factory
 
     lobby = Lobby(bot_kind="random", bot_delay=0.01, absence_bot_after=0.05, hints=False)
-    apps: list[weakref.ref[App[Any]]] = []
-    make = lobby_factory(lobby)
-
-    def factory(visitor: Visitor) -> App[Any]:
-        app = make(visitor)
-        apps.append(weakref.ref(app))
-        return app
+    factory, apps = remembering_apps(lobby_factory(lobby))
 
     server = await start_server(factory)
     for i in range(3):
