@@ -4,10 +4,14 @@ WAL journal with ``synchronous=FULL``: a commit has reached the disk when
 :meth:`SqliteStore.append_action` returns, so neither ``kill -9`` nor a power
 cut loses an action a screen has shown; a half-written transaction is rolled
 back when the store next opens, so it is never served. Every write is also
-checkpointed into the main file before it returns: after a ``kill -9`` the
-main file alone holds every acknowledged action, so an operator who deletes
-the ``-wal`` and ``-shm`` files loses nothing (without the checkpoint, a
-whole store lived in its ``-wal``, and deleting it made an empty store).
+checkpointed into the main file before it returns: after a ``kill -9``
+between two writes the main file alone holds every acknowledged action, so
+an operator who deletes the ``-wal`` and ``-shm`` files loses nothing
+(without the checkpoint, a whole store lived in its ``-wal``, and deleting it
+made an empty store). A kill that falls inside a checkpoint leaves the main
+file half-copied, and only its ``-wal`` mends it (as SQLite's own "how to
+corrupt" page warns): scripts/stress_deleted_wal.py measures how often
+deleting it then costs something.
 
 A store file is created complete (schema and all) under a temporary name
 and linked into place, so fivetowers never leaves an empty or table-less

@@ -1,10 +1,12 @@
 """The process test_store_kill.py kills: random games written to a store.
 
-``python -m tests.tables.store_kill_writer DATA_DIR [async]`` restores every
-unfinished table from the store by replaying its record (as the server does
-at start), then plays random legal actions on a few tables at once, forever:
-on one thread with a commit per action, or (``async``) as asyncio tasks
-committing through the StoreWriter thread, in groups.
+``python -m tests.tables.store_kill_writer DATA_DIR [async|paced]`` restores
+every unfinished table from the store by replaying its record (as the server
+does at start), then plays random legal actions on a few tables at once,
+forever: on one thread with a commit per action, or (``async``) as asyncio
+tasks committing through the StoreWriter thread, in groups. ``paced`` is the
+one-thread writer that, after each line, waits for a line on stdin before it
+writes again, so a kill it is given while waiting falls between two writes.
 Each line on stdout is written only after the store call it reports has
 returned (committed):
 
@@ -76,9 +78,14 @@ def finish(store: Store, table_id: int, game: Game) -> None:
     say(f"F {table_id}")
 
 
+PACED = False
+
+
 def say(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+    if PACED:
+        sys.stdin.readline()
 
 
 def restored(store: Store) -> dict[int, Game] | None:
@@ -150,4 +157,5 @@ async def main_async(data_dir: str) -> int:
 if __name__ == "__main__":
     if sys.argv[2:] == ["async"]:
         sys.exit(asyncio.run(main_async(sys.argv[1])))
+    PACED = sys.argv[2:] == ["paced"]
     sys.exit(main(sys.argv[1]))
