@@ -147,6 +147,7 @@ def reclaim() -> dict[str, Any]:
 def type_counts(line: dict[str, Any]) -> Counter[str]:
     """The objects the collector tracks, by type (see the module's docstring).
 
+    ``LOADTEST_COUNT=TYPE,TYPE2`` notes the count of each of those types.
     ``LOADTEST_HOLDERS=TYPE`` also notes, for 200 objects of that type taken
     across the heap, what holds them: the types of their referrers and of
     those referrers' referrers (``TYPE,TYPE2``: of each, in ``holders_of``)."""
@@ -163,6 +164,11 @@ def type_counts(line: dict[str, Any]) -> Counter[str]:
                 line["hints_kept"] = len(o._hints)
                 line["hint_keys_kib"] = sum(len(k[1]) for k in o._hints) // 1024
                 line["pool_stats"] = len(o.stats.moves) + len(o.stats.hints)
+            if type(o).__qualname__ == "Lobby" and hasattr(o, "tables"):
+                line["lobby_tables"] = len(o.tables)
+                line["lobby_tables_over"] = sum(1 for t in o.tables.values() if t.over)
+        for kind in filter(None, os.environ.get("LOADTEST_COUNT", "").split(",")):
+            line.setdefault("counted", {})[kind] = counts[kind]
         for kind in filter(None, os.environ.get("LOADTEST_HOLDERS", "").split(",")):
             line.setdefault("holders_of", {})[kind] = holders(objects, kind)
             line.setdefault("holders", line["holders_of"][kind])  # the first, as before

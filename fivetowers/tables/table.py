@@ -78,6 +78,11 @@ class TooLate(ActionRefused):
     """The table moved on under a move so often that it was given up."""
 
 
+class TableClosed(ActionRefused):
+    """A move at a table that was closed (its game left the lobby, or the
+    server is stopping): no longer kept, so not made."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableEvent:
     """Something changed at the table: read your view again."""
@@ -114,6 +119,7 @@ class Table(Generic[M]):
         self.version = 0
         self._lock = asyncio.Lock()
         self._subscribers: list[Subscriber] = []
+        self._closed = False
         # One RNG per bot seat so a seeded game replays the same bot choices
         # (a game's seed, if it has one, is in its setup).
         seed = setup.get("seed") if bot_seed is None else bot_seed
@@ -226,6 +232,8 @@ class Table(Generic[M]):
             if self.game.to_move != seat:
                 self.game.clone().apply(action)  # the game's refusal, in its words, if any
                 raise NotYourSeat("you can only act for your own seat")
+            if self._closed:
+                raise TableClosed("this table is closed: the move was not made")
             if self.on_action is None:
                 self.game.apply(action)
                 break
@@ -311,7 +319,7 @@ class Table(Generic[M]):
         The bot task runs in a fresh context: created in the calling session's
         context it would hold that session's App (Textual's active-app
         context variable) for as long as the bots play on."""
-        if self.over or not self.is_bot(self.game.to_move):
+        if self._closed or self.over or not self.is_bot(self.game.to_move):
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(
@@ -371,3 +379,8 @@ class Table(Generic[M]):
             except asyncio.CancelledError:
                 pass
         self._subscribers.clear()
+        self._closed = True
+        # A closed table keeps no more moves. Its hook (the lobby's) holds the
+        # lobby's entry for the table, which holds the table: a cycle that the
+        # server's frozen collector would keep until its half-hourly reclaim.
+        self.on_action = None

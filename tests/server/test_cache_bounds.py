@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import functools
 import gc
+import json
+import subprocess
 import sys
-from collections import OrderedDict
 from pathlib import Path
-from weakref import WeakSet
+from typing import Any
 
-import pytest
-
-from fivetowers.ui import log_lines, shared_lines
+from fivetowers.ui import log_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -64,12 +63,11 @@ def _unbounded_lru_caches() -> list[str]:
     return found
 
 
-async def test_every_cache_that_grows_game_after_game_is_bounded_and_within_its_bound(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # The per-App caches' own, whatever Apps earlier tests in this process drew.
-    for module, cache in ((log_lines, "_entries"), (shared_lines, "_lines")):
-        monkeypatch.setattr(module, cache, OrderedDict())
-        monkeypatch.setattr(module, "_apps", WeakSet())
+async def measure() -> dict[str, Any]:
+    """Two rounds of hosted games, and what the caches held after each.
+
+    Run in a process of its own (see the test): what earlier tests left in
+    the module caches would change their bytes an entry, so the ceiling."""
     bench = Bench(tables=1, seats=2, watchers=1, seed=5)
     await bench.start()
     try:
@@ -84,20 +82,32 @@ async def test_every_cache_that_grows_game_after_game_is_bounded_and_within_its_
         bounds = {where: bound_of(where) for where in BOUNDS if where in later}
     finally:
         await bench.close()
+    return {"first": first, "later": later, "ceiling": ceiling, "bounds": bounds,
+            "unbounded_lru": _unbounded_lru_caches()}
+
+
+def test_every_cache_that_grows_game_after_game_is_bounded_and_within_its_bound() -> None:
+    probe = subprocess.run(
+        [sys.executable, "-c", "import asyncio, json; from tests.server.test_cache_bounds "
+         "import measure; print(json.dumps(asyncio.run(measure())))"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert probe.returncode == 0, probe.stderr
+    found = json.loads(probe.stdout.strip().splitlines()[-1])
+    first, later, bounds = found["first"], found["later"], found["bounds"]
     grew = {where for where, entries in later.items() if entries > first.get(where, 0)}
     assert grew, "no cache grew: the games played nothing"
     unknown = sorted(grew - set(BOUNDS) - FINITE)
     assert not unknown, f"caches that grow game after game with no known bound: {unknown}"
     for where, bound in bounds.items():
         assert 0 < bound and later[where] <= bound, (where, later[where], bound)
-    assert not _unbounded_lru_caches()
+    assert not found["unbounded_lru"]
     # The log entries' lines fill within the first games (they held every
     # entry for 19 minutes of play at 20 sessions): what a bound keeps is what
     # is shown again, so it is full while they play.
     print("log entries kept after two games", first.get(LOG_ENTRIES), later[LOG_ENTRIES])
     assert later[LOG_ENTRIES] == bounds[LOG_ENTRIES]
-    print("KiB at the bounds", ceiling)
-    assert ceiling <= CACHES_AT_THEIR_BOUNDS_AT_MOST_KIB
+    print("KiB at the bounds", found["ceiling"])
+    assert found["ceiling"] <= CACHES_AT_THEIR_BOUNDS_AT_MOST_KIB
 
 
 def test_a_new_unbounded_module_cache_would_fail() -> None:
