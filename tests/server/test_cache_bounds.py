@@ -1,7 +1,8 @@
 """Every cache the serving process keeps has a bound, and stays within it
 game after game (issue 11: memory stays flat).
 
-Hosted tables play game after game in process (scripts/bench_games_memory.py);
+Hosted tables play game after game in a process of its own (its module caches
+undisturbed by earlier tests; scripts/bench_games_memory.py);
 then every module-level dict, OrderedDict and set of fivetowers' modules that
 grew from one game to the next, and every lru_cache of theirs, must be a
 cache ``scripts/load_caches.py`` knows the bound of (``BOUNDS``), within
