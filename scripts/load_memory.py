@@ -21,7 +21,9 @@ each sample, and writes the 25 types whose count grew most since the first
 sample after the warm-up: what Python objects are kept. (Frozen objects are
 invisible to ``gc.get_objects``, so it unfreezes them to count, collects
 the young generations and freezes again: it freezes what the collector's
-next settle would have, once a sample.)
+next settle would have, once a sample.) With it, ``LOADTEST_COUNT=Game,Table``
+notes those types' counts at each sample, and the lobby's tables (and how
+many are over) are noted too; ``LOADTEST_HOLDERS=TYPE`` what holds them.
 ``LOADTEST_CACHES=1`` notes each cache's entries and bytes at each sample
 (scripts/load_caches.py).
 Each sample also has Python's allocator's arenas and the bytes in its
