@@ -33,7 +33,7 @@ over the sessions), worker processes under the server separately, RSS
 growth a minute after warm-up (least squares over samples; and over the
 measurement's second half, to see whether it slows down), the server's,
 the workers' and this client's CPU, each with its ratio to the goal; and,
-from the server's worker pool (a stats file it writes at exit), its bots'
+from the server's worker pool (the record it drains to disk as it serves), its bots'
 moves while measuring: how many, ask to answer against the budget, the wait
 for a worker, the CPU it thought and the deals its search played, how many
 the late bot (greedy) or the quick bot made instead;
@@ -100,7 +100,7 @@ import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -111,6 +111,9 @@ from load_postgres import TEMPORARY, is_postgres, postgres_url  # noqa: E402
 from load_proc import (  # noqa: E402
     Sample, cpu_seconds, cpu_wait_seconds, growth_after, sample, slope_per_minute, workers_cpu,
 )
+
+if TYPE_CHECKING:
+    from fivetowers.tables.pool_stats import PoolStats
 
 GOAL_P99_MS = 250.0
 GOAL_MIB_PER_SESSION = 3.0
@@ -182,6 +185,8 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
     if os.environ.get("LOADTEST_MEMORY"):  # what the server's memory is made of
         from load_memory import watch_memory
         asyncio.get_running_loop().create_task(watch_memory(os.environ["LOADTEST_MEMORY"]))
+    stats_file = data_dir / f"pool-stats.{process}.jsonl"
+    draining = asyncio.get_running_loop().create_task(drain_pool_stats(pool.stats, stats_file))
     print(server.port, flush=True)
     if shared:  # ready once it lists every process's tables: any may be joined here
         codes = {table.code for table in plan.tables}
@@ -199,9 +204,30 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
         adopting.cancel()
     await lobby.close()
     # What the bots and hints did, for the report (see pool_report).
-    (data_dir / f"pool-stats.{process}.json").write_text(json.dumps(pool.stats.to_json()))
+    draining.cancel()
+    append_pool_stats(stats_file, pool.stats.drain())
     pool.close()
     print(f"server stopped in {time.monotonic() - stopping:.1f}s", file=sys.stderr)
+
+
+POOL_STATS_EVERY = 20.0
+"""Seconds between the server's drains of its pool's record to disk: the
+server keeps only what came since (a server keeps :data:`~fivetowers.tables.
+pool_stats.KEPT` of each kind of job, fewer than a long run makes)."""
+
+
+async def drain_pool_stats(stats: PoolStats, path: Path) -> None:
+    """Every :data:`POOL_STATS_EVERY` seconds, append what the pool recorded
+    since the last time to ``path`` (one JSON line a drain), written in a
+    thread: the serving loop only swaps the record for an empty one."""
+    while True:
+        await asyncio.sleep(POOL_STATS_EVERY)
+        await asyncio.to_thread(append_pool_stats, path, stats.drain())
+
+
+def append_pool_stats(path: Path, chunk: PoolStats) -> None:
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(chunk.to_json()) + "\n")
 
 
 async def watch_loop_lag(threshold_ms: float) -> None:
@@ -590,13 +616,14 @@ def by_minute(points: list[tuple[float, float, float]]) -> list[tuple[int, float
 
 
 def pool_report(data_dir: Path, since: float, until: float) -> dict[str, object]:
-    """The servers' worker pools, from the stats each wrote at exit: bot moves
-    and hints asked for while measuring (``time.monotonic``: one clock for
-    the machine's processes)."""
+    """The servers' worker pools, from the records each drained to disk as it
+    served and at exit: bot moves and hints asked for while measuring
+    (``time.monotonic``: one clock for the machine's processes)."""
     from fivetowers.tables.pool_stats import summarise
 
-    files = sorted(data_dir.glob("pool-stats.*.json"))
-    return summarise((json.loads(f.read_text()) for f in files), since, until) if files else {}
+    chunks = [json.loads(line) for f in sorted(data_dir.glob("pool-stats.*.jsonl"))
+              for line in f.read_text(encoding="utf-8").splitlines() if line]
+    return summarise(chunks, since, until) if chunks else {}
 
 
 def print_pool(pool: dict[str, object]) -> None:

@@ -15,13 +15,16 @@ from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
-KEPT = 26_000
-"""Jobs of each kind remembered at the most; the oldest are forgotten. A
-bot move (with its CPU and deals) and a hint job cost about 380 bytes
-together (slots), so 9.4 MiB at the most, which a server serving for a day
-reaches: 100,000 of each was 39 MiB of slow growth. An hour's load test at
-100 sessions makes about 14,000 of each."""
-MIB_KEPT_AT_MOST = 10
+KEPT = 2_000
+"""Jobs of each kind remembered at the most; the oldest are forgotten. Only
+tests and benchmarks read the record, and the load test drains it to disk
+as it goes (:meth:`PoolStats.drain`), so a server keeps the last few
+minutes (at 100 sessions the realistic mix makes about 560 bot moves and
+660 hint jobs a minute). A bot move (with its CPU and deals) and a hint job
+cost about 420 bytes together (slots), so 0.8 MiB at the most; when it
+kept 26,000 of each, filling it grew a server by about a quarter of a MiB a
+minute for its first 40 minutes at 100 sessions."""
+MIB_KEPT_AT_MOST = 1
 """What a full record may cost (tests/tables/test_pool_stats_memory.py)."""
 
 
@@ -75,6 +78,19 @@ class PoolStats:
 
     def drop(self, what: str) -> None:
         self.dropped[what] = self.dropped.get(what, 0) + 1
+
+    def drain(self) -> PoolStats:
+        """What was recorded since the last drain, leaving this record empty
+        (its jobs, counts and drops start again from nothing). O(1), so the
+        serving loop may call it; the chunks' ``to_json()`` together are the
+        whole run for :func:`summarise`, each job and count in one chunk."""
+        chunk = PoolStats(self.moves, self.hints, self.hints_known, self.hints_joined,
+                          self.dropped)
+        self.moves = deque(maxlen=self.moves.maxlen)
+        self.hints = deque(maxlen=self.hints.maxlen)
+        self.hints_known = self.hints_joined = 0
+        self.dropped = {}
+        return chunk
 
     def to_json(self) -> dict[str, Any]:
         return {"moves": [asdict(m) for m in self.moves],
