@@ -186,7 +186,9 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
         from load_memory import watch_memory
         asyncio.get_running_loop().create_task(watch_memory(os.environ["LOADTEST_MEMORY"]))
     stats_file = data_dir / f"pool-stats.{process}.jsonl"
-    draining = asyncio.get_running_loop().create_task(drain_pool_stats(pool.stats, stats_file))
+    served = asyncio.Event()
+    draining = asyncio.get_running_loop().create_task(
+        drain_pool_stats(pool.stats, stats_file, served))
     print(server.port, flush=True)
     if shared:  # ready once it lists every process's tables: any may be joined here
         codes = {table.code for table in plan.tables}
@@ -204,8 +206,8 @@ async def serve(plan: Plan, data_dir: Path, store_url: str | None = None, proces
         adopting.cancel()
     await lobby.close()
     # What the bots and hints did, for the report (see pool_report).
-    draining.cancel()
-    append_pool_stats(stats_file, pool.stats.drain())
+    served.set()
+    await draining  # its last drain after the lobby closed: one writer at a time
     pool.close()
     print(f"server stopped in {time.monotonic() - stopping:.1f}s", file=sys.stderr)
 
@@ -216,12 +218,16 @@ server keeps only what came since (a server keeps :data:`~fivetowers.tables.
 pool_stats.KEPT` of each kind of job, fewer than a long run makes)."""
 
 
-async def drain_pool_stats(stats: PoolStats, path: Path) -> None:
-    """Every :data:`POOL_STATS_EVERY` seconds, append what the pool recorded
-    since the last time to ``path`` (one JSON line a drain), written in a
-    thread: the serving loop only swaps the record for an empty one."""
-    while True:
-        await asyncio.sleep(POOL_STATS_EVERY)
+async def drain_pool_stats(stats: PoolStats, path: Path, served: asyncio.Event) -> None:
+    """Every :data:`POOL_STATS_EVERY` seconds, and once more when ``served``
+    is set, append what the pool recorded since the last time to ``path``
+    (one JSON line a drain), written in a thread: the serving loop only
+    swaps the record for an empty one."""
+    while not served.is_set():
+        try:
+            await asyncio.wait_for(served.wait(), POOL_STATS_EVERY)
+        except asyncio.TimeoutError:
+            pass
         await asyncio.to_thread(append_pool_stats, path, stats.drain())
 
 
