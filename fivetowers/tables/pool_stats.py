@@ -12,7 +12,7 @@ answered at all); and how long hints waited.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Iterable
 
 KEPT = 2_000
@@ -84,12 +84,9 @@ class PoolStats:
         (its jobs, counts and drops start again from nothing). O(1), so the
         serving loop may call it; the chunks' ``to_json()`` together are the
         whole run for :func:`summarise`, each job and count in one chunk."""
-        chunk = PoolStats(self.moves, self.hints, self.hints_known, self.hints_joined,
-                          self.dropped)
-        self.moves = deque(maxlen=self.moves.maxlen)
-        self.hints = deque(maxlen=self.hints.maxlen)
-        self.hints_known = self.hints_joined = 0
-        self.dropped = {}
+        chunk, empty = replace(self), PoolStats()  # every field, one added later too
+        for kept in fields(self):
+            setattr(self, kept.name, getattr(empty, kept.name))
         return chunk
 
     def to_json(self) -> dict[str, Any]:
