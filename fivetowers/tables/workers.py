@@ -91,7 +91,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, NamedTuple, Protocol, TypeVar
-from weakref import WeakKeyDictionary, WeakSet
+from weakref import WeakKeyDictionary, WeakSet, finalize
 
 from fivetowers.compat.futures import pool_processes
 from fivetowers.games.protocol import Bot
@@ -133,7 +133,8 @@ its worker too briefly to hold up the pool, and gets its CPU from a worker
 given a fifth of a core."""
 HINTS_KEPT = 1024
 """Hints kept at the most (4-8 KiB each). A table's are dropped once its game
-has left their positions (see ``Workers.hint``'s ``owner``): this bounds the rest."""
+has left their positions (see ``Workers.hint``'s ``owner``), and all of them
+once the table is gone: this bounds the rest."""
 WORKER_NICENESS = 5
 """Workers yield the CPU to the serving process when the machine is short of
 it: screens first, then bots and hints."""
@@ -420,6 +421,9 @@ class Workers:
         self._current: WeakKeyDictionary[Any, _Asked] = WeakKeyDictionary()
         """Per owner (a table), the hints asked at its latest version and the
         one before: the only ones of its positions that may be asked again."""
+        self._orphaned: list[_Asked] = []
+        """Those of owners that are gone, dropped at the next ask: a finished
+        table's last hints are never asked again."""
         self.late_moves = 0
         """Bot moves made here because no worker answered in time."""
         self.stats = PoolStats()
@@ -729,6 +733,8 @@ class Workers:
         one the game left never comes back. Those filled the cache: at 20
         sessions 100 hints a minute, 4-8 KiB each, until HINTS_KEPT."""
         key = self._key(position, hinter)
+        if self._orphaned:
+            self._drop_orphans()
         if owner is not None:
             self._now_asked(owner, version, key)
         done: H | None = self._hints.get(key)
@@ -770,13 +776,22 @@ class Workers:
     def _now_asked(self, owner: Any, version: int, key: _Key) -> None:
         asked = self._current.get(owner)
         if asked is None:
-            self._current[owner] = _Asked(version, {key}, set())
+            asked = self._current[owner] = _Asked(version, {key}, set())
+            # Not a callback that drops them: an owner may die in a collection
+            # on any thread, and the hints are the loop's.
+            finalize(owner, self._orphaned.append, asked).atexit = False
         elif version > asked.version:
             for old in asked.before - asked.latest - {key}:
                 self._hints.pop(old, None)
             asked.version, asked.before, asked.latest = version, asked.latest, {key}
         elif version == asked.version:
             asked.latest.add(key)
+
+    def _drop_orphans(self) -> None:
+        while self._orphaned:
+            gone = self._orphaned.pop()
+            for key in gone.latest | gone.before:
+                self._hints.pop(key, None)
 
     def _still_current(self, owner: Any, key: _Key) -> bool:
         asked = self._current.get(owner)

@@ -76,6 +76,23 @@ async def test_another_table_moving_on_leaves_this_table_s_hints() -> None:
     assert workers.known_hint(Spot("still"), hint) == "hint for still"
 
 
+async def test_a_table_that_is_gone_leaves_no_hints() -> None:
+    # A finished table never asks again: its last hints went only when
+    # 1,024 others had come after them (at 100 sessions, 35 tables' a minute).
+    workers, gone, still, computed = Workers(threads=True), Owner(), Owner(), []
+    hint = hinter(computed)
+    await workers.hint(Spot("gone now"), hint, gone, 0)
+    await workers.hint(Spot("gone before"), hint, gone, 1)
+    await workers.hint(Spot("still"), hint, still, 0)
+    del gone
+    assert workers.known_hint(Spot("gone now"), hint) == "hint for gone now"  # till the next ask
+    await workers.hint(Spot("still"), hint, still, 0)
+    assert workers.known_hint(Spot("gone now"), hint) is None
+    assert workers.known_hint(Spot("gone before"), hint) is None
+    assert workers.known_hint(Spot("still"), hint) == "hint for still"
+    assert len(workers._hints) == 1
+
+
 async def test_a_hint_that_comes_after_its_table_left_its_position_is_not_kept() -> None:
     workers, table, computed, hold = Workers(threads=True), Owner(), [], threading.Event()
     hint = hinter(computed, hold)
