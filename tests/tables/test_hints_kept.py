@@ -78,17 +78,18 @@ async def test_another_table_moving_on_leaves_this_table_s_hints() -> None:
 
 async def test_a_table_that_is_gone_leaves_no_hints() -> None:
     # A finished table never asks again: its last hints went only when
-    # 1,024 others had come after them (at 100 sessions, 35 tables' a minute).
+    # 1,024 others had come after them (at 100 sessions, some 35 a minute).
     workers, gone, still, computed = Workers(threads=True), Owner(), Owner(), []
     hint = hinter(computed)
-    await workers.hint(Spot("gone now"), hint, gone, 0)
-    await workers.hint(Spot("gone before"), hint, gone, 1)
+    await workers.hint(Spot("its version before"), hint, gone, 0)
+    await workers.hint(Spot("its last version"), hint, gone, 1)
     await workers.hint(Spot("still"), hint, still, 0)
     del gone
-    assert workers.known_hint(Spot("gone now"), hint) == "hint for gone now"  # till the next ask
+    # kept until the next ask
+    assert workers.known_hint(Spot("its last version"), hint) == "hint for its last version"
     await workers.hint(Spot("still"), hint, still, 0)
-    assert workers.known_hint(Spot("gone now"), hint) is None
-    assert workers.known_hint(Spot("gone before"), hint) is None
+    assert workers.known_hint(Spot("its version before"), hint) is None
+    assert workers.known_hint(Spot("its last version"), hint) is None
     assert workers.known_hint(Spot("still"), hint) == "hint for still"
     assert len(workers._hints) == 1
 
