@@ -43,7 +43,8 @@ Textual 8.2.8 (:mod:`fivetowers.compat.textual`):
   the lobby's list is not restyled when focus is taken off it as its
   session ends.
 - ``LeanScreensApp``: screens without tooltips, and toast racks only once
-  there is a notification (``_disable_tooltips``, ``_disable_notifications``).
+  there is a notification (``_disable_tooltips``, ``_disable_notifications``),
+  and a pop-up taken off before its timeout (``_unnotify``).
 - ``OwnDriver``: the Driver state Textual's drivers share privately
   (``_app``, ``_loop``, ``_mouse``, ``_size``).
 - ``data_table_draw_state``: a DataTable's pending layout and hover cursor.

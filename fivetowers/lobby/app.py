@@ -18,12 +18,13 @@ from typing import Any, Callable, Sequence
 from textual import events, on
 from textual.app import App
 from textual.message import Message
+from textual.notifications import Notification, Notify
 from textual.screen import Screen
 
 from fivetowers.compat.screen_removal import QuietScreenRemoval
 from fivetowers.games.five_towers.tui.app import stylesheet
 from fivetowers.i18n import LANGUAGES, _, speak
-from fivetowers.i18n.terms import said_text
+from fivetowers.i18n.terms import REMATCH_WANTED, said_text
 from fivetowers.lobby.host import LobbyHost
 from fivetowers.lobby.language import remember_language, remembered_language
 from fivetowers.lobby.lobby_screen import LobbyScreen
@@ -104,6 +105,9 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
         """The table whose game screen this session shows (its chat is heard)."""
         self.seat_host: SeatHost | None = None
         """The host of that game screen: the screen shows the chat in its log."""
+        self.rematch_calls: list[Notification] = []
+        """The pop-ups of players' "wants a rematch": moot once this player
+        says yes or the rematch starts (they covered its first round's log)."""
 
     @property
     def identity(self) -> str:
@@ -231,6 +235,7 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
             self.notify(str(exc), severity="warning", markup=False)
             return
         self._leave_here()
+        self.withdraw_rematch_calls()
         self.here, self.watching = again, False
         seat = again.seat_of(self.visitor.identity)
         if again.started and seat is not None:
@@ -260,6 +265,7 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
         else:
             self._show(hosted.kind.screens().table_screen(hosted.table, seat, host, hints))
         self._hear_chat(hosted)
+        self.withdraw_rematch_calls()
 
     def _kept_table(self, again: HostedTable) -> LiveTableScreen[Any] | None:
         """The table screen of the game ``again`` is the rematch of, if this
@@ -326,8 +332,21 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
             return  # the table screen shows it in its log, with the earlier lines
         # Not looking at the table (its end screen, a dialog): a pop-up.
         # Plain text: a name or a line is never parsed as markup.
-        self.notify(f"{message.line.name}: {said_text(message.line.text)}", title="chat",
-                    markup=False, timeout=8)
+        pop_up = Notification(f"{message.line.name}: {said_text(message.line.text)}",
+                              title="chat", timeout=8, markup=False)
+        if message.line.text == REMATCH_WANTED:
+            here = self.here
+            if here is not None and here.started and not here.over:
+                return  # heard after the rematch started (the last yes started it)
+            self.rematch_calls.append(pop_up)
+        self.post_message(Notify(pop_up))
+
+    def withdraw_rematch_calls(self) -> None:
+        """Take the "wants a rematch" pop-ups off: this player said yes, or
+        the rematch started."""
+        calls, self.rematch_calls = self.rematch_calls, []
+        if calls:
+            self.withdraw_notifications(calls)
 
     def on_unmount(self) -> None:
         self._leave_here()

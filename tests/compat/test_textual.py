@@ -17,6 +17,7 @@ from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
 from textual.driver import Driver
 from textual.layout import Layout
+from textual.notifications import Notification, Notify
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
@@ -654,6 +655,24 @@ async def test_a_lean_screen_has_a_toast_rack_once_notified() -> None:
         app.push_screen(Screen())
         await pilot.pause()
         assert has_toast_rack(app.screen)  # later screens compose their own
+
+
+async def test_a_withdrawn_pop_up_leaves_the_screen_and_the_others_stay() -> None:
+    assert list(inspect.signature(App._unnotify).parameters) == ["self", "notification",
+                                                                 "refresh"]
+    app = Lean()
+    async with app.run_test(notifications=True) as pilot:
+        moot, news = Notification("moot", timeout=60), Notification("news", timeout=60)
+        app.post_message(Notify(moot))
+        app.post_message(Notify(news))
+        for _ in range(5):
+            await pilot.pause()
+        assert len(app.screen.query(Toast)) == 2
+        app.withdraw_notifications([moot])
+        for _ in range(5):
+            await pilot.pause()
+        shown = [str(toast.render()) for toast in app.screen.query(Toast)]
+        assert len(shown) == 1 and "news" in shown[0]
 
 
 async def test_a_plain_app_s_screen_has_both() -> None:

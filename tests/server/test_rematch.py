@@ -122,6 +122,11 @@ async def test_over_ssh_both_say_yes_and_play_again(start_server: StartServer) -
             await screen.wait_for(f"{name} — your towers")
             await screen.wait_until(lambda s=screen: "Round 1 " in s.screen.display[0],
                                     "a new game")
+        await asyncio.sleep(0.5)  # a pop-up left would still be up for seconds
+        for screen in (ann, bo):
+            # Moot once the rematch started: the pop-ups covered its first
+            # round's log for their 8 s (bo's own yes took ann's off).
+            assert not any("wants a rematch" in line for line in screen.screen.display)
         again = lobby.find("OVER1")
         assert again is not None and again is not old and again.started
         for screen in (ann, bo):
