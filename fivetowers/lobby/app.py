@@ -332,12 +332,13 @@ class LobbyApp(QuietScreenRemoval, HostedApp):
             return  # the table screen shows it in its log, with the earlier lines
         # Not looking at the table (its end screen, a dialog): a pop-up.
         # Plain text: a name or a line is never parsed as markup.
+        call = message.line.text == REMATCH_WANTED
+        here = self.here
+        if call and here is not None and here.started and not here.over:
+            return  # heard after the rematch started (the last yes started it)
         pop_up = Notification(f"{message.line.name}: {said_text(message.line.text)}",
                               title="chat", timeout=8, markup=False)
-        if message.line.text == REMATCH_WANTED:
-            here = self.here
-            if here is not None and here.started and not here.over:
-                return  # heard after the rematch started (the last yes started it)
+        if call:
             self.rematch_calls.append(pop_up)
         self.post_message(Notify(pop_up))
 
