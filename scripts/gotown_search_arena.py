@@ -8,6 +8,7 @@ do not depend on the machine's load (the clock plays no part).
     python scripts/gotown_search_arena.py --design stealer=0.5 --wins-to b.txt
     python scripts/gotown_search_arena.py --paired a.txt b.txt
     python scripts/gotown_search_arena.py --deals 60 --games 100 --departures 100
+    python scripts/gotown_search_arena.py --deals 60 --games 200 --peek hands
     python scripts/gotown_search_arena.py --rate 1000 --overhead 0.5 --bank 1 --design most=0
 
 The games, their seeds, seats and the bots' random numbers are those of
@@ -37,6 +38,12 @@ seat and the greedy bot for the others to the game's end. It prints, by
 the kind of departure (greedy+'s play's kind, then the search's), how many
 there were and the mean of the wins it gained (the search's play won, less
 greedy+'s) with its standard error: whether what the search changes wins.
+With ``--by-hand`` each kind is split by the hand it was made with (3
+cards or fewer, a dog held, 8 or more, else 4-7).
+
+``--peek hands`` lets the search deal the rival's true hand (the draw pile
+still shuffled) and ``--peek all`` the true draw pile too: not a bot, a
+bound on what reading the hidden cards better could win.
 """
 
 from __future__ import annotations
@@ -48,21 +55,24 @@ import random
 import sys
 import time
 from dataclasses import fields, replace
-from typing import Any
+from typing import Any, Callable
 
-from fivetowers.games.gotown.bots import GreedyBot
+from fivetowers.games.gotown.bots import HOARD, GreedyBot
+from fivetowers.games.gotown.draws import below, shuffle
 from fivetowers.games.gotown.plus import plus_play
-from fivetowers.games.gotown.rules import Action, Game, IllegalPlay, PlayerView
+from fivetowers.games.gotown.rules import Action, Card, Game, IllegalPlay, PlayerView
 from fivetowers.games.gotown.strong import (
     BANK_CAP, HEADS_UP_SEARCH, TABLE_SEARCH, WHYS, Search, StrongBot,
 )
 from fivetowers.games.gotown.tournament import MAX_ACTIONS
 from fivetowers.games.tournament import lineup, play_all, play_out, wilson
 
-Job = tuple[int, int, int, int, Search, float, int, float, float, float]
+Job = tuple[int, int, int, int, Search, float, int, float, float, float, str, bool]
 """seed, index, players, deals, design, clock, departures' continuations,
 the model clock's deals a second (0: the fixed ``deals``), its overhead a
-decision in deals, the bank's cap in budgets"""
+decision in deals, the bank's cap in budgets, what the search may peek at
+(``--peek``: "", "hands" or "all"), whether departures are told apart by
+the hand (``--by-hand``)"""
 Outcome = tuple[int, bool, int, int, int, float, int, list[tuple[str, float, float]],
                 dict[str, int], list[tuple[int, float]], float, int]
 
@@ -105,8 +115,9 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
 
     def __init__(self, clock: float, min_deals: int, game: Game | None = None,
                  continuations: int = 0, model: ModelClock | None = None,
-                 **options: Any) -> None:
+                 peek: str = "", by_hand: bool = False, **options: Any) -> None:
         super().__init__(**options)
+        self.peek, self.by_hand = peek, by_hand
         self.clock, self.min_deals = clock, min_deals
         self.model = model
         if model is not None:
@@ -121,6 +132,8 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
         self.departures: list[tuple[str, float, float]] = []  # kind, wins gained, squared
 
     def default(self, view: PlayerView, dealer: Any, rng: random.Random) -> Action:
+        if self.peek and self.game is not None:
+            dealer.deal = peeking(self.game, self.peek)
         self.greedy = super().default(view, dealer, rng)
         model = self.model
         if model is not None:  # the decision's own work, then each deal of its search
@@ -148,6 +161,8 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
         if self.continuations and self.game is not None and self.greedy is not None \
                 and action != self.greedy:
             kind = f"{type(self.greedy).__name__}->{type(action).__name__}"
+            if self.by_hand:
+                kind += f" {hand_class(view)}"
             self.departures.append((kind, *judge(self.game, view, self.greedy, action,
                                                  self.continuations)))
         if self.deals > 1:
@@ -157,6 +172,29 @@ deals too (dealer, greedy+'s play, the candidates), so it is a little high."""
             self.cpu += spent
             self.in_time += spent / self.deals * self.min_deals <= self.clock
         return action
+
+
+def peeking(game: Game, peek: str) -> Callable[[random.Random], Game]:
+    """A dealer's ``deal`` that deals the truth: ``game`` as it is, its draw
+    pile shuffled again unless ``peek`` is "all" (and the thieves' and
+    reshuffles' draws seeded anew either way)."""
+    def deal(rng: random.Random) -> Game:
+        board = game.clone()
+        if peek != "all":
+            shuffle(rng, board.draw)
+        board.seed = below(rng, 1 << 30)
+        return board
+    return deal
+
+
+def hand_class(view: PlayerView) -> str:
+    """The hand at a departure, as ``--by-hand`` tells them apart."""
+    size = len(view.hand)
+    if size <= 3:
+        return "hand<=3"
+    if size >= HOARD:
+        return "hand8+"
+    return "dog" if Card.DOG in view.hand else "hand4-7"
 
 
 def judge(game: Game, view: PlayerView, greedy: Action, chosen: Action,
@@ -192,7 +230,8 @@ def judge(game: Game, view: PlayerView, greedy: Action, chosen: Action,
 def play(job: Job) -> Outcome:
     """Game ``index``: its index, whether the strong bot won, and its search
     counts (decisions, deals, playouts, CPU seconds, decisions in time)."""
-    seed, index, players, deals, design, clock, continuations, rate, overhead, bank = job
+    seed, index, players, deals, design, clock, continuations, rate, overhead, bank, peek, \
+        by_hand = job
     seats = lineup(("strong", "greedy"), players, index)
     game_seed = seed * 1_000_003 + index  # as the tournament seeds its games
     game = Game([f"{name}-{s}" for s, name in enumerate(seats)], 5, seed=game_seed)
@@ -201,9 +240,10 @@ def play(job: Job) -> Outcome:
     model = ModelClock(rate, overhead) if rate else None
     timing: dict[str, Any] = {"simulations": None, "time_per_move": clock, "bank_cap": bank} \
         if model else {"simulations": deals}
-    strong = Counting(clock, bar, game, continuations, model, heads_up=design, table=design,
-                      **timing) if players == 2 \
-        else Counting(clock, bar, game, continuations, model, table=design, **timing)
+    strong = Counting(clock, bar, game, continuations, model, peek, by_hand, heads_up=design,
+                      table=design, **timing) if players == 2 \
+        else Counting(clock, bar, game, continuations, model, peek, by_hand, table=design,
+                      **timing)
     bots = [strong if name == "strong" else GreedyBot() for name in seats]
     play_out(game, lambda: game.over, seats, bots, game_seed, index, refused=IllegalPlay,
              max_actions=MAX_ACTIONS)
@@ -238,6 +278,12 @@ def main() -> None:
     parser.add_argument("--departures", type=int, default=0, metavar="K",
                         help="judge each decision that leaves greedy+'s play by K "
                              "continuations of the true state (see the docstring)")
+    parser.add_argument("--by-hand", action="store_true",
+                        help="with --departures: tell them apart by the hand too (3 cards or "
+                             "fewer, a dog held, 8 or more, else 4-7)")
+    parser.add_argument("--peek", choices=("hands", "all"), default="",
+                        help="let the search deal the true hidden cards: the rival's hand "
+                             "(the draw pile still shuffled) or everything (a bound, not a bot)")
     parser.add_argument("--paired", nargs=2, metavar=("A", "B"),
                         help="compare two --wins-to files on their common games and exit")
     args = parser.parse_args()
@@ -247,7 +293,7 @@ def main() -> None:
     base = HEADS_UP_SEARCH if args.players == 2 else TABLE_SEARCH
     design = design_from(args.design, base)
     jobs = [(args.seed, i, args.players, args.deals, design, args.clock, args.departures,
-             args.rate, args.overhead, args.bank)
+             args.rate, args.overhead, args.bank, args.peek, args.by_hand)
             for i in range(args.first, args.first + args.games)]
     whys: dict[str, int] = {}
     searches: list[tuple[int, float]] = []

@@ -91,7 +91,7 @@ def test_the_arena_builds_a_design_from_its_option() -> None:
     with pytest.raises(SystemExit, match="unknown design field"):
         arena.design_from("depth=3", HEADS_UP_SEARCH)
     eager = replace(HEADS_UP_SEARCH, min_deals=0)
-    fixed = (0.0, 0.0, 1.0)  # no model clock: the fixed deals
+    fixed = (0.0, 0.0, 1.0, "", False)  # no model clock: the fixed deals; no peeking
     index, won, searched, deals, playouts, cpu, in_time, judged, whys, searches, _, _ = \
         arena.play((1, 0, 2, 2, eager, 100.0, 0, *fixed))
     assert index == 0
@@ -106,6 +106,27 @@ def test_the_arena_builds_a_design_from_its_option() -> None:
     assert all("->" in kind and -1.0 <= gained <= 1.0 and gained ** 2 <= square <= 1.0
                for kind, gained, square in judging[7])
     assert arena.play((1, 0, 2, 2, eager, 0.0, 0, *fixed))[2:7:4] == (searched, 0)
+
+
+def test_the_arena_peeks_at_the_hidden_cards_only_when_asked() -> None:
+    """``--peek all`` deals the game as it is; ``--peek hands`` the true
+    hands with the draw pile shuffled again; ``--by-hand`` names the hand."""
+    arena = _arena()
+    game = Game(["a", "b"], 5, seed=7)
+    truth = arena.peeking(game, "all")(random.Random(1))
+    assert truth.draw == game.draw and truth is not game
+    assert [p.hand for p in truth.players] == [p.hand for p in game.players]
+    hands = arena.peeking(game, "hands")(random.Random(1))
+    assert [p.hand for p in hands.players] == [p.hand for p in game.players]
+    assert Counter(hands.draw) == Counter(game.draw) and hands.draw != game.draw
+    full = table([["1", "2", "3", "4", "5", "6", "7", "8"], ["5"]])
+    assert arena.hand_class(full.view(0)) == "hand8+"
+    assert arena.hand_class(table([["1", "dog", "3", "4"], ["5"]]).view(0)) == "dog"
+    assert arena.hand_class(table([["1", "2"], ["5"]]).view(0)) == "hand<=3"
+    eager = replace(HEADS_UP_SEARCH, min_deals=0)
+    peeked = arena.play((1, 0, 2, 2, eager, 100.0, 2, 0.0, 0.0, 1.0, "hands", True))
+    assert all(kind.rsplit(" ", 1)[1] in ("hand<=3", "hand8+", "dog", "hand4-7")
+               for kind, _, _ in peeked[7])
 
 
 def test_the_score_counts_a_steal_ready_when_the_design_does() -> None:

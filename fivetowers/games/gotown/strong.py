@@ -442,7 +442,34 @@ and 33 won (78–80 deals a decision, p50 50, p90 139) against 34 and 34;
 73 of the 200 against 68 (44/39, p 0.66), both above the 25% share. The bank is the bot object's, on one clock: in the tournament (a bot a seat a game) it lasts the game; on the server a worker
 gives each move a new :class:`~fivetowers.tables.workers.WorkerClock` on a
 copy of the bot, so the bank starts empty each move and the worker's
-budget of CPU, stretch and ceiling hold as before."""
+budget of CPU, stretch and ceiling hold as before.
+
+What the hidden cards are worth (2026-12-03, thirteenth session;
+``scripts/gotown_search_arena.py --peek``, 60 deals, figures free of the
+machine's load). On seed 12's games 0–399, where the design won 236
+(59.0%), a search dealt the rival's true hand (the draw pile still
+shuffled) won 267 (44/75, p 0.006) and one dealt the pile's order too 344
+(86.0%); on seed 1's games 0–199 the hand alone won 144 against 142. The
+hand pays where the rival holds 5 cards or more (the true hand dealt only
+then: 257, 52/73), not at 8 or more (236, 3/3). Reading the rival's past
+turns is not where that lies: each card of its hand dealt none of the
+stealers of every open top of ours it sat through without stealing (the
+cards' arrival times taken from the true game, so a bound on any such
+reading) won 240 (62/66). The draws decide; a better reading of the
+rival's plays has little to find.
+
+Which departures win, by the hand they are made with (``--departures 40
+--by-hand``, seed 3, games 0–159, 98 won): build -> end the turn with 8
+cards or more, 300 departures, +0.007 wins each (se 0.005); with a dog
+held, 95, +0.034 (0.009); end the turn -> build with 4–7 cards, 97, +0.039
+(0.014). The full hand's keeps, the commonest departure, gain least. A
+keep rule learned from the search (a linear guess of keeping's worth
+against building, fitted on its paired estimates at 5,973 build decisions
+of seed 11's 600 games; with 8 cards it kept at 71% of them) played worse
+as greedy+'s rule, −2.3 points [−4.1, −0.6] over 4,000 deals (seed 5,
+``scripts/gotown_policy_arena.py``), and as our seat's policy in the
+playouts, 250 of seed 1's 400 against 263 (45/58, p 0.24): not kept (nor
+its code)."""
 
 from __future__ import annotations
 
