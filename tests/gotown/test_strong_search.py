@@ -125,8 +125,8 @@ def test_the_arena_peeks_at_the_hidden_cards_only_when_asked() -> None:
     assert arena.hand_class(table([["1", "2"], ["5"]]).view(0)) == "hand<=3"
     eager = replace(HEADS_UP_SEARCH, min_deals=0)
     peeked = arena.play((1, 0, 2, 2, eager, 100.0, 2, 0.0, 0.0, 1.0, "hands", True))
-    assert all(kind.rsplit(" ", 1)[1] in ("hand<=3", "hand8+", "dog", "hand4-7")
-               for kind, _, _ in peeked[7])
+    assert peeked[7] and all(kind.rsplit(" ", 1)[1] in ("hand<=3", "hand8+", "dog", "hand4-7")
+                             for kind, _, _ in peeked[7])
 
 
 def test_the_score_counts_a_steal_ready_when_the_design_does() -> None:
