@@ -453,9 +453,9 @@ shuffled) won 267 (44/75, p 0.006) and one dealt the pile's order too 344
 seeds 12–14's 1,200 games the design won 728 (60.7% [57.9–63.4]; 236, 249,
 243) and the same search dealt the rival's true hand 781 (65.1%
 [62.3–67.7]; 267, 262, 252): told the hand, this search only just reaches
-the goal of 65% on those games. The
-hand pays where the rival holds 5 cards or more (the true hand dealt only
-then: 257, 52/73), not at 8 or more (236, 3/3). Reading the rival's past
+the goal of 65% on those games. The hand pays where the rival holds 5
+cards or more (the true hand dealt only then: 257, 52/73), not at 8 or
+more (236, 3/3). Reading the rival's past
 turns is not where that lies: each card of its hand dealt none of the
 stealers of every open top of ours it sat through without stealing (the
 cards' arrival times taken from the true game, so a bound on any such
